@@ -50,26 +50,26 @@ enum cryo_landice_case {
 };
 
 typedef struct cryo_landice_params {
-  int n_layers;          /* nz, 1 .. CRYO_LANDICE_MAX_LAYERS */
-  double glen_n;         /* Glen exponent n, >= 1 */
-  double rate_factor;    /* A, Pa-n a-1 */
-  double rho_ice;        /* kg m-3 */
-  double gravity;        /* m s-2 */
-  double beta2;          /* uniform basal friction, Pa a m-1 (slab; ISMIP-HOM C mean) */
-  int no_slip;           /* 1: u = 0 at the bed; 0: friction beta2 u */
-  int lateral_bc;        /* enum cryo_landice_lateral, non-periodic edges only */
-  double eps_reg;        /* strain-rate regularization, a-1 */
-  double slope_x;        /* background surface and bed slope ds/dx (set by the analytic cases) */
-  double slope_y;        /* background slope ds/dy */
-  int geometry_case;     /* enum cryo_landice_case */
-  double domain_length;  /* L of the analytic cases, m */
-  double slope_deg;      /* slab surface slope alpha, degrees */
-  double thickness;      /* slab thickness, m */
-  double newton_rtol;    /* stop when |R| <= newton_rtol |R_0| */
-  int newton_max_iter;   /* Newton steps before CRYO_ERR_SOLVER */
-  double linear_rtol;    /* CG stops when |r| <= linear_rtol |b| */
-  int linear_max_iter;   /* CG iterations per Newton step (not converging is not an error) */
-  double dt;             /* thickness step, s */
+  int n_layers;         /* nz, 1 .. CRYO_LANDICE_MAX_LAYERS */
+  double glen_n;        /* Glen exponent n, >= 1 */
+  double rate_factor;   /* A, Pa-n a-1 */
+  double rho_ice;       /* kg m-3 */
+  double gravity;       /* m s-2 */
+  double beta2;         /* uniform basal friction, Pa a m-1 (slab; ISMIP-HOM C mean) */
+  int no_slip;          /* 1: u = 0 at the bed; 0: friction beta2 u */
+  int lateral_bc;       /* enum cryo_landice_lateral, non-periodic edges only */
+  double eps_reg;       /* strain-rate regularization, a-1 */
+  double slope_x;       /* background surface and bed slope ds/dx (set by the analytic cases) */
+  double slope_y;       /* background slope ds/dy */
+  int geometry_case;    /* enum cryo_landice_case */
+  double domain_length; /* L of the analytic cases, m */
+  double slope_deg;     /* slab surface slope alpha, degrees */
+  double thickness;     /* slab thickness, m */
+  double newton_rtol;   /* stop when |R| <= newton_rtol |R_0| */
+  int newton_max_iter;  /* Newton steps before CRYO_ERR_SOLVER */
+  double linear_rtol;   /* CG stops when |r| <= linear_rtol |b| */
+  int linear_max_iter;  /* CG iterations per Newton step (not converging is not an error) */
+  double dt;            /* thickness step, s */
 } cryo_landice_params;
 
 /* Defaults: ISMIP-HOM values (n = 3, A = 1e-16 Pa-3 a-1, rho 910, g 9.81),
@@ -99,8 +99,8 @@ typedef struct cryo_landice_state {
   double *cg_z;
   double *cg_p;
   double *cg_q;
-  double *trial;      /* node, 2(nz+1): line-search velocity */
-  double *work_cell;  /* cell: per-column energies, thickness fluxes */
+  double *trial;     /* node, 2(nz+1): line-search velocity */
+  double *work_cell; /* cell: per-column energies, thickness fluxes */
 } cryo_landice_state;
 
 enum cryo_landice_role {
@@ -113,10 +113,10 @@ enum cryo_landice_role {
 
 typedef struct cryo_landice_array_info {
   const char *name;
-  int loc;       /* CRYO_AT_CELL or CRYO_AT_NODE */
-  int nlev;      /* values per cell or node */
-  int role;      /* enum cryo_landice_role */
-  size_t offset; /* offsetof(cryo_landice_state, member) */
+  int loc;                                       /* CRYO_AT_CELL or CRYO_AT_NODE */
+  int nlev;                                      /* values per cell or node */
+  int role;                                      /* enum cryo_landice_role */
+  size_t offset;                                 /* offsetof(cryo_landice_state, member) */
   const char *units, *standard_name, *long_name; /* standard_name NULL when CF has none */
 } cryo_landice_array_info;
 
@@ -196,8 +196,8 @@ int cryo_landice_evolve_thickness(const cryo_block *b, const cryo_landice_params
                                   struct cryo_err *err);
 
 /* Total ice volume sum(thk) dx dy over owned cells, m3 (reproducible sum). */
-int cryo_landice_volume(const cryo_block *b, const cryo_landice_state *s,
-                        const cryo_comm_ops *ops, double *volume, struct cryo_err *err);
+int cryo_landice_volume(const cryo_block *b, const cryo_landice_state *s, const cryo_comm_ops *ops,
+                        double *volume, struct cryo_err *err);
 
 /* Fill bed, thk_node, usrf, beta2 (nodes, halo included), thk (cells) for
  * the analytic cases and set p->slope_x, p->slope_y; smb, basal_melt zero. */

@@ -148,7 +148,8 @@ static inline double landice_strain(const double u[16], const double gx[8], cons
 CRYO_LANDICE_ROUTINE
 static inline void landice_elem_residual(const landice_coef *c, const landice_elem_in *in,
                                          double r[16]) {
-  for (int a = 0; a < 16; ++a) r[a] = 0.0;
+  for (int a = 0; a < 16; ++a)
+    r[a] = 0.0;
   for (int q = 0; q < 8; ++q) {
     double xi = (q & 1) ? CRYO_LANDICE_GP : -CRYO_LANDICE_GP;
     double eta = (q & 2) ? CRYO_LANDICE_GP : -CRYO_LANDICE_GP;
@@ -194,7 +195,8 @@ CRYO_LANDICE_ROUTINE
 static inline void landice_elem_jacobian(const landice_coef *c, const landice_elem_in *in,
                                          double k[16][16]) {
   for (int a = 0; a < 16; ++a)
-    for (int m = 0; m < 16; ++m) k[a][m] = 0.0;
+    for (int m = 0; m < 16; ++m)
+      k[a][m] = 0.0;
   for (int q = 0; q < 8; ++q) {
     double xi = (q & 1) ? CRYO_LANDICE_GP : -CRYO_LANDICE_GP;
     double eta = (q & 2) ? CRYO_LANDICE_GP : -CRYO_LANDICE_GP;
@@ -285,9 +287,8 @@ static inline double landice_elem_energy(const landice_coef *c, const landice_el
  * CRYO_NODE of (i + cx, j + cy), nlev = 2 (nz + 1). */
 CRYO_LANDICE_ROUTINE
 static inline void landice_elem_gather(const landice_coef *c, const long n[4], int k, int nz,
-                                       const double *vel, const double *bed,
-                                       const double *thk_node, const double *beta2,
-                                       landice_elem_in *in) {
+                                       const double *vel, const double *bed, const double *thk_node,
+                                       const double *beta2, landice_elem_in *in) {
   int nlev = 2 * (nz + 1);
   double lo = (double)k / nz, hi = (double)(k + 1) / nz;
   for (int m = 0; m < 4; ++m) {

@@ -21,7 +21,8 @@ void cryo_landice_jacobian_colour(const cryo_block *b, const cryo_landice_params
     int i = fi + 2 * (int)(e % ni), j = fj + 2 * (int)(e / ni);
     if (!landice_column_exists(i0 + i, j0 + j, nxg, nyg, px, py)) continue;
     long n[4];
-    for (int m = 0; m < 4; ++m) n[m] = (long)(j + 1 + (m >> 1)) * stride + (i + 1 + (m & 1));
+    for (int m = 0; m < 4; ++m)
+      n[m] = (long)(j + 1 + (m >> 1)) * stride + (i + 1 + (m & 1));
     for (int k = 0; k < nz; ++k) {
       landice_elem_in in;
       double ke[16][16];
@@ -66,9 +67,9 @@ void cryo_landice_dirichlet(const cryo_block *b, const cryo_landice_params *p, d
       double *row = matrix + node * mlev + 108L * k;
       for (int nb = 0; nb < 27; ++nb) {
         int di = nb % 3 - 1, dj = (nb / 3) % 3 - 1, dk = nb / 9 - 1;
-        int col_fixed = (k + dk >= 0 && k + dk <= nz) &&
-                        landice_node_fixed(i0 + i + di, j0 + j + dj, k + dk, nxg, nyg, px, py,
-                                           no_slip, lat);
+        int col_fixed =
+            (k + dk >= 0 && k + dk <= nz) &&
+            landice_node_fixed(i0 + i + di, j0 + j + dj, k + dk, nxg, nyg, px, py, no_slip, lat);
         if (fixed || col_fixed) {
           int diag = (nb == 13) && fixed;
           row[4 * nb] = diag ? 1.0 : 0.0;

@@ -11,7 +11,8 @@
 
 void cryo_landice_zero(long n, double *a) {
   CRYO_DEVICE_LOOP((a))
-  for (long e = 0; e < n; ++e) a[e] = 0.0;
+  for (long e = 0; e < n; ++e)
+    a[e] = 0.0;
 }
 
 void cryo_landice_residual_colour(const cryo_block *b, const cryo_landice_params *p, int colour,
@@ -30,7 +31,8 @@ void cryo_landice_residual_colour(const cryo_block *b, const cryo_landice_params
     int i = fi + 2 * (int)(e % ni), j = fj + 2 * (int)(e / ni);
     if (!landice_column_exists(i0 + i, j0 + j, nxg, nyg, px, py)) continue;
     long n[4];
-    for (int m = 0; m < 4; ++m) n[m] = (long)(j + 1 + (m >> 1)) * stride + (i + 1 + (m & 1));
+    for (int m = 0; m < 4; ++m)
+      n[m] = (long)(j + 1 + (m >> 1)) * stride + (i + 1 + (m & 1));
     for (int k = 0; k < nz; ++k) {
       landice_elem_in in;
       double r[16];
@@ -57,7 +59,8 @@ void cryo_landice_energy_columns(const cryo_block *b, const cryo_landice_params 
   for (long e = 0; e < ncol; ++e) {
     int i = (int)(e % nx), j = (int)(e / nx);
     long n[4];
-    for (int m = 0; m < 4; ++m) n[m] = (long)(j + 1 + (m >> 1)) * stride + (i + 1 + (m & 1));
+    for (int m = 0; m < 4; ++m)
+      n[m] = (long)(j + 1 + (m >> 1)) * stride + (i + 1 + (m & 1));
     double sum = 0.0;
     for (int k = 0; k < nz; ++k) {
       landice_elem_in in;

@@ -48,16 +48,15 @@ int cryo_landice_params_check(const cryo_landice_params *p, cryo_err *err) {
   CRYO_CHECK(p->rate_factor > 0.0 && isfinite(p->rate_factor), err, CRYO_ERR_RANGE,
              "&cryo_landice: rate_factor = %g Pa-n a-1, must be > 0", p->rate_factor);
   CRYO_CHECK(p->rho_ice > 0.0 && p->gravity > 0.0, err, CRYO_ERR_RANGE,
-             "&cryo_landice: rho_ice = %g, gravity = %g, both must be > 0", p->rho_ice,
-             p->gravity);
+             "&cryo_landice: rho_ice = %g, gravity = %g, both must be > 0", p->rho_ice, p->gravity);
   CRYO_CHECK(p->beta2 >= 0.0, err, CRYO_ERR_RANGE,
              "&cryo_landice: beta2 = %g Pa a m-1, must be >= 0", p->beta2);
-  CRYO_CHECK(p->eps_reg > 0.0, err, CRYO_ERR_RANGE,
-             "&cryo_landice: eps_reg = %g a-1, must be > 0", p->eps_reg);
+  CRYO_CHECK(p->eps_reg > 0.0, err, CRYO_ERR_RANGE, "&cryo_landice: eps_reg = %g a-1, must be > 0",
+             p->eps_reg);
   CRYO_CHECK(p->lateral_bc == CRYO_LANDICE_LATERAL_FREE ||
                  p->lateral_bc == CRYO_LANDICE_LATERAL_DIRICHLET,
-             err, CRYO_ERR_RANGE, "&cryo_landice: lateral_bc = %d, must be 0 (free) or 1 (dirichlet)",
-             p->lateral_bc);
+             err, CRYO_ERR_RANGE,
+             "&cryo_landice: lateral_bc = %d, must be 0 (free) or 1 (dirichlet)", p->lateral_bc);
   CRYO_CHECK(p->newton_rtol > 0.0 && p->newton_rtol < 1.0, err, CRYO_ERR_RANGE,
              "&cryo_landice: newton_rtol = %g, must be in (0, 1)", p->newton_rtol);
   CRYO_CHECK(p->linear_rtol > 0.0 && p->linear_rtol < 1.0, err, CRYO_ERR_RANGE,
@@ -79,23 +78,23 @@ int cryo_landice_arrays(const cryo_landice_params *p, const cryo_landice_array_i
   const int nv = 2 * (p->n_layers + 1), np = p->n_layers + 1;
   const char *vel_units = "m/(365 day)";
   int n = 0;
-  table[n++] = LI_ENTRY("velocity", CRYO_AT_NODE, nv, CRYO_LANDICE_PROGNOSTIC, vel, vel_units,
-                        NULL, "land ice horizontal velocity (u, v) at sigma levels, bed first");
+  table[n++] = LI_ENTRY("velocity", CRYO_AT_NODE, nv, CRYO_LANDICE_PROGNOSTIC, vel, vel_units, NULL,
+                        "land ice horizontal velocity (u, v) at sigma levels, bed first");
   table[n++] = LI_ENTRY("thk", CRYO_AT_CELL, 1, CRYO_LANDICE_PROGNOSTIC, thk, "m",
                         "land_ice_thickness", "land ice thickness");
   table[n++] = LI_ENTRY("thk_node", CRYO_AT_NODE, 1, CRYO_LANDICE_PROGNOSTIC, thk_node, "m", NULL,
                         "land ice thickness at nodes (velocity solve geometry)");
   table[n++] = LI_ENTRY("bed", CRYO_AT_NODE, 1, CRYO_LANDICE_STATIC, bed, "m", "bedrock_altitude",
                         "bed elevation above the background plane slope_x x + slope_y y");
-  table[n++] = LI_ENTRY("usrf", CRYO_AT_NODE, 1, CRYO_LANDICE_DIAGNOSTIC, usrf, "m",
-                        "surface_altitude",
-                        "surface elevation above the background plane slope_x x + slope_y y");
+  table[n++] =
+      LI_ENTRY("usrf", CRYO_AT_NODE, 1, CRYO_LANDICE_DIAGNOSTIC, usrf, "m", "surface_altitude",
+               "surface elevation above the background plane slope_x x + slope_y y");
   table[n++] = LI_ENTRY("beta2", CRYO_AT_NODE, 1, CRYO_LANDICE_STATIC, beta2, "Pa (365 day)/m",
                         NULL, "basal friction coefficient");
   table[n++] = LI_ENTRY("smb", CRYO_AT_CELL, 1, CRYO_LANDICE_FORCING, smb, vel_units, NULL,
                         "surface mass balance, ice equivalent");
-  table[n++] = LI_ENTRY("basal_melt", CRYO_AT_CELL, 1, CRYO_LANDICE_FORCING, basal_melt,
-                        vel_units, NULL, "basal melt rate, ice equivalent");
+  table[n++] = LI_ENTRY("basal_melt", CRYO_AT_CELL, 1, CRYO_LANDICE_FORCING, basal_melt, vel_units,
+                        NULL, "basal melt rate, ice equivalent");
   table[n++] = LI_ENTRY("u_surf", CRYO_AT_NODE, 1, CRYO_LANDICE_DIAGNOSTIC, u_surf, vel_units,
                         "land_ice_surface_x_velocity", "surface x velocity");
   table[n++] = LI_ENTRY("v_surf", CRYO_AT_NODE, 1, CRYO_LANDICE_DIAGNOSTIC, v_surf, vel_units,
@@ -135,13 +134,14 @@ static double landice_maxabs_prod(const cryo_block *b, int nlev, const double *x
   CRYO_DEVICE_LOOP_REDUCE((x, y), max, m)
   for (long e = 0; e < n; ++e) {
     long node = (long)(e / nxo + 1) * stride + (e % nxo + 1);
-    for (int k = 0; k < nlev; ++k) m = fmax(m, fabs(x[node * nlev + k] * y[node * nlev + k]));
+    for (int k = 0; k < nlev; ++k)
+      m = fmax(m, fabs(x[node * nlev + k] * y[node * nlev + k]));
   }
   return m;
 }
 
-static long long landice_fixed_part(const cryo_block *b, int nlev, const double *x,
-                                    const double *y, double scale, int low) {
+static long long landice_fixed_part(const cryo_block *b, int nlev, const double *x, const double *y,
+                                    double scale, int low) {
   int nxo, nyo;
   landice_owned(b, &nxo, &nyo);
   const int stride = b->nx + 3;
@@ -191,7 +191,8 @@ static void landice_axpby(const cryo_block *b, int nlev, double a, const double 
   CRYO_DEVICE_LOOP((x, y))
   for (long e = 0; e < n; ++e) {
     long node = (long)(e / (nx + 1) + 1) * stride + (e % (nx + 1) + 1);
-    for (int k = 0; k < nlev; ++k) y[node * nlev + k] = a * x[node * nlev + k] + c * y[node * nlev + k];
+    for (int k = 0; k < nlev; ++k)
+      y[node * nlev + k] = a * x[node * nlev + k] + c * y[node * nlev + k];
   }
 }
 
@@ -200,7 +201,8 @@ static void landice_waxpy(long nnode, int nlev, const double *x, double a, const
                           double *z) {
   const long n = nnode * nlev;
   CRYO_DEVICE_LOOP((x, y, z))
-  for (long e = 0; e < n; ++e) z[e] = x[e] + a * y[e];
+  for (long e = 0; e < n; ++e)
+    z[e] = x[e] + a * y[e];
 }
 
 void cryo_landice_matvec(const cryo_block *b, const cryo_landice_params *p, const double *matrix,
@@ -251,8 +253,8 @@ static void landice_pc_factor(const cryo_block *b, const cryo_landice_params *p,
       const double *d = m + 108L * k + 4 * 13;
       double a0 = d[0], a1 = d[1], a2 = d[2], a3 = d[3];
       if (k > 0) {
-        const double *l = m + 108L * k + 4 * 4;           /* A(k, k-1) */
-        const double *u = m + 108L * (k - 1) + 4 * 22;    /* A(k-1, k) */
+        const double *l = m + 108L * k + 4 * 4;        /* A(k, k-1) */
+        const double *u = m + 108L * (k - 1) + 4 * 22; /* A(k-1, k) */
         double t0 = si[0] * u[0] + si[1] * u[2], t1 = si[0] * u[1] + si[1] * u[3];
         double t2 = si[2] * u[0] + si[3] * u[2], t3 = si[2] * u[1] + si[3] * u[3];
         a0 -= l[0] * t0 + l[1] * t2;
@@ -265,7 +267,8 @@ static void landice_pc_factor(const cryo_block *b, const cryo_landice_params *p,
       si[1] = -a1 * inv;
       si[2] = -a2 * inv;
       si[3] = a0 * inv;
-      for (int q = 0; q < 4; ++q) s[4 * k + q] = si[q];
+      for (int q = 0; q < 4; ++q)
+        s[4 * k + q] = si[q];
     }
   }
 }
@@ -328,15 +331,16 @@ int cryo_landice_jacobian(const cryo_block *b, const cryo_landice_params *p,
 
 /* E(U) as a reproducible sum of owned column energies. */
 static int landice_energy(const cryo_block *b, const cryo_landice_params *p,
-                          const cryo_landice_state *s, const double *vel,
-                          const cryo_comm_ops *ops, double *energy, cryo_err *err) {
+                          const cryo_landice_state *s, const double *vel, const cryo_comm_ops *ops,
+                          double *energy, cryo_err *err) {
   cryo_landice_energy_columns(b, p, vel, s->bed, s->thk_node, s->beta2, s->work_cell);
   const double *w = s->work_cell;
   const int nx = b->nx;
   const long n = (long)b->nx * b->ny;
   double m = 0.0;
   CRYO_DEVICE_LOOP_REDUCE((w), max, m)
-  for (long e = 0; e < n; ++e) m = fmax(m, fabs(w[(e / nx + 1) * (nx + 2) + e % nx + 1]));
+  for (long e = 0; e < n; ++e)
+    m = fmax(m, fabs(w[(e / nx + 1) * (nx + 2) + e % nx + 1]));
   CRYO_CALL(ops->max_double(ops->ctx, &m, 1));
   CRYO_CHECK(isfinite(m), err, CRYO_ERR_DATA, "land-ice solver: energy is NaN or Inf");
   double scale = cryo_fixed_scale(m, (long)b->nx_global * b->ny_global);
@@ -434,7 +438,8 @@ static int landice_check_thickness(const cryo_block *b, const cryo_landice_state
   const long n = (long)(b->nx + 1) * (b->ny + 1);
   double m = -INFINITY;
   CRYO_DEVICE_LOOP_REDUCE((h), max, m)
-  for (long e = 0; e < n; ++e) m = fmax(m, -h[(e / (nx + 1) + 1) * stride + e % (nx + 1) + 1]);
+  for (long e = 0; e < n; ++e)
+    m = fmax(m, -h[(e / (nx + 1) + 1) * stride + e % (nx + 1) + 1]);
   CRYO_CALL(ops->max_double(ops->ctx, &m, 1));
   CRYO_CHECK(m < 0.0, err, CRYO_ERR_DATA,
              "land-ice velocity: minimum node thickness %g m, must be > 0 everywhere "

@@ -132,14 +132,15 @@ int cryo_landice_evolve_thickness(const cryo_block *b, const cryo_landice_params
   return CRYO_OK;
 }
 
-int cryo_landice_volume(const cryo_block *b, const cryo_landice_state *s,
-                        const cryo_comm_ops *ops, double *volume, cryo_err *err) {
+int cryo_landice_volume(const cryo_block *b, const cryo_landice_state *s, const cryo_comm_ops *ops,
+                        double *volume, cryo_err *err) {
   const double *h = s->thk;
   const int nx = b->nx, cs = b->nx + 2;
   const long n = (long)b->nx * b->ny;
   double m = 0.0;
   CRYO_DEVICE_LOOP_REDUCE((h), max, m)
-  for (long e = 0; e < n; ++e) m = fmax(m, fabs(h[(e / nx + 1) * cs + e % nx + 1]));
+  for (long e = 0; e < n; ++e)
+    m = fmax(m, fabs(h[(e / nx + 1) * cs + e % nx + 1]));
   CRYO_CALL(ops->max_double(ops->ctx, &m, 1));
   CRYO_CHECK(isfinite(m), err, CRYO_ERR_DATA, "land-ice thickness is NaN or Inf");
   double scale = cryo_fixed_scale(m, (long)b->nx_global * b->ny_global);

@@ -118,12 +118,19 @@ int cryo_seaice_params_check(const cryo_seaice_params *p, struct cryo_err *err);
 int cryo_seaice_arrays(const cryo_seaice_params *p, const cryo_seaice_array_info **table);
 
 /* One advective macro step (DESIGN.md 5): halo exchange of h, a, stress and
- * velocity; u_n = u; n_evp mEVP iterations; upwind advection of h and a with
- * the final velocity. Needs the forcing and mask (with halos) set. Returns
- * CRYO_OK, the first failing status of an ops callback, or
- * CRYO_ERR_UNSUPPORTED for tracer_order 1 (dG1 transport not built yet). */
+ * velocity; u_n = u; n_evp mEVP iterations; upwind transport of h and a with
+ * the final velocity (dG0: forward Euler; dG1: limited, Heun RK2), then
+ * h >= 0, 0 <= a <= 1. Needs the forcing and mask (with halos) set. Returns
+ * CRYO_OK or the first failing status of an ops callback. */
 int cryo_seaice_step(const cryo_seaice_params *p, const cryo_block *b, cryo_seaice_state *s,
                      const cryo_comm_ops *ops);
+
+/* The transport part of the macro step alone: h and a carried by the node
+ * velocity (u, v) over dt (dG0: upwind, forward Euler; dG1: limited upwind dG,
+ * Heun RK2), then h >= 0, 0 <= a <= 1. h, a need their halo filled on entry.
+ * Returns CRYO_OK or the first failing status of an ops callback. */
+int cryo_seaice_transport(const cryo_seaice_params *p, const cryo_block *b, cryo_seaice_state *s,
+                          const cryo_comm_ops *ops);
 
 /* mEVP stress update, seed 003 Listing 1, over every cell with mask 1 including
  * the halo ring: strain of the bilinear velocity at the Gauss points, VP stress
@@ -156,7 +163,26 @@ void cryo_seaice_advect_kernel(const cryo_seaice_params *p, const cryo_block *b,
                                const double *v, const double *mask, const double *h,
                                const double *a, double *h_work, double *a_work);
 
-/* Owned cells: h = max(h_work, 0), a = min(max(a_work, 0), 1). */
+/* dG1 transport stage (seaice_advect_dg1.c) over owned cells:
+ * out = w_base base + (1 - w_base) (q + dt L(q)) for q = h and a, L the upwind
+ * dG1 transport operator; out may be base. Heun's RK2 is stage 1 with
+ * w_base = 0 into the work arrays, stage 2 with w_base = 1/2, base = h, q = work,
+ * out = h; h, a, mask valid in the halo. */
+void cryo_seaice_advect_dg1_kernel(const cryo_seaice_params *p, const cryo_block *b,
+                                   const double *u, const double *v, const double *mask,
+                                   double w_base, const double *h_base, const double *a_base,
+                                   const double *h, const double *a, double *h_out,
+                                   double *a_out);
+
+/* Minmod limiter of the dG1 slopes of h and a over owned active cells against
+ * the neighbours' means (halo valid); means unchanged. */
+void cryo_seaice_limit_dg1_kernel(const cryo_block *b, const double *mask, double *h, double *a);
+
+/* Owned cells: mean h >= 0 and 0 <= mean a <= 1 by clipping, then slopes scaled
+ * down so that the linear fields keep those bounds over the whole cell. */
+void cryo_seaice_bound_dg1_kernel(const cryo_block *b, double *h, double *a);
+
+/* dG0, owned cells: h = max(h_work, 0), a = min(max(a_work, 0), 1). */
 void cryo_seaice_advect_finish_kernel(const cryo_seaice_params *p, const cryo_block *b,
                                       const double *h_work, const double *a_work, double *h,
                                       double *a);

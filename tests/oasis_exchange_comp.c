@@ -1,148 +1,145 @@
-/* Test component "cryody" for the same-grid OASIS exchange test
- * (tests/test_oasis_exchange.sh; DESIGN.md section 7, issue 5).
+/* Test component "cryody" for the OASIS exchange provider (coupling/exchange_oasis.c)
+ * against the toy ocean (tests/test_oasis_exchange.sh; DESIGN.md section 7, issue 5).
  *
- * Its ranks split the nx x ny grid into a 2-D block decomposition (MPI_Dims_create)
- * and give OASIS one box partition per rank, as cryodyn does. Each coupling step
- * it receives the toy ocean's gyre (I_OCurx1, I_OCury1) and sends the six ice
- * fields filled with toy_pattern() values, which the toy ocean checks with
- * --check pattern.
- * Asserted, exactly (tolerance 0: the coupler only moves values): every received
- * value equals toy_gyre() at that global point, and every get at a coupling date
- * returns a received code. Prints "oasis_exchange_comp: PASS ..." on local rank 0
- * and exits 0, or prints FAIL and exits 1; a coupling error stops the whole run
- * with its message and exit code 2.
+ * It joins the coupled run as the cryodyn driver does (cryo_coupler_init), splits
+ * the nx x ny grid into a 2-D block decomposition (MPI_Dims_create) and creates the
+ * sea-ice exchange with provider "oasis" on that block, so OASIS gets one box
+ * partition per rank. Each coupling interval [t, t + period] it gets the four IN
+ * fields at t (ocean current and wind from the toy) and, like the component, puts
+ * the six OUT fields at t + period, filled with toy_pattern() values of the step,
+ * which the toy ocean checks with --check pattern.
+ * Asserted, exactly (tolerance 0: the coupler and the ring fill only move values):
+ * every received owned cell equals toy_forcing() at that global cell, and every
+ * halo-ring cell equals toy_forcing() at the cell that supplies it (wrapped with
+ * --periodic-x, else clamped to the domain edge). Prints
+ * "oasis_exchange_comp: PASS ..." on local rank 0 and exits 0, or prints FAIL and
+ * exits 1; a cryodyn error is printed as "oasis_exchange_comp: error: <message>"
+ * and stops the whole run with exit code 2.
  *
- *   oasis_exchange_comp [--nx N] [--ny N] [--run SECONDS] [--period SECONDS] [--u0 M_PER_S] */
-#include "cryo_oasis.h"
+ *   oasis_exchange_comp [toy options: --nx --ny --run --period --ocean --u0 --v0
+ *                        --uwind --vwind] [--periodic-x 0|1] [--check ...] */
+#include "cryo_coupler.h"
+#include "cryo_exchange.h"
 #include "toy_ocean_fields.h"
 
-#include <errno.h>
 #include <mpi.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
+
+/* The exchange's field for each toy field. */
+static const int recv_field[TOY_NOCN] = {
+    [TOY_OCN_U] = CRYO_F_UOCEAN, [TOY_OCN_V] = CRYO_F_VOCEAN, [TOY_AIR_U] = CRYO_F_UWIND,
+    [TOY_AIR_V] = CRYO_F_VWIND};
+static const int send_field[TOY_NICE] = {
+    [TOY_ICE_U] = CRYO_F_UICE,       [TOY_ICE_V] = CRYO_F_VICE,       [TOY_ICE_FRC] = CRYO_F_AICE,
+    [TOY_ICE_TCK] = CRYO_F_HICE,     [TOY_ICE_TAUX] = CRYO_F_TAUX_IO, [TOY_ICE_TAUY] = CRYO_F_TAUY_IO};
 
 typedef struct options {
-  int nx, ny, run, period; /* grid size; run length and coupling period in s */
-  double u0;               /* the toy ocean's gyre speed, m s-1 */
+  toy_setup s;
+  int periodic_x;
 } options;
 
 static int parse_options(int argc, char **argv, options *o, cryo_err *err) {
-  *o = (options){.nx = 40, .ny = 30, .run = 14400, .period = 3600, .u0 = 0.1};
-  for (int a = 1; a < argc; a += 2) {
+  toy_setup_defaults(&o->s);
+  o->periodic_x = 0;
+  for (int a = 1; a < argc; a++) {
+    char msg[256];
+    int used = toy_parse_option(argc, argv, &a, &o->s, msg, sizeof msg);
+    CRYO_CHECK(used >= 0, err, CRYO_ERR_RANGE, "%s", msg);
+    if (used) continue;
     CRYO_CHECK(a + 1 < argc, err, CRYO_ERR_ARG, "option %s needs a value", argv[a]);
-    char *end;
-    errno = 0;
-    if (!strcmp(argv[a], "--u0")) {
-      o->u0 = strtod(argv[a + 1], &end);
-    } else {
-      long v = strtol(argv[a + 1], &end, 10);
-      CRYO_CHECK(v >= 1 && v <= 10000000L, err, CRYO_ERR_RANGE, "%s %s: must be 1 to 1e7", argv[a],
-                 argv[a + 1]);
-      if (!strcmp(argv[a], "--nx"))
-        o->nx = (int)v;
-      else if (!strcmp(argv[a], "--ny"))
-        o->ny = (int)v;
-      else if (!strcmp(argv[a], "--run"))
-        o->run = (int)v;
-      else if (!strcmp(argv[a], "--period"))
-        o->period = (int)v;
-      else
-        return CRYO_ERROR(err, CRYO_ERR_UNKNOWN, "unknown option %s", argv[a]);
-    }
-    CRYO_CHECK(errno == 0 && *end == '\0', err, CRYO_ERR_SYNTAX, "%s %s: not a number", argv[a],
-               argv[a + 1]);
+    if (!strcmp(argv[a], "--periodic-x"))
+      o->periodic_x = !strcmp(argv[a + 1], "1");
+    else
+      CRYO_CHECK(!strcmp(argv[a], "--check"), err, CRYO_ERR_UNKNOWN, "unknown option %s",
+                 argv[a]);
+    a++; /* --check belongs to the toy ocean */
   }
-  CRYO_CHECK(o->run % o->period == 0, err, CRYO_ERR_RANGE,
-             "--run %d s is not a multiple of --period %d s", o->run, o->period);
+  CRYO_CHECK(o->s.run % o->s.period == 0, err, CRYO_ERR_RANGE,
+             "--run %d s is not a multiple of --period %d s", o->s.run, o->s.period);
   return CRYO_OK;
 }
 
-typedef struct block {
-  int i0, j0, nxl, nyl; /* first global point (0-based) and size of this rank's box */
-} block;
-
-/* Balanced 2-D block decomposition of nx x ny over `size` ranks. */
-static int decompose(int rank, int size, int nx, int ny, block *b, cryo_err *err) {
-  int dims[2] = {0, 0};
+/* This rank's block of a balanced 2-D decomposition of nx x ny over `size` ranks. */
+static int decompose(int rank, int size, const options *o, cryo_block *b, cryo_err *err) {
+  int dims[2] = {0, 0}, nx = o->s.nx, ny = o->s.ny;
   CRYO_CHECK(MPI_Dims_create(size, 2, dims) == MPI_SUCCESS, err, CRYO_ERR_MPI,
              "MPI_Dims_create(%d, 2) failed", size);
   CRYO_CHECK(dims[0] <= nx && dims[1] <= ny, err, CRYO_ERR_RANGE,
              "%d x %d ranks do not fit a %d x %d grid", dims[0], dims[1], nx, ny);
   int pi = rank % dims[0], pj = rank / dims[0];
+  *b = (cryo_block){.nx_global = nx, .ny_global = ny, .dx = 1e4, .dy = 1e4,
+                    .periodic_x = o->periodic_x};
   b->i0 = (int)((long)pi * nx / dims[0]);
-  b->nxl = (int)((long)(pi + 1) * nx / dims[0]) - b->i0;
+  b->nx = (int)((long)(pi + 1) * nx / dims[0]) - b->i0;
   b->j0 = (int)((long)pj * ny / dims[1]);
-  b->nyl = (int)((long)(pj + 1) * ny / dims[1]) - b->j0;
+  b->ny = (int)((long)(pj + 1) * ny / dims[1]) - b->j0;
   return CRYO_OK;
+}
+
+/* Global cell that supplies position g of a dimension of n cells (exchange.c's rule). */
+static int source(int g, int n, int periodic) {
+  if (periodic) return (g % n + n) % n;
+  return g < 0 ? 0 : (g >= n ? n - 1 : g);
+}
+
+/* Compare field k of buf (owned cells and ring) with what the toy sent. */
+static long count_wrong(const options *o, const cryo_block *b, int k, const double *buf,
+                        int rank, int step, long nbad_before) {
+  long bad = 0;
+  for (int j = -1; j <= b->ny; j++)
+    for (int i = -1; i <= b->nx; i++) {
+      int si = source(b->i0 + i, b->nx_global, b->periodic_x);
+      int sj = source(b->j0 + j, b->ny_global, 0);
+      double want[TOY_NOCN], got = buf[CRYO_CELL(b, i, j)];
+      toy_forcing(&o->s, si, sj, want);
+      if (got != want[k]) {
+        if (nbad_before + bad == 0)
+          fprintf(stderr,
+                  "rank %d step %d field %s cell (%d, %d) (local %d, %d): received %.17g, "
+                  "sent %.17g\n",
+                  rank, step, toy_ice_recv[k], b->i0 + i, b->j0 + j, i, j, got, want[k]);
+        bad++;
+      }
+    }
+  return bad;
 }
 
 /* Couple for the whole run; *bad: received values (all ranks) that differ from
  * what the toy ocean sent; *checked: values compared. */
-static int run_exchange(const options *o, int *compid, int *rank, long *bad, long *checked,
-                        cryo_err *err) {
-  CRYO_CALL(cryo_oasis_init_comp(compid, "cryody", err));
-  MPI_Comm comm;
-  CRYO_CALL(cryo_oasis_get_localcomm(&comm, err));
-  int size;
-  MPI_Comm_rank(comm, rank);
+static int run_exchange(const options *o, MPI_Comm comm, long *bad, long *checked, cryo_err *err) {
+  const toy_setup *s = &o->s;
+  int rank, size;
+  MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &size);
-  block b = {0};
-  CRYO_CALL(decompose(*rank, size, o->nx, o->ny, &b, err));
-  int kparal[CRYO_OASIS_BOX_PARAMS], part;
-  CRYO_CALL(cryo_oasis_box_kparal(kparal, b.i0, b.j0, b.nxl, b.nyl, o->nx, err));
-  CRYO_CALL(cryo_oasis_def_partition(&part, kparal, CRYO_OASIS_BOX_PARAMS, o->nx * o->ny, err));
-  int id_recv[TOY_NOCN], id_send[TOY_NICE];
-  for (int k = 0; k < TOY_NOCN; k++)
-    CRYO_CALL(cryo_oasis_def_var(&id_recv[k], toy_ice_recv[k], part, CRYO_OASIS_IN, err));
-  for (int k = 0; k < TOY_NICE; k++)
-    CRYO_CALL(cryo_oasis_def_var(&id_send[k], toy_ice_send[k], part, CRYO_OASIS_OUT, err));
-  CRYO_CALL(cryo_oasis_enddef(err));
-
-  long npts = (long)b.nxl * b.nyl, nglobal = (long)o->nx * o->ny;
-  double *buf = malloc(sizeof(double) * (size_t)(npts > 0 ? npts : 1) * 2);
-  CRYO_CHECK(buf, err, CRYO_ERR_MEMORY, "no memory for %ld points", npts);
-  double *recv[TOY_NOCN] = {buf, buf + npts}, *send = buf;
-  int status = CRYO_OK, nsteps = o->run / o->period;
-  long nbad = 0;
-  for (int s = 0; s < nsteps && status == CRYO_OK; s++) {
-    int date = s * o->period, kinfo;
+  cryo_block b;
+  CRYO_CALL(decompose(rank, size, o, &b, err));
+  cryo_exchange_config cfg = {.oasis_component = "cryody"};
+  cryo_exchange *x;
+  CRYO_CALL(cryo_exchange_create(&x, "oasis", CRYO_MODEL_SEAICE, &b, comm, &cfg, err));
+  double *buf = malloc(sizeof(double) * (size_t)CRYO_NCELL(&b));
+  if (!buf) cryo_exchange_destroy(&x);
+  CRYO_CHECK(buf, err, CRYO_ERR_MEMORY, "no memory for %ld cells", CRYO_NCELL(&b));
+  long nglobal = (long)s->nx * s->ny, nbad = 0;
+  int status = CRYO_OK, nsteps = s->run / s->period;
+  for (int step = 0; step < nsteps && status == CRYO_OK; step++) {
+    double t = (double)step * s->period;
     for (int k = 0; k < TOY_NOCN && status == CRYO_OK; k++) {
-      for (long p = 0; p < npts; p++)
-        recv[k][p] = NAN;
-      status = cryo_oasis_get(id_recv[k], date, b.nxl, b.nyl, recv[k], &kinfo, err);
-      if (status == CRYO_OK && kinfo == 0)
-        status = CRYO_ERROR(err, CRYO_ERR_COUPLING,
-                            "field %s was not received at date %d s: the namcouple coupling "
-                            "period must equal --period %d",
-                            toy_ice_recv[k], date, o->period);
+      for (long q = 0; q < CRYO_NCELL(&b); q++)
+        buf[q] = NAN;
+      status = cryo_exchange_get(x, t, recv_field[k], buf, err);
+      if (status == CRYO_OK) nbad += count_wrong(o, &b, k, buf, rank, step, nbad);
     }
-    for (int j = 0; j < b.nyl && status == CRYO_OK; j++)
-      for (int i = 0; i < b.nxl; i++) {
-        double u, v;
-        toy_gyre(b.i0 + i, b.j0 + j, o->nx, o->ny, o->u0, &u, &v);
-        long p = (long)j * b.nxl + i;
-        int nwrong = (recv[0][p] != u) + (recv[1][p] != v);
-        if (nwrong > 0) {
-          if (nbad == 0)
-            fprintf(stderr,
-                    "rank %d step %d point (%d, %d): received (%.17g, %.17g), sent (%.17g, "
-                    "%.17g)\n",
-                    *rank, s, b.i0 + i, b.j0 + j, recv[0][p], recv[1][p], u, v);
-          nbad += nwrong;
-        }
-      }
     for (int k = 0; k < TOY_NICE && status == CRYO_OK; k++) {
-      for (int j = 0; j < b.nyl; j++)
-        for (int i = 0; i < b.nxl; i++)
-          send[(long)j * b.nxl + i] =
-              toy_pattern(k, s, (long)(b.j0 + j) * o->nx + b.i0 + i, nglobal);
-      status = cryo_oasis_put(id_send[k], date, b.nxl, b.nyl, send, &kinfo, err);
+      for (int j = 0; j < b.ny; j++)
+        for (int i = 0; i < b.nx; i++)
+          buf[CRYO_CELL(&b, i, j)] =
+              toy_pattern(k, step, (long)(b.j0 + j) * s->nx + b.i0 + i, nglobal);
+      status = cryo_exchange_put(x, t + s->period, send_field[k], buf, err);
     }
   }
   free(buf);
+  cryo_exchange_destroy(&x);
   CRYO_CALL(status);
-  long local[2] = {nbad, npts * TOY_NOCN * nsteps}, total[2];
+  long local[2] = {nbad, CRYO_NCELL(&b) * TOY_NOCN * nsteps}, total[2];
   CRYO_CHECK(MPI_Allreduce(local, total, 2, MPI_LONG, MPI_SUM, comm) == MPI_SUCCESS, err,
              CRYO_ERR_MPI, "MPI_Allreduce of the check counts failed");
   *bad = total[0];
@@ -151,33 +148,42 @@ static int run_exchange(const options *o, int *compid, int *rank, long *bad, lon
 }
 
 int main(int argc, char **argv) {
+  MPI_Init(&argc, &argv);
   cryo_err err;
   cryo_err_clear(&err);
   options o;
-  int compid = -1, rank = 0;
+  int rank = 0;
   long bad = 0, checked = 0;
+  MPI_Comm comm = MPI_COMM_WORLD;
   int status = parse_options(argc, argv, &o, &err);
-  if (status != CRYO_OK) {
-    /* Still join the run, so that the abort stops every component instead of a hang. */
-    int ignored;
-    cryo_err join_err;
-    cryo_oasis_init_comp(&ignored, "cryody", &join_err);
-  } else {
-    status = run_exchange(&o, &compid, &rank, &bad, &checked, &err);
+  cryo_err join_err;
+  /* Join even after a bad option, so that the abort stops every component instead
+   * of leaving the toy ocean waiting. */
+  int joined = cryo_coupler_init("cryody", &comm, &join_err);
+  if (status == CRYO_OK && joined != CRYO_OK) {
+    status = joined;
+    err = join_err;
   }
-  if (status != CRYO_OK)
-    cryo_oasis_abort(compid, cryo_status_name(status), err.msg, err.file, err.line, 2);
-  if (cryo_oasis_terminate(&err) != CRYO_OK)
-    cryo_oasis_abort(compid, "cryo_oasis_terminate", err.msg, err.file, err.line, 2);
+  if (status == CRYO_OK) {
+    MPI_Comm_rank(comm, &rank);
+    status = run_exchange(&o, comm, &bad, &checked, &err);
+  }
+  if (status == CRYO_OK) status = cryo_coupler_finalize(&err);
+  if (status != CRYO_OK) {
+    fprintf(stderr, "oasis_exchange_comp: error: %s [%s]\n", err.msg, cryo_status_name(status));
+    cryo_coupler_abort(2);
+  }
   if (bad > 0) {
     if (rank == 0)
       printf("oasis_exchange_comp: FAIL: %ld of %ld received values differ from the sent ones\n",
              bad, checked);
+    MPI_Finalize();
     return 1;
   }
   if (rank == 0)
     printf("oasis_exchange_comp: PASS: %ld received values equal the sent ones exactly "
-           "(%d steps, %d x %d grid)\n",
-           checked, o.run / o.period, o.nx, o.ny);
+           "(owned cells and halo ring, %d steps, %d x %d grid)\n",
+           checked, o.s.run / o.s.period, o.s.nx, o.s.ny);
+  MPI_Finalize();
   return 0;
 }

@@ -18,7 +18,7 @@ typedef struct test_li_ctx {
 
 static inline void test_li_wrap(const cryo_block *b, int nodes, int nlev, double *f) {
   int ex = nodes ? b->nx + 1 : b->nx, ey = nodes ? b->ny + 1 : b->ny; /* first halo index */
-  int sx = nodes ? 1 : 0, sy = nodes ? 1 : 0; /* source of the high halo */
+  int sx = nodes ? 1 : 0, sy = nodes ? 1 : 0;                         /* source of the high halo */
   long stride = nodes ? b->nx + 3 : b->nx + 2;
 #define TLI_AT(i, j) (f + (((long)(j) + 1) * stride + (i) + 1) * nlev)
   for (int j = 0; j < ey; ++j) {
@@ -38,9 +38,11 @@ static inline void test_li_wrap(const cryo_block *b, int nodes, int nlev, double
 #undef TLI_AT
 }
 
-static inline int test_li_halo(void *ctx, cryo_location loc, int nlev, int nfield, double *const *fields) {
+static inline int test_li_halo(void *ctx, cryo_location loc, int nlev, int nfield,
+                               double *const *fields) {
   test_li_ctx *c = ctx;
-  for (int f = 0; f < nfield; ++f) test_li_wrap(c->b, loc == CRYO_AT_NODE, nlev, fields[f]);
+  for (int f = 0; f < nfield; ++f)
+    test_li_wrap(c->b, loc == CRYO_AT_NODE, nlev, fields[f]);
   return CRYO_OK;
 }
 
@@ -69,7 +71,8 @@ static inline cryo_block test_li_block(int nx, int ny, double dx, double dy, int
 }
 
 /* Allocate every array of the table (zeroed); returns 0 on failure. */
-static inline int test_li_alloc(const cryo_block *b, const cryo_landice_params *p, cryo_landice_state *s) {
+static inline int test_li_alloc(const cryo_block *b, const cryo_landice_params *p,
+                                cryo_landice_state *s) {
   const cryo_landice_array_info *t;
   int n = cryo_landice_arrays(p, &t);
   memset(s, 0, sizeof *s);

@@ -16,9 +16,14 @@
  *   above 15.8 m/a (uniform beta2 = 1000 gives 15.6 m/a sliding + 0.2 m/a
  *   deformation, BENCHMARKS.md; the slippery half slides more than the sticky
  *   half slows) and below 2 x 15.8; max along y = L/4 in [45, 70] m/a.
+ * Reproducibility: A at 12 x 12 x 4 solved twice, with 1 thread and with 4
+ *   OpenMP threads when built with -fopenmp: velocities bit-identical.
  */
 #include <CUnit/Basic.h>
 #include <stdio.h>
+#if defined(_OPENMP)
+#include <omp.h>
+#endif
 
 #include "test_landice_common.h"
 
@@ -107,11 +112,45 @@ static void test_hom_c_80km(void) {
   test_li_free(&p, &s);
 }
 
+static void solve_small_a(int threads, cryo_landice_state *s, cryo_block *b,
+                          cryo_landice_params *p) {
+#if defined(_OPENMP)
+  omp_set_num_threads(threads);
+#else
+  (void)threads;
+#endif
+  *b = test_li_block(12, 12, 80.0e3 / 12, 80.0e3 / 12, 1);
+  test_li_ctx ctx = {b};
+  cryo_comm_ops ops = test_li_ops(&ctx);
+  cryo_landice_params_default(p);
+  p->n_layers = 4;
+  p->geometry_case = CRYO_LANDICE_CASE_ISMIP_HOM_A;
+  p->domain_length = 80.0e3;
+  cryo_err err;
+  cryo_err_clear(&err);
+  CU_ASSERT_FATAL(test_li_alloc(b, p, s));
+  CU_ASSERT_FATAL(cryo_landice_geometry(b, p, s, &err) == CRYO_OK);
+  CU_ASSERT_FATAL(cryo_landice_solve_velocity(b, p, s, &ops, NULL, 0, NULL, &err) == CRYO_OK);
+}
+
+static void test_threads_bitwise(void) {
+  cryo_landice_state s1, s4;
+  cryo_block b1, b4;
+  cryo_landice_params p1, p4;
+  solve_small_a(1, &s1, &b1, &p1);
+  solve_small_a(4, &s4, &b4, &p4);
+  size_t bytes = sizeof(double) * CRYO_NNODE(&b1) * 2 * (p1.n_layers + 1);
+  CU_ASSERT(memcmp(s1.vel, s4.vel, bytes) == 0);
+  test_li_free(&p1, &s1);
+  test_li_free(&p4, &s4);
+}
+
 int main(void) {
   if (CU_initialize_registry() != CUE_SUCCESS) return 1;
   CU_pSuite suite = CU_add_suite("landice_ismiphom", NULL, NULL);
   CU_add_test(suite, "ISMIP-HOM A 80 km", test_hom_a_80km);
   CU_add_test(suite, "ISMIP-HOM C 80 km", test_hom_c_80km);
+  CU_add_test(suite, "1 and 4 threads bit-identical", test_threads_bitwise);
   CU_basic_set_mode(CU_BRM_VERBOSE);
   CU_basic_run_tests();
   int failures = (int)CU_get_number_of_failures();

@@ -72,7 +72,8 @@ static void run_case(jcase jc) {
     s.bed[e] = -1000.0 + 400.0 * (rand() / (double)RAND_MAX - 0.5);
     s.thk_node[e] = 500.0 + 500.0 * rand() / (double)RAND_MAX;
     s.beta2[e] = 500.0 + 1000.0 * rand() / (double)RAND_MAX;
-    for (int k = 0; k < nlev; ++k) s.vel[e * nlev + k] = 10.0 + 50.0 * rand() / (double)RAND_MAX;
+    for (int k = 0; k < nlev; ++k)
+      s.vel[e * nlev + k] = 10.0 + 50.0 * rand() / (double)RAND_MAX;
   }
   double *f2[3] = {s.bed, s.thk_node, s.beta2};
   for (int q = 0; q < 3; ++q) {

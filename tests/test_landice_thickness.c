@@ -43,7 +43,8 @@ static void set_ubar(tcase *t) {
 static double min_thk(const tcase *t) {
   double m = INFINITY;
   for (int j = 0; j < t->b.ny; ++j)
-    for (int i = 0; i < t->b.nx; ++i) m = fmin(m, t->s.thk[CRYO_CELL(&t->b, i, j)]);
+    for (int i = 0; i < t->b.nx; ++i)
+      m = fmin(m, t->s.thk[CRYO_CELL(&t->b, i, j)]);
   return m;
 }
 
@@ -58,7 +59,8 @@ static void test_conservation(void) {
     t.s.thk[e] = r < 0.25 ? 0.0 : 1000.0 * rand() / (double)RAND_MAX;
   }
   for (long e = 0; e < CRYO_NNODE(&t.b); ++e)
-    for (int c = 0; c < 2; ++c) t.s.ubar[2 * e + c] = 6000.0 * (rand() / (double)RAND_MAX - 0.5);
+    for (int c = 0; c < 2; ++c)
+      t.s.ubar[2 * e + c] = 6000.0 * (rand() / (double)RAND_MAX - 0.5);
   set_ubar(&t);
   double *h0 = malloc(sizeof(double) * CRYO_NCELL(&t.b));
   CU_ASSERT_FATAL(h0 != NULL);
@@ -79,8 +81,8 @@ static void test_conservation(void) {
       long c = CRYO_CELL(&t.b, i, j);
       dmax = fmax(dmax, fabs(t.s.thk[c] - h0[c]));
     }
-  printf("\n  volume %.15e -> %.15e, rel change %.3e, sub-steps %d, min H %.3e, max |dH| %.1f",
-         v0, v1, fabs(v1 - v0) / v0, nsub, min_thk(&t), dmax);
+  printf("\n  volume %.15e -> %.15e, rel change %.3e, sub-steps %d, min H %.3e, max |dH| %.1f", v0,
+         v1, fabs(v1 - v0) / v0, nsub, min_thk(&t), dmax);
   CU_ASSERT(fabs(v1 - v0) <= 1e-12 * v0);
   CU_ASSERT(all_pos);
   CU_ASSERT(nsub > 1);
@@ -120,8 +122,7 @@ static void test_translation(void) {
   centroid(&t, &x0, &y0);
   t.p.dt = 0.5 * CRYO_LANDICE_YEAR;
   int nsub = 0;
-  CU_ASSERT_FATAL(cryo_landice_evolve_thickness(&t.b, &t.p, &t.s, &t.ops, &nsub, &err) ==
-                  CRYO_OK);
+  CU_ASSERT_FATAL(cryo_landice_evolve_thickness(&t.b, &t.p, &t.s, &t.ops, &nsub, &err) == CRYO_OK);
   centroid(&t, &x1, &y1);
   printf("\n  centroid moved (%.9f, %.9f) m in %d sub-steps", x1 - x0, y1 - y0, nsub);
   CU_ASSERT(fabs(x1 - x0 - 500.0) <= 1e-6);
@@ -148,7 +149,8 @@ static void test_melt_clip(void) {
   CU_ASSERT(ok);
   double hmax = 0.0;
   for (int j = 0; j < t.b.ny; ++j)
-    for (int i = 0; i < t.b.nx; ++i) hmax = fmax(hmax, t.s.thk[CRYO_CELL(&t.b, i, j)]);
+    for (int i = 0; i < t.b.nx; ++i)
+      hmax = fmax(hmax, t.s.thk[CRYO_CELL(&t.b, i, j)]);
   CU_ASSERT(hmax == 0.0);
   test_li_free(&t.p, &t.s);
 }

@@ -229,6 +229,114 @@ static void test_transport(void) {
   state_free(&p, &s);
 }
 
+/* corner extremes of a linear dG1 field in cell c */
+static double corner_min(const double *q, long c) {
+  return q[c * 3] - fabs(q[c * 3 + 1]) - fabs(q[c * 3 + 2]);
+}
+static double corner_max(const double *q, long c) {
+  return q[c * 3] + fabs(q[c * 3 + 1]) + fabs(q[c * 3 + 2]);
+}
+
+static void test_transport_dg1(void) {
+  const int nx = 20;
+  cryo_block b = make_block(nx, 5000.0);
+  cryo_seaice_params p;
+  cryo_seaice_params_cyclone(&p);
+  p.dt = 500.0;
+  p.tracer_order = 1;
+  cryo_seaice_state s;
+  state_alloc(&p, &b, &s);
+  for (int j = 8; j < 11; ++j)
+    for (int i = 5; i < 8; ++i) s.mask[CRYO_CELL(&b, i, j)] = 0.0;
+  for (int j = 0; j < nx; ++j)
+    for (int i = 0; i < nx; ++i) {
+      const long c = CRYO_CELL(&b, i, j);
+      s.h[c * 3] = s.mask[c] * rnd(0.5, 2.0);
+      s.a[c * 3] = s.mask[c] * rnd(0.1, 0.3);
+      for (int k = 1; k < 3; ++k) {
+        s.h[c * 3 + k] = s.mask[c] * rnd(-0.2, 0.2);
+        s.a[c * 3 + k] = s.mask[c] * rnd(-0.05, 0.05);
+      }
+    }
+  const double umax = 0.05 * b.dx / p.dt;
+  for (long n = 0; n < CRYO_NNODE(&b); ++n) {
+    s.u[n] = rnd(-umax, umax);
+    s.v[n] = rnd(-umax, umax);
+  }
+  double vol0, area0, vol, area, speed;
+  CU_ASSERT_EQUAL(cryo_seaice_diag_totals(&p, &b, &s, &ops, &vol0, &area0, &speed), 0);
+  double lo_h = 1.0, lo_a = 1.0, hi_a = 0.0;
+  for (int step = 0; step < 40; ++step) {
+    CU_ASSERT_EQUAL_FATAL(cryo_seaice_transport(&p, &b, &s, &ops), 0);
+    for (int j = 0; j < nx; ++j)
+      for (int i = 0; i < nx; ++i) {
+        const long c = CRYO_CELL(&b, i, j);
+        if (s.mask[c] == 0.0) continue;
+        lo_h = fmin(lo_h, corner_min(s.h, c));
+        lo_a = fmin(lo_a, corner_min(s.a, c));
+        hi_a = fmax(hi_a, corner_max(s.a, c));
+      }
+  }
+  CU_ASSERT_EQUAL(cryo_seaice_diag_totals(&p, &b, &s, &ops, &vol, &area, &speed), 0);
+  CU_ASSERT(fabs(vol - vol0) <= 1e-12 * vol0);
+  CU_ASSERT(fabs(area - area0) <= 1e-12 * area0);
+  CU_ASSERT(lo_h >= 0.0);
+  CU_ASSERT(lo_a >= 0.0 && hi_a <= 1.0);
+  CU_ASSERT_EQUAL(s.h[CRYO_CELL(&b, 6, 9) * 3], 0.0);
+  state_free(&p, &s);
+}
+
+/* L1 error of the cell means after carrying a Gaussian bump once around a
+ * periodic 32x32 domain with uniform velocity (1, 0.5) x 0.1 m/s. */
+static double bump_error(int order) {
+  const int nx = 32;
+  cryo_block b = make_block(nx, 1000.0);
+  b.periodic_x = b.periodic_y = 1;
+  const cryo_comm_ops periodic = {&b, halo_periodic, sum_none, max_none};
+  cryo_seaice_params p;
+  cryo_seaice_params_cyclone(&p);
+  p.tracer_order = order;
+  p.dt = 1000.0;
+  const int na = CRYO_SEAICE_NA(order);
+  cryo_seaice_state s;
+  state_alloc(&p, &b, &s);
+  const double L = nx * b.dx, w = 4.0 * b.dx;
+  for (long c = 0; c < CRYO_NCELL(&b); ++c) s.mask[c] = 1.0;
+  for (int j = 0; j < nx; ++j)
+    for (int i = 0; i < nx; ++i) {
+      const long c = CRYO_CELL(&b, i, j);
+      const double x = (i + 0.5) * b.dx - 0.5 * L, y = (j + 0.5) * b.dy - 0.5 * L;
+      s.h[c * na] = exp(-(x * x + y * y) / (w * w));
+      s.a[c * na] = 0.5;
+    }
+  double *h0 = malloc(CRYO_NCELL(&b) * na * sizeof(double));
+  memcpy(h0, s.h, CRYO_NCELL(&b) * na * sizeof(double));
+  for (long n = 0; n < CRYO_NNODE(&b); ++n) {
+    s.u[n] = 0.1;
+    s.v[n] = 0.05;
+  }
+  /* 320 steps of 1000 s move the bump by (32, 16) km: back to its start */
+  double *tracers[2] = {s.h, s.a};
+  for (int step = 0; step < 320; ++step) {
+    halo_periodic(&b, CRYO_AT_CELL, na, 2, tracers);
+    CU_ASSERT_EQUAL_FATAL(cryo_seaice_transport(&p, &b, &s, &periodic), 0);
+  }
+  double err = 0.0;
+  for (int j = 0; j < nx; ++j)
+    for (int i = 0; i < nx; ++i) {
+      const long c = CRYO_CELL(&b, i, j) * na;
+      err += fabs(s.h[c] - h0[c]);
+    }
+  free(h0);
+  state_free(&p, &s);
+  return err;
+}
+
+static void test_transport_order(void) {
+  const double e0 = bump_error(0), e1 = bump_error(1);
+  CU_ASSERT(e1 < 0.5 * e0);
+}
+
 static void test_diag_and_forcing(void) {
   const int nx = 5;
   cryo_block b = make_block(nx, 3000.0);
@@ -376,6 +484,8 @@ int main(void) {
   CU_add_test(s, "free drift, h = 2 m", test_free_drift_thick);
   CU_add_test(s, "mirror symmetry about the diagonal", test_mirror_symmetry);
   CU_add_test(s, "transport conserves and stays in bounds", test_transport);
+  CU_add_test(s, "dG1 transport conserves and stays in bounds", test_transport_dg1);
+  CU_add_test(s, "dG1 transport less diffusive than dG0", test_transport_order);
   CU_add_test(s, "diagnostic rates and forcing kernels", test_diag_and_forcing);
   CU_add_test(s, "cyclone 32x32, 12 hours", test_cyclone);
   CU_add_test(s, "restart bit for bit", test_restart);
