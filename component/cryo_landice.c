@@ -51,10 +51,10 @@ static int landice_create(cryo_component *c) {
     CRYO_CALL(cryo_output_var_add(c, f->name, f->units, f->standard_name, f->long_name, f->name,
                                   0, 1, 1));
   }
-  CRYO_CALL(cryo_output_var_add(c, "u", "m a-1", "land_ice_x_velocity",
-                                "ice velocity, x component", "vel", 0, 2, nz + 1));
-  CRYO_CALL(cryo_output_var_add(c, "v", "m a-1", "land_ice_y_velocity",
-                                "ice velocity, y component", "vel", 1, 2, nz + 1));
+  CRYO_CALL(cryo_output_var_add(c, "u", "m/(365 day)", "land_ice_x_velocity",
+                                "ice velocity, x component", "velocity", 0, 2, nz + 1));
+  CRYO_CALL(cryo_output_var_add(c, "v", "m/(365 day)", "land_ice_y_velocity",
+                                "ice velocity, y component", "velocity", 1, 2, nz + 1));
   CRYO_CHECK(strcmp(c->cfg.landice.geometry_case, "file"), &c->err, CRYO_ERR_UNSUPPORTED,
              "%s: &cryo_landice case = 'file' is not supported yet", c->cfg.source);
   CRYO_CALL(cryo_landice_geometry(&c->grid.block, p, &m->s, &c->err));

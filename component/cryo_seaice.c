@@ -12,13 +12,19 @@
 
 /* Forcing fields arrive cell-centred (exchange layer), in this order. */
 static const int forcing_ids[4] = {CRYO_F_UWIND, CRYO_F_VWIND, CRYO_F_UOCEAN, CRYO_F_VOCEAN};
+/* Fields sent to an ocean (OASIS or the host), in this order. */
+static const int result_ids[6] = {CRYO_F_UICE, CRYO_F_VICE,    CRYO_F_AICE,
+                                  CRYO_F_HICE, CRYO_F_TAUX_IO, CRYO_F_TAUY_IO};
 
 typedef struct seaice_model {
   cryo_seaice_state s;
   double *cell_forcing[4]; /* device addresses of the cell-centred forcing */
   int cell_field[4];       /* their registry indices */
+  double *results[6];      /* device addresses of the fields sent out */
+  int result_field[6];     /* their registry indices, -1 when nothing is sent */
   int analytic;            /* forcing computed in place from the cyclone formulas */
   int host;                /* forcing set by the host through cryo_set_field */
+  int coupled;             /* results go out through OASIS */
 } seaice_model;
 
 static const cryo_role roles[] = {
@@ -134,6 +140,16 @@ static int seaice_create(cryo_component *c) {
   const char *forcing = c->cfg.run.forcing;
   m->analytic = !strcmp(forcing, "analytic");
   m->host = !strcmp(forcing, "host");
+  m->coupled = !strcmp(forcing, "oasis");
+  for (int k = 0; k < 6; ++k) m->result_field[k] = -1;
+  if (m->host || m->coupled) {
+    for (int k = 0; k < 6; ++k) {
+      const cryo_field_info *fi = &cryo_exchange_fields[result_ids[k]];
+      CRYO_CALL(cryo_field_add(c, fi->name, fi->units, fi->standard_name, fi->long_name,
+                               CRYO_AT_CELL, 1, CRYO_ROLE_DIAGNOSTIC, &m->results[k]));
+      m->result_field[k] = c->nfields - 1;
+    }
+  }
   if (!m->analytic) {
     cryo_exchange_config xc = {0};
     char start[32];
@@ -181,9 +197,21 @@ static int seaice_advance(cryo_component *c, long long seconds) {
   return CRYO_OK;
 }
 
+/* The fields an ocean receives are computed on the device; only with OASIS
+ * do they cross to the host here (a host model fetches them itself). */
 static int seaice_put_results(cryo_component *c, long long t) {
-  (void)c;
-  (void)t;
+  seaice_model *m = model_of(c);
+  if (m->result_field[0] < 0) return CRYO_OK;
+  double **r = m->results;
+  const cryo_seaice_state *s = &m->s;
+  cryo_seaice_coupling_fields(&c->cfg.seaice.p, &c->grid.block, s->u, s->v, s->uocn, s->vocn,
+                              s->h, s->a, s->mask, r[0], r[1], r[2], r[3], r[4], r[5]);
+  if (!m->coupled) return CRYO_OK;
+  for (int k = 0; k < 6; ++k) {
+    cryo_field *f = &c->fields[m->result_field[k]];
+    cryo_field_to_host(c, f);
+    CRYO_CALL(cryo_exchange_put(c->exchange, (double)t, result_ids[k], f->host, &c->err));
+  }
   return CRYO_OK;
 }
 

@@ -88,6 +88,32 @@ int cryo_summary(cryo_component *c, char *buf, int len);
 /* 1 on the component's rank 0 (the one that should print logs). */
 int cryo_is_root(const cryo_component *c);
 
+/* Coupled runs through OASIS3-MCT (&cryo_run forcing = 'oasis'): the
+ * component runs on the communicator OASIS hands out, so a driver joins the
+ * coupled run before cryo_init and leaves it after cryo_finalize:
+ *   cryo_coupler_wanted(nml, &coupled, name, len);
+ *   if (coupled) cryo_coupler_init(name, &comm);   else comm = MPI_COMM_WORLD
+ *   cryo_init(&c, nml, comm); ... cryo_finalize(&c);
+ *   if (coupled) cryo_coupler_finalize();
+ * On any error in a coupled run, print it and call cryo_coupler_abort(code):
+ * the partners would otherwise wait forever inside OASIS. */
+
+/* Read the namelist and say whether the run is coupled (*coupled = 1 or 0)
+ * and under which OASIS component name (&cryo_coupling component). */
+int cryo_coupler_wanted(const char *namelist_path, int *coupled, char *component, int len);
+/* Join the coupled run as `component` (at most 6 characters); *local gets
+ * the component's communicator. CRYO_ERR_UNSUPPORTED without OASIS. */
+int cryo_coupler_init(const char *component, MPI_Comm *local);
+/* Leave the coupled run (oasis_terminate); MPI stays initialized. */
+int cryo_coupler_finalize(void);
+/* 1 between cryo_coupler_init and cryo_coupler_finalize, else 0. */
+int cryo_coupler_joined(void);
+/* Message of the last failed cryo_coupler_* call, "" if none. */
+const char *cryo_coupler_last_error(void);
+/* Driver programs only: flush and stop every process of the coupled run
+ * with exit status `code` (non-zero). Does not return. */
+void cryo_coupler_abort(int code);
+
 /* Version string of the library, e.g. "0.1.0". */
 const char *cryo_version(void);
 

@@ -38,15 +38,16 @@
  * (namelists/namcouple_seaice_toyocean); the stress is the ocean's on the ice,
  * as in the field table (an ocean model takes its negative). */
 static const char *const default_names[CRYO_NFIELD] = {
-    [CRYO_F_UWIND] = "I_Uwind1",   [CRYO_F_VWIND] = "I_Vwind1",  [CRYO_F_UOCEAN] = "I_OCurx1",
-    [CRYO_F_VOCEAN] = "I_OCury1",  [CRYO_F_UICE] = "I_IceVx1",   [CRYO_F_VICE] = "I_IceVy1",
-    [CRYO_F_AICE] = "I_IceFrc",    [CRYO_F_HICE] = "I_IceTck",   [CRYO_F_TAUX_IO] = "I_OTaux1",
-    [CRYO_F_TAUY_IO] = "I_OTauy1", [CRYO_F_SMB] = "I_LiSmb1",    [CRYO_F_BASAL_MELT] = "I_LiBmt1",
-    [CRYO_F_THK] = "I_LiThk1",     [CRYO_F_USURF] = "I_LiSrf1",  [CRYO_F_ICEMASK] = "I_LiMsk1",
+    [CRYO_F_UWIND] = "I_Uwind1",   [CRYO_F_VWIND] = "I_Vwind1", [CRYO_F_UOCEAN] = "I_OCurx1",
+    [CRYO_F_VOCEAN] = "I_OCury1",  [CRYO_F_UICE] = "I_IceVx1",  [CRYO_F_VICE] = "I_IceVy1",
+    [CRYO_F_AICE] = "I_IceFrc",    [CRYO_F_HICE] = "I_IceTck",  [CRYO_F_TAUX_IO] = "I_OTaux1",
+    [CRYO_F_TAUY_IO] = "I_OTauy1", [CRYO_F_SMB] = "I_LiSmb1",   [CRYO_F_BASAL_MELT] = "I_LiBmt1",
+    [CRYO_F_THK] = "I_LiThk1",     [CRYO_F_USURF] = "I_LiSrf1", [CRYO_F_ICEMASK] = "I_LiMsk1",
 };
 
 typedef struct oasis_impl {
-  char names[CRYO_NFIELD][CRYO_OASIS_VAR_NAME_MAX + 1]; /* namcouple names, "" for the other model */
+  /* namcouple names, "" for fields of the other model */
+  char names[CRYO_NFIELD][CRYO_OASIS_VAR_NAME_MAX + 1];
   int var[CRYO_NFIELD]; /* OASIS variable ids, -1 for fields of the other model */
   double *owned;        /* nx*ny owned cells, x fastest */
   int have_get;         /* a get happened: step_date is valid */
@@ -93,8 +94,8 @@ static int oasis_get(cryo_exchange *x, double time, int field, double *buf, cryo
       CRYO_CHECK(isfinite(buf[CRYO_CELL(b, i, j)]), err, CRYO_ERR_DATA,
                  "forcing = 'oasis': field %s (%s) received at %d s is %g at global cell "
                  "(i, j) = (%d, %d)",
-                 name, cryo_exchange_fields[field].name, date, buf[CRYO_CELL(b, i, j)],
-                 b->i0 + i, b->j0 + j);
+                 name, cryo_exchange_fields[field].name, date, buf[CRYO_CELL(b, i, j)], b->i0 + i,
+                 b->j0 + j);
   return CRYO_OK;
 }
 
@@ -156,10 +157,17 @@ static int check_comm(cryo_exchange *x, const char *want_name, cryo_err *err) {
   return CRYO_OK;
 }
 
+/* OASIS has one definition phase per process, ended by enddef. */
+static int defined;
+
 int cryo_exchange_oasis_create(cryo_exchange *x, const cryo_exchange_config *cfg, cryo_err *err) {
-  const char *comp = cfg->oasis_component && cfg->oasis_component[0] ? cfg->oasis_component
-                                                                      : "cryody";
+  const char *comp =
+      cfg->oasis_component && cfg->oasis_component[0] ? cfg->oasis_component : "cryody";
+  CRYO_CHECK(!defined, err, CRYO_ERR_STATE,
+             "forcing = 'oasis': this process already defined its OASIS coupling fields; "
+             "OASIS3-MCT allows one exchange per process and run");
   CRYO_CALL(check_comm(x, comp, err));
+  defined = 1;
   oasis_impl *o = calloc(1, sizeof *o);
   CRYO_CHECK(o, err, CRYO_ERR_MEMORY, "oasis exchange: out of memory");
   x->impl = o;
@@ -171,8 +179,8 @@ int cryo_exchange_oasis_create(cryo_exchange *x, const cryo_exchange_config *cfg
   for (int f = 0; f < CRYO_NFIELD; ++f) {
     o->var[f] = -1;
     if (cryo_exchange_fields[f].model != x->model) continue;
-    const char *n = cfg->oasis_names[f] && cfg->oasis_names[f][0] ? cfg->oasis_names[f]
-                                                                   : default_names[f];
+    const char *n =
+        cfg->oasis_names[f] && cfg->oasis_names[f][0] ? cfg->oasis_names[f] : default_names[f];
     CRYO_CHECK(strlen(n) <= CRYO_OASIS_VAR_NAME_MAX, err, CRYO_ERR_RANGE,
                "forcing = 'oasis': OASIS name '%s' of field %s has more than %d characters", n,
                cryo_exchange_fields[f].name, CRYO_OASIS_VAR_NAME_MAX);

@@ -18,10 +18,15 @@
  * The same source builds without OpenACC (host arrays, OpenMP or serial
  * loops) for a quick check on any machine; bench_gpu.sh builds both.
  *
- * Usage: bench [--all | --quick] [--reps N]
- *   --all    sea ice 1024^2 and 4096^2 cells, land ice 128x128x16 and
- *            512x512x16 elements, ISMIP-HOM A Newton solve 40x40x10 (default)
- *   --quick  small sizes for a CPU check (256^2, 512^2; 32x32x16, 64x64x16; 20x20x5)
+ * Usage: bench [--all | --quick] [--profile | --launch] [--reps N]
+ *   --all      sea ice 1024^2 and 4096^2 cells, land ice 128x128x16 and
+ *              512x512x16 elements, ISMIP-HOM A Newton solve 40x40x10 (default)
+ *   --quick    small sizes for a CPU check (256^2, 512^2; 32x32x16, 64x64x16; 20x20x5)
+ *   --profile  each kernel once, no warm-up, no checks, no solve (run under ncu)
+ *   --launch   only the fixed cost of a launch, with little and with 16 GiB
+ *              of device memory allocated
+ *   --reps N   calls per timing (median; default 50)
+ * Exit status 1 when a correctness check fails.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
@@ -71,7 +76,9 @@ static double *dev_alloc(size_t n) {
   }
   return p;
 }
-static void dev_free(double *p) { acc_free(p); }
+static void dev_free(double *p) {
+  acc_free(p);
+}
 static void to_dev(double *d, const double *h, size_t n) {
   acc_memcpy_to_device(d, (void *)h, n * sizeof(double));
 }
@@ -79,10 +86,18 @@ static void to_host(double *h, const double *d, size_t n) {
   acc_memcpy_from_device(h, (void *)d, n * sizeof(double));
 }
 #else
-static double *dev_alloc(size_t n) { return host_alloc(n); }
-static void dev_free(double *p) { free(p); }
-static void to_dev(double *d, const double *h, size_t n) { memcpy(d, h, n * sizeof(double)); }
-static void to_host(double *h, const double *d, size_t n) { memcpy(h, d, n * sizeof(double)); }
+static double *dev_alloc(size_t n) {
+  return host_alloc(n);
+}
+static void dev_free(double *p) {
+  free(p);
+}
+static void to_dev(double *d, const double *h, size_t n) {
+  memcpy(d, h, n * sizeof(double));
+}
+static void to_host(double *h, const double *d, size_t n) {
+  memcpy(h, d, n * sizeof(double));
+}
 #endif
 
 /* Largest |x - ref| over the largest |ref|: 0 for identical arrays, NaN
@@ -135,7 +150,8 @@ typedef void (*bench_fn)(void *ctx);
  * OpenACC parallel regions without async return when the kernel is done, so
  * the host clock around each call times the device work plus its launch. */
 static double time_median(bench_fn f, void *ctx, int warm, int reps) {
-  for (int r = 0; r < warm; ++r) f(ctx);
+  for (int r = 0; r < warm; ++r)
+    f(ctx);
   double *t = host_alloc((size_t)reps);
   for (int r = 0; r < reps; ++r) {
     double t0 = now();
@@ -164,6 +180,13 @@ typedef struct {
 static result_row rows[MAX_ROWS];
 static int n_rows;
 static int n_check_fail;
+/* --profile: each kernel once, no warm-up and no host reference, for a
+ * profiler (ncu) to read the kernels' own durations and counters */
+static int g_profile;
+
+static int warmups(int n) {
+  return g_profile ? 0 : n;
+}
 
 static void add_row(const char *kernel, const char *size, double seconds, double bytes,
                     double elements, const char *unit) {
@@ -190,13 +213,15 @@ static void check(const char *what, const char *size, double diff, double tol) {
 
 static void copy_kernel(long n, const double *src, double *dst) {
   CRYO_DEVICE_LOOP((src, dst))
-  for (long e = 0; e < n; ++e) dst[e] = src[e];
+  for (long e = 0; e < n; ++e)
+    dst[e] = src[e];
 }
 
 /* One-iteration region: the fixed cost of a launch that maps one pointer. */
 static void empty_kernel(double *a) {
   CRYO_DEVICE_LOOP((a))
-  for (long e = 0; e < 1; ++e) a[e] += 1.0;
+  for (long e = 0; e < 1; ++e)
+    a[e] += 1.0;
 }
 
 typedef struct {
@@ -218,7 +243,8 @@ static void run_empty(void *vc) {
 static double measure_copy(long n, int reps) {
   copy_ctx c = {n, dev_alloc((size_t)n), dev_alloc((size_t)n)};
   double *h = host_alloc((size_t)n);
-  for (long i = 0; i < n; ++i) h[i] = noise(1, (uint64_t)i);
+  for (long i = 0; i < n; ++i)
+    h[i] = noise(1, (uint64_t)i);
   to_dev(c.a, h, (size_t)n);
   double t = time_median(run_copy, &c, 3, reps);
   check("device copy", "", dev_diff(c.b, h, (size_t)n), 0.0);
@@ -243,9 +269,8 @@ typedef struct {
   double rdx2, rdy2, pstar, cstr, k1, k2, k3, dmin2, ralpha;
 } base_consts;
 
-static void base_strain(long ncell, long nxc, const double *mask, const double *u,
-                        const double *v, double *e11g, double *e22g, double *e12g, double rdx2,
-                        double rdy2) {
+static void base_strain(long ncell, long nxc, const double *mask, const double *u, const double *v,
+                        double *e11g, double *e22g, double *e12g, double rdx2, double rdy2) {
   CRYO_DEVICE_LOOP((mask, u, v, e11g, e22g, e12g))
   for (long c = 0; c < ncell; ++c) {
     if (mask[c] == 0.0) continue;
@@ -265,9 +290,9 @@ static void base_strain(long ncell, long nxc, const double *mask, const double *
   }
 }
 
-static void base_vp(long ncell, base_consts k, const double *mask, const double *h,
-                    const double *a, const double *e11g, const double *e22g, const double *e12g,
-                    double *t11g, double *t22g, double *t12g) {
+static void base_vp(long ncell, base_consts k, const double *mask, const double *h, const double *a,
+                    const double *e11g, const double *e22g, const double *e12g, double *t11g,
+                    double *t22g, double *t12g) {
   CRYO_DEVICE_LOOP((mask, h, a, e11g, e22g, e12g, t11g, t22g, t12g))
   for (long q = 0; q < 4 * ncell; ++q) {
     const long c = q / 4;
@@ -319,8 +344,7 @@ typedef struct {
 
 static void run_stress(void *vc) {
   seaice_ctx *c = vc;
-  cryo_seaice_stress_kernel(&c->p, &c->b, c->u, c->v, c->h, c->a, c->mask, c->s11, c->s12,
-                            c->s22);
+  cryo_seaice_stress_kernel(&c->p, &c->b, c->u, c->v, c->h, c->a, c->mask, c->s11, c->s12, c->s22);
 }
 
 static void run_velocity(void *vc) {
@@ -343,8 +367,8 @@ static void run_base_stress(void *vc) {
   seaice_ctx *c = vc;
   const cryo_seaice_params *p = &c->p;
   const double re2 = 1.0 / (p->ecc * p->ecc);
-  base_consts k = {0.5 / c->b.dx, 0.5 / c->b.dy, p->pstar,   p->c_strength,
-                   1.0 + re2,     1.0 - re2,     re2,        p->delta_min * p->delta_min,
+  base_consts k = {0.5 / c->b.dx, 0.5 / c->b.dy, p->pstar, p->c_strength,
+                   1.0 + re2,     1.0 - re2,     re2,      p->delta_min * p->delta_min,
                    1.0 / p->alpha};
   const long nxc = c->b.nx + 2;
   base_strain(c->ncell, nxc, c->mask, c->u, c->v, c->g[0], c->g[1], c->g[2], k.rdx2, k.rdy2);
@@ -368,8 +392,10 @@ static void seaice_host_init(const cryo_seaice_params *p, const cryo_block *b, s
   const int n = b->nx;
   double **cells[] = {&s->h, &s->a, &s->mask, &s->h_work, &s->a_work};
   double **nodes[] = {&s->u, &s->v, &s->u_n, &s->v_n, &s->uair, &s->vair, &s->uocn, &s->vocn};
-  for (size_t q = 0; q < sizeof cells / sizeof *cells; ++q) *cells[q] = host_alloc((size_t)ncell);
-  for (size_t q = 0; q < sizeof nodes / sizeof *nodes; ++q) *nodes[q] = host_alloc((size_t)nnode);
+  for (size_t q = 0; q < sizeof cells / sizeof *cells; ++q)
+    *cells[q] = host_alloc((size_t)ncell);
+  for (size_t q = 0; q < sizeof nodes / sizeof *nodes; ++q)
+    *nodes[q] = host_alloc((size_t)nnode);
   s->s11 = host_alloc((size_t)ncell * 3);
   s->s12 = host_alloc((size_t)ncell * 3);
   s->s22 = host_alloc((size_t)ncell * 3);
@@ -401,12 +427,48 @@ static void seaice_host_init(const cryo_seaice_params *p, const cryo_block *b, s
 }
 
 static void seaice_host_free(seaice_host *s) {
-  double *all[] = {s->u,    s->v,    s->u_n,  s->v_n,  s->s11,  s->s12,  s->s22,   s->h,
-                   s->a,    s->mask, s->uair, s->vair, s->uocn, s->vocn, s->h_work, s->a_work};
-  for (size_t q = 0; q < sizeof all / sizeof *all; ++q) free(all[q]);
+  double *all[] = {s->u, s->v,    s->u_n,  s->v_n,  s->s11,  s->s12,  s->s22,    s->h,
+                   s->a, s->mask, s->uair, s->vair, s->uocn, s->vocn, s->h_work, s->a_work};
+  for (size_t q = 0; q < sizeof all / sizeof *all; ++q)
+    free(all[q]);
 }
 
-static double *hsd_of(seaice_host *s, int q) { return q == 0 ? s->s11 : q == 1 ? s->s12 : s->s22; }
+/* Device results of one stress, velocity and advection step, and of the
+ * baseline stress, against the serial host kernels. */
+static void seaice_check(seaice_ctx *c, seaice_host *hs, const char *size) {
+  const size_t nc = (size_t)c->ncell, nn = (size_t)c->nnode;
+  run_stress(c);
+  ref_cryo_seaice_stress_kernel(&c->p, &c->b, hs->u, hs->v, hs->h, hs->a, hs->mask, hs->s11,
+                                hs->s12, hs->s22);
+  double d = fmax(dev_diff(c->s11, hs->s11, 3 * nc),
+                  fmax(dev_diff(c->s12, hs->s12, 3 * nc), dev_diff(c->s22, hs->s22, 3 * nc)));
+  check("seaice stress (s11,s12,s22)", size, d, 1e-12);
+  run_velocity(c);
+  ref_cryo_seaice_velocity_kernel(&c->p, &c->b, hs->s11, hs->s12, hs->s22, hs->h, hs->a, hs->mask,
+                                  hs->uair, hs->vair, hs->uocn, hs->vocn, hs->u_n, hs->v_n, hs->u,
+                                  hs->v);
+  check("seaice velocity (u,v)", size, fmax(dev_diff(c->u, hs->u, nn), dev_diff(c->v, hs->v, nn)),
+        1e-12);
+  run_advect(c);
+  ref_cryo_seaice_advect_kernel(&c->p, &c->b, hs->u, hs->v, hs->mask, hs->h, hs->a, hs->h_work,
+                                hs->a_work);
+  check("seaice advect (h,a work)", size,
+        fmax(dev_diff(c->h_work, hs->h_work, nc), dev_diff(c->a_work, hs->a_work, nc)), 1e-12);
+  /* the baseline, from the initial state again, must match the optimized kernel */
+  seaice_host_free(hs);
+  seaice_host_init(&c->p, &c->b, hs);
+  to_dev(c->s11, hs->s11, 3 * nc);
+  to_dev(c->s12, hs->s12, 3 * nc);
+  to_dev(c->s22, hs->s22, 3 * nc);
+  to_dev(c->u, hs->u, nn);
+  to_dev(c->v, hs->v, nn);
+  run_base_stress(c);
+  ref_cryo_seaice_stress_kernel(&c->p, &c->b, hs->u, hs->v, hs->h, hs->a, hs->mask, hs->s11,
+                                hs->s12, hs->s22);
+  d = fmax(dev_diff(c->s11, hs->s11, 3 * nc),
+           fmax(dev_diff(c->s12, hs->s12, 3 * nc), dev_diff(c->s22, hs->s22, 3 * nc)));
+  check("seaice stress baseline (3 loops)", size, d, 1e-12);
+}
 
 static void bench_seaice(int n, int reps) {
   seaice_ctx c;
@@ -439,37 +501,11 @@ static void bench_seaice(int n, int reps) {
     *ds[q] = dev_alloc(3 * nc);
     to_dev(*ds[q], hsd[q], 3 * nc);
   }
-  for (int q = 0; q < 6; ++q) c.g[q] = dev_alloc(4 * nc);
+  for (int q = 0; q < 6; ++q)
+    c.g[q] = dev_alloc(4 * nc);
 
   /* correctness: one stress, velocity and advection step, device vs host */
-  run_stress(&c);
-  ref_cryo_seaice_stress_kernel(&c.p, &c.b, hs.u, hs.v, hs.h, hs.a, hs.mask, hs.s11, hs.s12,
-                                hs.s22);
-  double d = fmax(dev_diff(c.s11, hs.s11, 3 * nc),
-                  fmax(dev_diff(c.s12, hs.s12, 3 * nc), dev_diff(c.s22, hs.s22, 3 * nc)));
-  check("seaice stress (s11,s12,s22)", size, d, 1e-12);
-  run_velocity(&c);
-  ref_cryo_seaice_velocity_kernel(&c.p, &c.b, hs.s11, hs.s12, hs.s22, hs.h, hs.a, hs.mask,
-                                  hs.uair, hs.vair, hs.uocn, hs.vocn, hs.u_n, hs.v_n, hs.u, hs.v);
-  check("seaice velocity (u,v)", size, fmax(dev_diff(c.u, hs.u, nn), dev_diff(c.v, hs.v, nn)),
-        1e-12);
-  run_advect(&c);
-  ref_cryo_seaice_advect_kernel(&c.p, &c.b, hs.u, hs.v, hs.mask, hs.h, hs.a, hs.h_work,
-                                hs.a_work);
-  check("seaice advect (h,a work)", size,
-        fmax(dev_diff(c.h_work, hs.h_work, nc), dev_diff(c.a_work, hs.a_work, nc)), 1e-12);
-  /* the baseline, from the initial state again, must match the optimized kernel */
-  seaice_host_free(&hs);
-  seaice_host_init(&c.p, &c.b, &hs);
-  for (int q = 0; q < 3; ++q) to_dev(*ds[q], hsd_of(&hs, q), 3 * nc);
-  to_dev(c.u, hs.u, nn);
-  to_dev(c.v, hs.v, nn);
-  run_base_stress(&c);
-  ref_cryo_seaice_stress_kernel(&c.p, &c.b, hs.u, hs.v, hs.h, hs.a, hs.mask, hs.s11, hs.s12,
-                                hs.s22);
-  d = fmax(dev_diff(c.s11, hs.s11, 3 * nc),
-           fmax(dev_diff(c.s12, hs.s12, 3 * nc), dev_diff(c.s22, hs.s22, 3 * nc)));
-  check("seaice stress baseline (3 loops)", size, d, 1e-12);
+  if (!g_profile) seaice_check(&c, &hs, size);
 
   /* floors, over the touched points (n^2 active cells, (n+1)^2 nodes) */
   const double act = (double)n * n, ring = (double)nc, nod = (double)(n + 1) * (n + 1);
@@ -484,19 +520,26 @@ static void bench_seaice(int n, int reps) {
   /* advection: u, v at nodes, h, a, mask of owned cells and their ring, two outputs */
   const double b_adv = 8.0 * (2 * nod + 3 * ring + 2 * act);
 
-  add_row("seaice stress", size, time_median(run_stress, &c, 3, reps), b_stress, act, "cells");
-  add_row("seaice stress baseline", size, time_median(run_base_stress, &c, 3, reps), b_stress,
-          act, "cells");
-  add_row("seaice velocity", size, time_median(run_velocity, &c, 3, reps), b_vel, nod, "nodes");
-  add_row("seaice mEVP sub-step", size, time_median(run_substep, &c, 3, reps), b_stress + b_vel,
-          act, "cells");
-  add_row("seaice advect", size, time_median(run_advect, &c, 3, reps), b_adv, act, "cells");
+  add_row("seaice stress", size, time_median(run_stress, &c, warmups(3), reps), b_stress, act,
+          "cells");
+  add_row("seaice stress baseline", size, time_median(run_base_stress, &c, warmups(3), reps),
+          b_stress, act, "cells");
+  add_row("seaice velocity", size, time_median(run_velocity, &c, warmups(3), reps), b_vel, nod,
+          "nodes");
+  add_row("seaice mEVP sub-step", size, time_median(run_substep, &c, warmups(3), reps),
+          b_stress + b_vel, act, "cells");
+  add_row("seaice advect", size, time_median(run_advect, &c, warmups(3), reps), b_adv, act,
+          "cells");
 
   seaice_host_free(&hs);
-  for (int q = 0; q < 8; ++q) dev_free(*dn[q]);
-  for (int q = 0; q < 5; ++q) dev_free(*dc[q]);
-  for (int q = 0; q < 3; ++q) dev_free(*ds[q]);
-  for (int q = 0; q < 6; ++q) dev_free(c.g[q]);
+  for (int q = 0; q < 8; ++q)
+    dev_free(*dn[q]);
+  for (int q = 0; q < 5; ++q)
+    dev_free(*dc[q]);
+  for (int q = 0; q < 3; ++q)
+    dev_free(*ds[q]);
+  for (int q = 0; q < 6; ++q)
+    dev_free(c.g[q]);
 }
 
 /* ---------------------------------------------------------------- land ice */
@@ -515,7 +558,8 @@ static void halo_wrap_dev(const cryo_block *b, int nodes, int nlev, double *f) {
     const long si = i < 0 ? nx - 1 : i == hx ? nodes : i;
     const long sj = j < 0 ? ny - 1 : j == hy ? nodes : j;
     const long src = (sj + 1) * stride + si + 1;
-    for (int k = 0; k < nlev; ++k) f[e * nlev + k] = f[src * nlev + k];
+    for (int k = 0; k < nlev; ++k)
+      f[e * nlev + k] = f[src * nlev + k];
   }
 }
 
@@ -529,7 +573,8 @@ static void halo_wrap_host(const cryo_block *b, int nodes, int nlev, double *f) 
     const long si = i < 0 ? nx - 1 : i == hx ? nodes : i;
     const long sj = j < 0 ? ny - 1 : j == hy ? nodes : j;
     const long src = (sj + 1) * stride + si + 1;
-    for (int k = 0; k < nlev; ++k) f[e * nlev + k] = f[src * nlev + k];
+    for (int k = 0; k < nlev; ++k)
+      f[e * nlev + k] = f[src * nlev + k];
   }
 }
 
@@ -561,8 +606,8 @@ static int bench_max(void *ctx, double *vals, int n) {
 }
 
 /* Allocate every state array of the table (device or host, zeroed on the host). */
-static void landice_alloc(const cryo_block *b, const cryo_landice_params *p,
-                          cryo_landice_state *s, int device) {
+static void landice_alloc(const cryo_block *b, const cryo_landice_params *p, cryo_landice_state *s,
+                          int device) {
   const cryo_landice_array_info *t;
   int n = cryo_landice_arrays(p, &t);
   memset(s, 0, sizeof *s);
@@ -665,9 +710,12 @@ static void bench_landice(int n, int nz, int reps, int check_jacobian) {
   r.res = host_alloc(nvel);
   cryo_err rerr;
   cryo_err_clear(&rerr);
+  if (g_profile) check_jacobian = 0;
   run_residual(&c);
-  ref_cryo_landice_residual(&c.b, &pr, &r, vel, r.res, &rerr);
-  check("landice residual", size, dev_diff(c.s.res, r.res, nvel), 1e-11);
+  if (!g_profile) {
+    ref_cryo_landice_residual(&c.b, &pr, &r, vel, r.res, &rerr);
+    check("landice residual", size, dev_diff(c.s.res, r.res, nvel), 1e-11);
+  }
   if (check_jacobian) {
     r.matrix = host_alloc(nmat);
     run_jacobian(&c);
@@ -679,8 +727,6 @@ static void bench_landice(int n, int nz, int reps, int check_jacobian) {
     check("landice matvec", size, dev_diff(c.s.cg_q, y, nvel), 1e-11);
     free(y);
     free(r.matrix);
-  } else {
-    run_jacobian(&c);
   }
 
   /* floors: velocity (nlev values) read at the (n+3)^2 nodes the element
@@ -693,12 +739,12 @@ static void bench_landice(int n, int nz, int reps, int check_jacobian) {
   const double b_res = 8.0 * (nodes_rd * (nlev + 3) + rows * nlev);
   const double b_jac = 8.0 * (nodes_rd * (nlev + 3) + 4.0 * blocks);
   const double b_mv = 8.0 * (4.0 * blocks + nodes_rd * nlev + rows * nlev);
-  add_row("landice residual (6 launches)", size, time_median(run_residual, &c, 2, reps), b_res,
-          elems, "elements");
-  add_row("landice jacobian (6 launches)", size, time_median(run_jacobian, &c, 2, reps), b_jac,
-          elems, "elements");
-  add_row("landice matvec", size, time_median(run_matvec, &c, 2, reps), b_mv, rows * (nz + 1),
-          "node levels");
+  add_row("landice residual (6 launches)", size, time_median(run_residual, &c, warmups(2), reps),
+          b_res, elems, "elements");
+  add_row("landice jacobian (6 launches)", size, time_median(run_jacobian, &c, warmups(2), reps),
+          b_jac, elems, "elements");
+  add_row("landice matvec", size, time_median(run_matvec, &c, warmups(2), reps), b_mv,
+          rows * (nz + 1), "node levels");
 
   free(r.bed);
   free(r.thk_node);
@@ -756,12 +802,15 @@ static void bench_solve(int n, int nz, double length, int reps) {
   const double t_dev = times[reps / 2];
   free(times);
   int cg_d = 0, cg_h = 0;
-  for (int q = 0; q < nlog_d; ++q) cg_d += log_d[q].linear_iterations;
-  for (int q = 0; q < nlog_h; ++q) cg_h += log_h[q].linear_iterations;
+  for (int q = 0; q < nlog_d; ++q)
+    cg_d += log_d[q].linear_iterations;
+  for (int q = 0; q < nlog_h; ++q)
+    cg_h += log_h[q].linear_iterations;
   double *us = host_alloc(nnode);
   to_host(us, sd.u_surf, nnode);
   double vmax = 0.0;
-  for (size_t q = 0; q < nnode; ++q) vmax = fmax(vmax, us[q]);
+  for (size_t q = 0; q < nnode; ++q)
+    vmax = fmax(vmax, us[q]);
   free(us);
   printf("solve %s: device %d Newton steps, %d CG iterations, max surface u %.4f m/a; "
          "host reference %d steps, %d CG iterations, %.3f s\n",
@@ -770,6 +819,57 @@ static void bench_solve(int n, int nz, double length, int reps) {
   add_row("landice Newton solve ISMIP-HOM A", size, t_dev, 0.0, (double)n * n * nz, "elements");
   landice_free(&p, &sd, 1);
   landice_free(&pr, &sh, 0);
+}
+
+/* ---------------------------------------------------------------- launch cost */
+
+/* A region that maps nothing: no clauses, no host variables. */
+static void nomap_region(void) {
+#if defined(_OPENACC)
+#pragma acc parallel num_gangs(1) vector_length(32)
+  {}
+#endif
+}
+
+/* A second, different one-pointer region, to see whether alternating
+ * kernels costs more than repeating one. */
+static void empty_kernel2(double *a) {
+  CRYO_DEVICE_LOOP((a))
+  for (long e = 0; e < 1; ++e)
+    a[e] *= 0.5;
+}
+
+static void run_nomap(void *vc) {
+  (void)vc;
+  nomap_region();
+}
+
+static void run_alternate(void *vc) {
+  copy_ctx *c = vc;
+  empty_kernel(c->a);
+  empty_kernel2(c->a);
+}
+
+/* Fixed cost per launch: median of reps synchronous launches, with little
+ * device memory allocated and with `gib` GiB more allocated. */
+static void launch_costs(int reps, int gib) {
+  copy_ctx c = {1, dev_alloc(1), NULL};
+  double *big[64];
+  for (int round = 0; round < 2; ++round) {
+    const int g = round ? gib : 0;
+    for (int q = 0; q < g && q < 64; ++q) {
+      big[q] = dev_alloc((size_t)1 << 27);
+      cryo_landice_zero(1L << 27, big[q]);
+    }
+    printf("launch cost with %2d GiB allocated: no-map region %.1f us, deviceptr region %.1f us, "
+           "two alternating deviceptr regions %.1f us per launch\n",
+           g, 1e6 * time_median(run_nomap, &c, 10, reps),
+           1e6 * time_median(run_empty, &c, 10, reps),
+           0.5e6 * time_median(run_alternate, &c, 10, reps));
+    for (int q = 0; q < g && q < 64; ++q)
+      dev_free(big[q]);
+  }
+  dev_free(c.a);
 }
 
 /* ---------------------------------------------------------------- main */
@@ -790,20 +890,25 @@ static void print_table(double bw) {
 }
 
 int main(int argc, char **argv) {
-  int quick = 0, reps = 50;
+  int quick = 0, reps = 50, launch = 0;
   for (int q = 1; q < argc; ++q) {
     if (!strcmp(argv[q], "--quick"))
       quick = 1;
     else if (!strcmp(argv[q], "--all"))
       quick = 0;
+    else if (!strcmp(argv[q], "--profile"))
+      g_profile = 1;
+    else if (!strcmp(argv[q], "--launch"))
+      launch = 1;
     else if (!strcmp(argv[q], "--reps") && q + 1 < argc)
       reps = atoi(argv[++q]);
     else {
-      fprintf(stderr, "usage: %s [--all | --quick] [--reps N]\n", argv[0]);
+      fprintf(stderr, "usage: %s [--all | --quick | --profile | --launch] [--reps N]\n", argv[0]);
       return EXIT_FAILURE;
     }
   }
   if (reps < 1) reps = 1;
+  if (g_profile) reps = 1;
 #if defined(_OPENACC)
   const int ndev = acc_get_num_devices(acc_device_nvidia);
   if (ndev < 1) {
@@ -818,22 +923,29 @@ int main(int argc, char **argv) {
   printf("device: %s (%s, driver %s), OpenACC %d, acc_init %.2f s\n",
          acc_get_property_string(0, acc_device_nvidia, acc_property_name),
          acc_get_property_string(0, acc_device_nvidia, acc_property_vendor),
-         acc_get_property_string(0, acc_device_nvidia, acc_property_driver), _OPENACC,
-         now() - t0);
+         acc_get_property_string(0, acc_device_nvidia, acc_property_driver), _OPENACC, now() - t0);
 #elif defined(_OPENMP)
   printf("device: host, OpenMP loops (CPU check build)\n");
 #else
   printf("device: host, serial loops (CPU check build)\n");
 #endif
   printf("repetitions per kernel: %d (median)\n", reps);
+  if (launch) {
+    launch_costs(reps * 4, quick ? 1 : 16);
+    return EXIT_SUCCESS;
+  }
 
   const double bw = measure_copy(quick ? (1L << 24) : (1L << 27), reps);
   printf("copy bandwidth (read + write): %.1f GB/s\n", bw / 1e9);
   const int sea[2] = {quick ? 256 : 1024, quick ? 512 : 4096};
-  for (int q = 0; q < 2; ++q) bench_seaice(sea[q], reps);
+  for (int q = 0; q < 2; ++q)
+    bench_seaice(sea[q], reps);
   const int li[2] = {quick ? 32 : 128, quick ? 64 : 512};
-  for (int q = 0; q < 2; ++q) bench_landice(li[q], 16, q == 0 ? reps : (reps + 1) / 2, q == 0);
-  if (quick)
+  for (int q = 0; q < 2; ++q)
+    bench_landice(li[q], 16, q == 0 ? reps : (reps + 1) / 2, q == 0);
+  if (g_profile)
+    ;
+  else if (quick)
     bench_solve(20, 5, 80.0e3, 1);
   else
     bench_solve(40, 10, 80.0e3, 3);

@@ -9,9 +9,12 @@
 #include <string.h>
 
 static int fail(cryo_component **c, int status, int rank) {
-  if (rank == 0 || status == CRYO_ERR_MPI)
+  /* Coupled: every rank prints (one may fail alone) and the abort stops the
+   * partners. */
+  if (rank == 0 || status == CRYO_ERR_MPI || cryo_coupler_joined())
     fprintf(stderr, "cryodyn: error: %s [%s]\n", cryo_last_error(*c), cryo_status_name(status));
   fflush(stderr);
+  if (cryo_coupler_joined()) cryo_coupler_abort(1);
   cryo_finalize(c);
   return status;
 }
@@ -27,15 +30,27 @@ int main(int argc, char **argv) {
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   if (argc != 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
     if (rank == 0)
-      fprintf(stderr, "usage: [mpirun -np N] cryodyn NAMELIST\n"
-                      "cryodyn %s: land-ice / sea-ice dynamics; see namelists/README.md\n",
+      fprintf(stderr,
+              "usage: [mpirun -np N] cryodyn NAMELIST\n"
+              "cryodyn %s: land-ice / sea-ice dynamics; see namelists/README.md\n",
               cryo_version());
     MPI_Finalize();
     return argc == 2 ? 0 : 2;
   }
+  /* With forcing = 'oasis' the component runs on the communicator OASIS gives
+   * it, so the coupled run is joined before cryo_init
+   * (cryodyn.h). */
+  int coupled = 0;
+  char component[64];
+  MPI_Comm comm = MPI_COMM_WORLD;
+  int status = cryo_coupler_wanted(argv[1], &coupled, component, (int)sizeof component);
+  if (coupled && (status != CRYO_OK || cryo_coupler_init(component, &comm) != CRYO_OK)) {
+    fprintf(stderr, "cryodyn: error: %s\n", cryo_coupler_last_error());
+    cryo_coupler_abort(1);
+  }
   cryo_component *c = NULL;
   double wall0 = MPI_Wtime();
-  int status = cryo_init(&c, argv[1], MPI_COMM_WORLD);
+  status = cryo_init(&c, argv[1], comm);
   if (status != CRYO_OK) {
     status = fail(&c, status, rank);
     MPI_Finalize();
@@ -68,10 +83,14 @@ int main(int argc, char **argv) {
   cryo_timer_report(c, report, sizeof report);
   if (cryo_is_root(c)) printf("cryodyn: run complete\n%s", report);
   status = cryo_finalize(&c);
+  if (status == CRYO_OK && coupled && cryo_coupler_finalize() != CRYO_OK) {
+    fprintf(stderr, "cryodyn: error: %s\n", cryo_coupler_last_error());
+    cryo_coupler_abort(1);
+  }
   if (status != CRYO_OK) {
-    if (rank == 0)
-      fprintf(stderr, "cryodyn: error: %s [%s]\n", cryo_last_error(NULL),
-              cryo_status_name(status));
+    if (rank == 0 || coupled)
+      fprintf(stderr, "cryodyn: error: %s [%s]\n", cryo_last_error(NULL), cryo_status_name(status));
+    if (coupled) cryo_coupler_abort(1);
     MPI_Finalize();
     return 1;
   }

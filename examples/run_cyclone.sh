@@ -49,10 +49,11 @@ fi
 mkdir -p "$out"
 sed -e "s/^\( *run_length *=\).*/\1 $run_length          ! s (run_cyclone.sh)/" \
     -e "s/^\( *output_file *=\).*/\1 'cyclone.nc'/" "$nml" > "$out/cyclone.nml"
-grep -q "run_length = $run_length " "$out/cyclone.nml" && grep -q "output_file = 'cyclone.nc'" "$out/cyclone.nml" || {
+if ! grep -q "run_length = $run_length " "$out/cyclone.nml" ||
+   ! grep -q "output_file = 'cyclone.nc'" "$out/cyclone.nml"; then
   echo "run_cyclone: error: could not set run_length and output_file in $out/cyclone.nml" >&2
   exit 1
-}
+fi
 
 echo "run_cyclone: $np ranks, 64 x 64 cells, $run_length s, in $out/"
 start=$(date +%s)

@@ -17,10 +17,8 @@
 /* Partner -> ice: surface current x, y (m s-1) from the ocean, and the 10 m wind
  * x, y (m s-1) that the toy also sends, standing in for an atmosphere. */
 #define TOY_NOCN 4
-static const char *const toy_ocn_send[TOY_NOCN] = {"O_OCurx1", "O_OCury1", "A_Uwind1",
-                                                   "A_Vwind1"};
-static const char *const toy_ice_recv[TOY_NOCN] = {"I_OCurx1", "I_OCury1", "I_Uwind1",
-                                                   "I_Vwind1"};
+static const char *const toy_ocn_send[TOY_NOCN] = {"O_OCurx1", "O_OCury1", "A_Uwind1", "A_Vwind1"};
+static const char *const toy_ice_recv[TOY_NOCN] = {"I_OCurx1", "I_OCury1", "I_Uwind1", "I_Vwind1"};
 enum { TOY_OCN_U, TOY_OCN_V, TOY_AIR_U, TOY_AIR_V };
 
 /* Ice -> ocean: ice velocity x, y (m s-1), concentration (1), thickness (m), and
@@ -43,8 +41,15 @@ typedef struct toy_setup {
 } toy_setup;
 
 static inline void toy_setup_defaults(toy_setup *s) {
-  *s = (toy_setup){.nx = 40, .ny = 30, .run = 14400, .period = 3600, .gyre = 1, .u0 = 0.1,
-                   .v0 = 0.0, .uwind = 5.0, .vwind = -2.5};
+  *s = (toy_setup){.nx = 40,
+                   .ny = 30,
+                   .run = 14400,
+                   .period = 3600,
+                   .gyre = 1,
+                   .u0 = 0.1,
+                   .v0 = 0.0,
+                   .uwind = 5.0,
+                   .vwind = -2.5};
 }
 
 /* Parse argv[*a] (and its value) if it is a shared option: --nx --ny --run

@@ -21,7 +21,9 @@
  * background plane slope_x x + slope_y y is added inside each element (only
  * elevation differences within an element matter) and to the driving stress.
  *
- * Lateral boundaries: periodic (block->periodic_x/y, the halo wraps), or on a
+ * Lateral boundaries: periodic (block->periodic_x/y, the halo wraps; the
+ * solver needs an even number of cells in a periodic direction so that a node
+ * and its periodic image hold the same bits), or on a
  * non-periodic global edge either free (natural: zero lateral stress, elements
  * outside the domain do not exist) or Dirichlet (velocity held at its value on
  * entry at the edge nodes). Bed: linear friction beta2 u or no slip (u = 0).
@@ -138,13 +140,15 @@ typedef struct cryo_landice_newton_log {
 /* Zero n doubles. */
 void cryo_landice_zero(long n, double *a);
 
-/* Add the element residuals of the columns of one colour ((i0+i) % 2 +
- * 2 ((j0+j) % 2) == colour, columns i in [-1, nx], j in [-1, ny]) to res. */
+/* Add the element residuals of one of 8 colours (colour = px + 2 py + 4 pk:
+ * parities of the global column indices i0 + i, j0 + j and of the layer k;
+ * columns i in [-1, nx], j in [-1, ny]) to res. Calling colours 0..7 in
+ * order assembles the full residual deterministically. */
 void cryo_landice_residual_colour(const cryo_block *b, const cryo_landice_params *p, int colour,
                                   const double *vel, const double *bed, const double *thk_node,
                                   const double *beta2, double *res);
 
-/* Same columns: add the 16x16 element Jacobians to matrix. */
+/* Same elements: add the 16x16 element Jacobians to matrix. */
 void cryo_landice_jacobian_colour(const cryo_block *b, const cryo_landice_params *p, int colour,
                                   const double *vel, const double *bed, const double *thk_node,
                                   const double *beta2, double *matrix);
@@ -156,7 +160,8 @@ void cryo_landice_energy_columns(const cryo_block *b, const cryo_landice_params 
                                  const double *beta2, double *energy);
 
 /* Residual and matrix rows of the Dirichlet dofs (bed with no slip, lateral
- * Dirichlet edges) become identity: res = 0, row and column zero, diagonal 1. */
+ * Dirichlet edges) become identity: res = 0, row and column zero, diagonal 1.
+ * Either pointer may be NULL. */
 void cryo_landice_dirichlet(const cryo_block *b, const cryo_landice_params *p, double *res,
                             double *matrix);
 
@@ -180,9 +185,13 @@ void cryo_landice_matvec(const cryo_block *b, const cryo_landice_params *p, cons
 
 /* Solve R(vel) = 0 by damped Newton (energy / residual line search) with
  * column-block-Jacobi CG, starting from s->vel; on return s->vel, u_surf,
- * v_surf and ubar hold the solution. log (may be NULL) receives up to
- * log_capacity records, *n_log their count. CRYO_ERR_SOLVER with the
- * residual numbers when Newton does not reach newton_rtol. */
+ * v_surf and ubar hold the solution (vel halo filled). history (may be NULL)
+ * receives up to history_capacity records, one per Newton step and a last
+ * one for the converged state (linear_iterations 0, step_length 0); *n_log
+ * (may be NULL) their count. Errors: CRYO_ERR_SOLVER with the residual
+ * numbers when Newton does not reach newton_rtol in newton_max_iter steps or
+ * the line search fails; CRYO_ERR_DATA for a node thickness <= 0 or NaN;
+ * CRYO_ERR_RANGE for bad params or an odd cell count in a periodic direction. */
 int cryo_landice_solve_velocity(const cryo_block *b, const cryo_landice_params *p,
                                 cryo_landice_state *s, const cryo_comm_ops *ops,
                                 cryo_landice_newton_log *history, int history_capacity, int *n_log,
@@ -195,12 +204,19 @@ int cryo_landice_evolve_thickness(const cryo_block *b, const cryo_landice_params
                                   cryo_landice_state *s, const cryo_comm_ops *ops, int *n_sub,
                                   struct cryo_err *err);
 
+/* Reproducible global sum of a cell field over owned cells [0,nx) x [0,ny)
+ * (fixed-point, cryo_reprosum.h): the same bits for any decomposition. */
+int cryo_landice_cell_sum(const cryo_block *b, const double *w, const cryo_comm_ops *ops,
+                          double *sum, struct cryo_err *err);
+
 /* Total ice volume sum(thk) dx dy over owned cells, m3 (reproducible sum). */
 int cryo_landice_volume(const cryo_block *b, const cryo_landice_state *s, const cryo_comm_ops *ops,
                         double *volume, struct cryo_err *err);
 
 /* Fill bed, thk_node, usrf, beta2 (nodes, halo included), thk (cells) for
- * the analytic cases and set p->slope_x, p->slope_y; smb, basal_melt zero. */
+ * the analytic cases (p->geometry_case, BENCHMARKS.md) and set p->slope_x,
+ * p->slope_y, and p->no_slip for ISMIP-HOM (A: 1, C: 0); smb, basal_melt 0.
+ * Needs periodic x and y; ISMIP-HOM needs nx_global dx = ny_global dy = L. */
 int cryo_landice_geometry(const cryo_block *b, cryo_landice_params *p, cryo_landice_state *s,
                           struct cryo_err *err);
 

@@ -35,6 +35,14 @@
 #define CRYO_LANDICE_ROUTINE
 #endif
 
+/* Fixed-size inner loops fully unrolled, so that the small private arrays
+ * live in registers (seed 001, "Specialize"). */
+#if defined(__GNUC__) && !defined(__NVCOMPILER)
+#define CRYO_LANDICE_UNROLL CRYO_PRAGMA(GCC unroll 16)
+#else
+#define CRYO_LANDICE_UNROLL
+#endif
+
 /* Gauss point coordinate 1/sqrt(3) of the 2-point rule (weights 1). */
 #define CRYO_LANDICE_GP 0.57735026918962576451
 
@@ -85,6 +93,7 @@ static inline void landice_basis(const landice_coef *c, const double z[8], doubl
                                  double gz[8], double *wdet) {
   double dxi[8], deta[8], dzeta[8];
   double z_xi = 0.0, z_eta = 0.0, z_zeta = 0.0;
+  CRYO_LANDICE_UNROLL
   for (int a = 0; a < 8; ++a) {
     double sa = (a & 1) ? 1.0 : -1.0, ta = (a & 2) ? 1.0 : -1.0, ra = (a & 4) ? 1.0 : -1.0;
     double fx = 1.0 + sa * xi, fy = 1.0 + ta * eta, fz = 1.0 + ra * zeta;
@@ -98,6 +107,7 @@ static inline void landice_basis(const landice_coef *c, const double z[8], doubl
   }
   /* x depends on xi only and y on eta only, so the inverse map is explicit. */
   double inv_zz = 1.0 / z_zeta;
+  CRYO_LANDICE_UNROLL
   for (int a = 0; a < 8; ++a) {
     gz[a] = dzeta[a] * inv_zz;
     gx[a] = (dxi[a] - gz[a] * z_xi) / c->half_dx;
@@ -125,6 +135,7 @@ CRYO_LANDICE_ROUTINE
 static inline double landice_strain(const double u[16], const double gx[8], const double gy[8],
                                     const double gz[8], double grad[6]) {
   double ux = 0.0, uy = 0.0, uz = 0.0, vx = 0.0, vy = 0.0, vz = 0.0;
+  CRYO_LANDICE_UNROLL
   for (int a = 0; a < 8; ++a) {
     ux += u[2 * a] * gx[a];
     uy += u[2 * a] * gy[a];
@@ -148,6 +159,7 @@ static inline double landice_strain(const double u[16], const double gx[8], cons
 CRYO_LANDICE_ROUTINE
 static inline void landice_elem_residual(const landice_coef *c, const landice_elem_in *in,
                                          double r[16]) {
+  CRYO_LANDICE_UNROLL
   for (int a = 0; a < 16; ++a)
     r[a] = 0.0;
   for (int q = 0; q < 8; ++q) {
@@ -165,6 +177,7 @@ static inline void landice_elem_residual(const landice_coef *c, const landice_el
     double s02 = two_mu * 0.5 * grad[2];
     double s12 = two_mu * 0.5 * grad[5];
     double f0 = c->rhog * sx * wdet, f1 = c->rhog * sy * wdet;
+    CRYO_LANDICE_UNROLL
     for (int a = 0; a < 8; ++a) {
       r[2 * a] += s00 * gx[a] + s01 * gy[a] + s02 * gz[a] + f0 * phi[a];
       r[2 * a + 1] += s01 * gx[a] + s11 * gy[a] + s12 * gz[a] + f1 * phi[a];
@@ -176,12 +189,14 @@ static inline void landice_elem_residual(const landice_coef *c, const landice_el
       double xi = (q & 1) ? CRYO_LANDICE_GP : -CRYO_LANDICE_GP;
       double eta = (q & 2) ? CRYO_LANDICE_GP : -CRYO_LANDICE_GP;
       double psi[4], b2 = 0.0, ub = 0.0, vb = 0.0;
+      CRYO_LANDICE_UNROLL
       for (int m = 0; m < 4; ++m) {
         psi[m] = 0.25 * (1.0 + ((m & 1) ? xi : -xi)) * (1.0 + ((m & 2) ? eta : -eta));
         b2 += psi[m] * in->beta2[m];
         ub += psi[m] * in->u[2 * m];
         vb += psi[m] * in->u[2 * m + 1];
       }
+      CRYO_LANDICE_UNROLL
       for (int m = 0; m < 4; ++m) {
         r[2 * m] += w * b2 * ub * psi[m];
         r[2 * m + 1] += w * b2 * vb * psi[m];
@@ -190,13 +205,17 @@ static inline void landice_elem_residual(const landice_coef *c, const landice_el
   }
 }
 
-/* Exact element Jacobian K[16][16] = dr/dU (symmetric). */
+/* Rows 2a and 2a + 1 of the exact element Jacobian K = dr/dU (symmetric):
+ * kr[c][m] = K[2a + c][m]. One thread per (element, local node a) keeps 32
+ * accumulators instead of 256 (seed 001: private arrays must fit registers). */
 CRYO_LANDICE_ROUTINE
-static inline void landice_elem_jacobian(const landice_coef *c, const landice_elem_in *in,
-                                         double k[16][16]) {
-  for (int a = 0; a < 16; ++a)
-    for (int m = 0; m < 16; ++m)
-      k[a][m] = 0.0;
+static inline void landice_elem_jacobian_rows(const landice_coef *c, const landice_elem_in *in,
+                                              int a, double kr[2][16]) {
+  CRYO_LANDICE_UNROLL
+  for (int m = 0; m < 16; ++m) {
+    kr[0][m] = 0.0;
+    kr[1][m] = 0.0;
+  }
   for (int q = 0; q < 8; ++q) {
     double xi = (q & 1) ? CRYO_LANDICE_GP : -CRYO_LANDICE_GP;
     double eta = (q & 2) ? CRYO_LANDICE_GP : -CRYO_LANDICE_GP;
@@ -204,44 +223,44 @@ static inline void landice_elem_jacobian(const landice_coef *c, const landice_el
     double phi[8], gx[8], gy[8], gz[8], wdet, grad[6];
     landice_basis(c, in->z, xi, eta, zeta, phi, gx, gy, gz, &wdet);
     double e2 = landice_strain(in->u, gx, gy, gz, grad);
-    double base = c->afac * pow(e2 + c->eps2, c->mu_exp);
-    double two_mu = base * wdet;
+    double two_mu = c->afac * pow(e2 + c->eps2, c->mu_exp) * wdet;
     /* 2 dmu/d(eps_e^2) = 2 mu (1-n)/(2n) / (eps_e^2 + eps_reg^2) */
     double two_dmu = two_mu * c->mu_exp / (e2 + c->eps2);
     double sxy = 0.5 * (grad[1] + grad[3]);
-    double g[16];
-    for (int a = 0; a < 8; ++a) {
-      g[2 * a] = (2.0 * grad[0] + grad[4]) * gx[a] + sxy * gy[a] + 0.5 * grad[2] * gz[a];
-      g[2 * a + 1] = (2.0 * grad[4] + grad[0]) * gy[a] + sxy * gx[a] + 0.5 * grad[5] * gz[a];
-    }
-    for (int a = 0; a < 8; ++a) {
-      for (int m = 0; m < 8; ++m) {
-        double xx = gx[a] * gx[m], yy = gy[a] * gy[m], zz = gz[a] * gz[m];
-        double xy = gx[a] * gy[m], yx = gy[a] * gx[m];
-        k[2 * a][2 * m] += two_mu * (2.0 * xx + 0.5 * (yy + zz)) + two_dmu * g[2 * a] * g[2 * m];
-        k[2 * a][2 * m + 1] += two_mu * (xy + 0.5 * yx) + two_dmu * g[2 * a] * g[2 * m + 1];
-        k[2 * a + 1][2 * m] += two_mu * (yx + 0.5 * xy) + two_dmu * g[2 * a + 1] * g[2 * m];
-        k[2 * a + 1][2 * m + 1] +=
-            two_mu * (2.0 * yy + 0.5 * (xx + zz)) + two_dmu * g[2 * a + 1] * g[2 * m + 1];
-      }
+    double a0 = 2.0 * grad[0] + grad[4], a1 = 2.0 * grad[4] + grad[0];
+    double hu = 0.5 * grad[2], hv = 0.5 * grad[5];
+    /* g_(2a), g_(2a+1) = d(eps_e^2)/dU of this row, scaled by 2 dmu */
+    double ga0 = two_dmu * (a0 * gx[a] + sxy * gy[a] + hu * gz[a]);
+    double ga1 = two_dmu * (a1 * gy[a] + sxy * gx[a] + hv * gz[a]);
+    CRYO_LANDICE_UNROLL
+    for (int m = 0; m < 8; ++m) {
+      double gm0 = a0 * gx[m] + sxy * gy[m] + hu * gz[m];
+      double gm1 = a1 * gy[m] + sxy * gx[m] + hv * gz[m];
+      double xx = gx[a] * gx[m], yy = gy[a] * gy[m], zz = gz[a] * gz[m];
+      double xy = gx[a] * gy[m], yx = gy[a] * gx[m];
+      kr[0][2 * m] += two_mu * (2.0 * xx + 0.5 * (yy + zz)) + ga0 * gm0;
+      kr[0][2 * m + 1] += two_mu * (xy + 0.5 * yx) + ga0 * gm1;
+      kr[1][2 * m] += two_mu * (yx + 0.5 * xy) + ga1 * gm0;
+      kr[1][2 * m + 1] += two_mu * (2.0 * yy + 0.5 * (xx + zz)) + ga1 * gm1;
     }
   }
-  if (in->bottom && c->friction) {
+  if (in->bottom && c->friction && a < 4) {
     double w = c->half_dx * c->half_dy;
     for (int q = 0; q < 4; ++q) {
       double xi = (q & 1) ? CRYO_LANDICE_GP : -CRYO_LANDICE_GP;
       double eta = (q & 2) ? CRYO_LANDICE_GP : -CRYO_LANDICE_GP;
       double psi[4], b2 = 0.0;
+      CRYO_LANDICE_UNROLL
       for (int m = 0; m < 4; ++m) {
         psi[m] = 0.25 * (1.0 + ((m & 1) ? xi : -xi)) * (1.0 + ((m & 2) ? eta : -eta));
         b2 += psi[m] * in->beta2[m];
       }
-      for (int a = 0; a < 4; ++a)
-        for (int m = 0; m < 4; ++m) {
-          double v = w * b2 * psi[a] * psi[m];
-          k[2 * a][2 * m] += v;
-          k[2 * a + 1][2 * m + 1] += v;
-        }
+      CRYO_LANDICE_UNROLL
+      for (int m = 0; m < 4; ++m) {
+        double v = w * b2 * psi[a] * psi[m];
+        kr[0][2 * m] += v;
+        kr[1][2 * m + 1] += v;
+      }
     }
   }
 }
@@ -259,6 +278,7 @@ static inline double landice_elem_energy(const landice_coef *c, const landice_el
     landice_surface_grad(c, in->s, xi, eta, &sx, &sy);
     double e2 = landice_strain(in->u, gx, gy, gz, grad);
     double uq = 0.0, vq = 0.0;
+    CRYO_LANDICE_UNROLL
     for (int a = 0; a < 8; ++a) {
       uq += phi[a] * in->u[2 * a];
       vq += phi[a] * in->u[2 * a + 1];
@@ -271,6 +291,7 @@ static inline double landice_elem_energy(const landice_coef *c, const landice_el
       double xi = (q & 1) ? CRYO_LANDICE_GP : -CRYO_LANDICE_GP;
       double eta = (q & 2) ? CRYO_LANDICE_GP : -CRYO_LANDICE_GP;
       double b2 = 0.0, ub = 0.0, vb = 0.0;
+      CRYO_LANDICE_UNROLL
       for (int m = 0; m < 4; ++m) {
         double psi = 0.25 * (1.0 + ((m & 1) ? xi : -xi)) * (1.0 + ((m & 2) ? eta : -eta));
         b2 += psi * in->beta2[m];
@@ -291,6 +312,7 @@ static inline void landice_elem_gather(const landice_coef *c, const long n[4], i
                                        const double *beta2, landice_elem_in *in) {
   int nlev = 2 * (nz + 1);
   double lo = (double)k / nz, hi = (double)(k + 1) / nz;
+  CRYO_LANDICE_UNROLL
   for (int m = 0; m < 4; ++m) {
     /* plane relative to the element's corner 0: gradients see differences only */
     double plane = ((m & 1) ? 2.0 * c->half_dx * c->slope_x : 0.0) +
@@ -333,6 +355,25 @@ static inline void landice_colour_range(int i0, int nx, int px, int *first, int 
   if ((((i0 + f) % 2) + 2) % 2 != px) f = 0;
   *first = f;
   *count = (nx - f) / 2 + 1;
+}
+
+/* Elements of one colour: column parities (colour & 1, colour >> 1 & 1) of
+ * the global column indices and layer parity colour >> 2, so that no two
+ * elements of a launch share a node. Element e of the colour is
+ *   k = fk + 2 (e % nk), i = fi + 2 (e / nk % ni), j = fj + 2 (e / (nk ni)):
+ * layers fastest, so neighbouring threads read neighbouring levels of the
+ * column-contiguous arrays (coalesced on GPUs). */
+typedef struct landice_colour {
+  int fi, ni, fj, nj, fk, nk;
+} landice_colour;
+
+static inline landice_colour landice_colour_make(const cryo_block *b, int nz, int colour) {
+  landice_colour c;
+  landice_colour_range(b->i0, b->nx, colour & 1, &c.fi, &c.ni);
+  landice_colour_range(b->j0, b->ny, (colour >> 1) & 1, &c.fj, &c.nj);
+  c.fk = (colour >> 2) & 1;
+  c.nk = (nz - c.fk + 1) / 2;
+  return c;
 }
 
 #endif

@@ -1,7 +1,8 @@
 /* First-order Stokes Jacobian kernels (DESIGN.md section 6): the exact
  * (hand-derived, landice_element.h) 16x16 element matrices, assembled into
- * the fixed 27-neighbour block pattern of landice.h by the same colour-by-
- * column scatter as the residual, hence deterministic without atomics. */
+ * the fixed 27-neighbour block pattern of landice.h by the same 8-colour
+ * element scatter as the residual, hence deterministic without atomics. One
+ * thread computes the two rows of one local node of one element. */
 #include "landice_element.h"
 
 void cryo_landice_jacobian_colour(const cryo_block *b, const cryo_landice_params *p, int colour,
@@ -12,35 +13,33 @@ void cryo_landice_jacobian_colour(const cryo_block *b, const cryo_landice_params
   const long mlev = 108L * (nz + 1);
   const int i0 = b->i0, j0 = b->j0, nxg = b->nx_global, nyg = b->ny_global;
   const int px = b->periodic_x, py = b->periodic_y, stride = b->nx + 3;
-  int fi, ni, fj, nj;
-  landice_colour_range(i0, b->nx, colour & 1, &fi, &ni);
-  landice_colour_range(j0, b->ny, (colour >> 1) & 1, &fj, &nj);
-  const long ncol = (long)ni * nj;
+  const landice_colour col = landice_colour_make(b, nz, colour);
+  const int fi = col.fi, ni = col.ni, fj = col.fj, fk = col.fk, nk = col.nk;
+  const long nwork = 8L * col.ni * col.nj * col.nk; /* (element, local row node) */
   CRYO_DEVICE_LOOP((vel, bed, thk_node, beta2, matrix))
-  for (long e = 0; e < ncol; ++e) {
-    int i = fi + 2 * (int)(e % ni), j = fj + 2 * (int)(e / ni);
+  for (long w = 0; w < nwork; ++w) {
+    int a = (int)(w % 8);
+    long e = w / 8;
+    int k = fk + 2 * (int)(e % nk), i = fi + 2 * (int)(e / nk % ni);
+    int j = fj + 2 * (int)(e / ((long)nk * ni));
     if (!landice_column_exists(i0 + i, j0 + j, nxg, nyg, px, py)) continue;
     long n[4];
     for (int m = 0; m < 4; ++m)
       n[m] = (long)(j + 1 + (m >> 1)) * stride + (i + 1 + (m & 1));
-    for (int k = 0; k < nz; ++k) {
-      landice_elem_in in;
-      double ke[16][16];
-      landice_elem_gather(&c, n, k, nz, vel, bed, thk_node, beta2, &in);
-      landice_elem_jacobian(&c, &in, ke);
-      for (int a = 0; a < 8; ++a) {
-        int ca = a & 3, la = a >> 2;
-        double *row = matrix + n[ca] * mlev + 108L * (k + la);
-        for (int m = 0; m < 8; ++m) {
-          int cm = m & 3, lm = m >> 2;
-          int nb = (lm - la + 1) * 9 + ((cm >> 1) - (ca >> 1) + 1) * 3 + ((cm & 1) - (ca & 1) + 1);
-          double *blk = row + 4 * nb;
-          blk[0] += ke[2 * a][2 * m];
-          blk[1] += ke[2 * a][2 * m + 1];
-          blk[2] += ke[2 * a + 1][2 * m];
-          blk[3] += ke[2 * a + 1][2 * m + 1];
-        }
-      }
+    landice_elem_in in;
+    double kr[2][16];
+    landice_elem_gather(&c, n, k, nz, vel, bed, thk_node, beta2, &in);
+    landice_elem_jacobian_rows(&c, &in, a, kr);
+    int ca = a & 3, la = a >> 2;
+    double *row = matrix + n[ca] * mlev + 108L * (k + la);
+    for (int m = 0; m < 8; ++m) {
+      int cm = m & 3, lm = m >> 2;
+      int nb = (lm - la + 1) * 9 + ((cm >> 1) - (ca >> 1) + 1) * 3 + ((cm & 1) - (ca & 1) + 1);
+      double *blk = row + 4 * nb;
+      blk[0] += kr[0][2 * m];
+      blk[1] += kr[0][2 * m + 1];
+      blk[2] += kr[1][2 * m];
+      blk[3] += kr[1][2 * m + 1];
     }
   }
 }

@@ -313,7 +313,7 @@ int cryo_landice_residual(const cryo_block *b, const cryo_landice_params *p,
                           cryo_err *err) {
   CRYO_CALL(cryo_landice_params_check(p, err));
   cryo_landice_zero(CRYO_NNODE(b) * 2 * (p->n_layers + 1), res);
-  for (int colour = 0; colour < 4; ++colour)
+  for (int colour = 0; colour < 8; ++colour)
     cryo_landice_residual_colour(b, p, colour, vel, s->bed, s->thk_node, s->beta2, res);
   cryo_landice_dirichlet(b, p, res, NULL);
   return CRYO_OK;
@@ -323,9 +323,49 @@ int cryo_landice_jacobian(const cryo_block *b, const cryo_landice_params *p,
                           const cryo_landice_state *s, const double *vel, cryo_err *err) {
   CRYO_CALL(cryo_landice_params_check(p, err));
   cryo_landice_zero(CRYO_NNODE(b) * 108L * (p->n_layers + 1), s->matrix);
-  for (int colour = 0; colour < 4; ++colour)
+  for (int colour = 0; colour < 8; ++colour)
     cryo_landice_jacobian_colour(b, p, colour, vel, s->bed, s->thk_node, s->beta2, s->matrix);
   cryo_landice_dirichlet(b, p, NULL, s->matrix);
+  return CRYO_OK;
+}
+
+static double landice_cells_maxabs(const cryo_block *b, const double *w) {
+  const int nx = b->nx;
+  const long n = (long)b->nx * b->ny;
+  double m = 0.0;
+  CRYO_DEVICE_LOOP_REDUCE((w), max, m)
+  for (long e = 0; e < n; ++e)
+    m = fmax(m, fabs(w[(e / nx + 1) * (nx + 2) + e % nx + 1]));
+  return m;
+}
+
+static long long landice_cells_fixed_part(const cryo_block *b, const double *w, double scale,
+                                          int low) {
+  const int nx = b->nx;
+  const long n = (long)b->nx * b->ny;
+  long long acc = 0;
+  CRYO_DEVICE_LOOP_REDUCE((w), +, acc)
+  for (long e = 0; e < n; ++e) {
+    long long hi, lo;
+    cryo_fixed_split(w[(e / nx + 1) * (nx + 2) + e % nx + 1], scale, &hi, &lo);
+    acc += low ? lo : hi;
+  }
+  return acc;
+}
+
+int cryo_landice_cell_sum(const cryo_block *b, const double *w, const cryo_comm_ops *ops,
+                          double *sum, cryo_err *err) {
+  double m = landice_cells_maxabs(b, w);
+  CRYO_CALL(ops->max_double(ops->ctx, &m, 1));
+  CRYO_CHECK(isfinite(m), err, CRYO_ERR_DATA, "land-ice: NaN or Inf in a cell field being summed");
+  double scale = cryo_fixed_scale(m, (long)b->nx_global * b->ny_global);
+  long long part[2] = {0, 0};
+  if (scale != 0.0) {
+    part[0] = landice_cells_fixed_part(b, w, scale, 0);
+    part[1] = landice_cells_fixed_part(b, w, scale, 1);
+  }
+  CRYO_CALL(ops->sum_int64(ops->ctx, part, 2));
+  *sum = cryo_fixed_join(part[0], part[1], scale);
   return CRYO_OK;
 }
 
@@ -334,30 +374,7 @@ static int landice_energy(const cryo_block *b, const cryo_landice_params *p,
                           const cryo_landice_state *s, const double *vel, const cryo_comm_ops *ops,
                           double *energy, cryo_err *err) {
   cryo_landice_energy_columns(b, p, vel, s->bed, s->thk_node, s->beta2, s->work_cell);
-  const double *w = s->work_cell;
-  const int nx = b->nx;
-  const long n = (long)b->nx * b->ny;
-  double m = 0.0;
-  CRYO_DEVICE_LOOP_REDUCE((w), max, m)
-  for (long e = 0; e < n; ++e)
-    m = fmax(m, fabs(w[(e / nx + 1) * (nx + 2) + e % nx + 1]));
-  CRYO_CALL(ops->max_double(ops->ctx, &m, 1));
-  CRYO_CHECK(isfinite(m), err, CRYO_ERR_DATA, "land-ice solver: energy is NaN or Inf");
-  double scale = cryo_fixed_scale(m, (long)b->nx_global * b->ny_global);
-  long long sum[2] = {0, 0};
-  for (int part = 0; part < 2 && scale != 0.0; ++part) {
-    long long acc = 0;
-    CRYO_DEVICE_LOOP_REDUCE((w), +, acc)
-    for (long e = 0; e < n; ++e) {
-      long long hi, lo;
-      cryo_fixed_split(w[(e / nx + 1) * (nx + 2) + e % nx + 1], scale, &hi, &lo);
-      acc += part ? lo : hi;
-    }
-    sum[part] = acc;
-  }
-  CRYO_CALL(ops->sum_int64(ops->ctx, sum, 2));
-  *energy = cryo_fixed_join(sum[0], sum[1], scale);
-  return CRYO_OK;
+  return cryo_landice_cell_sum(b, s->work_cell, ops, energy, err);
 }
 
 /* Preconditioned CG for J du = -res; du zero on entry. */
@@ -455,6 +472,14 @@ int cryo_landice_solve_velocity(const cryo_block *b, const cryo_landice_params *
   const int nlev = 2 * (p->n_layers + 1);
   const long nnode = CRYO_NNODE(b);
   CRYO_CALL(cryo_landice_params_check(p, err));
+  /* Colours follow the parity of global column indices; only with an even
+   * period do a node and its periodic image (node 0, node nx_global) sum their
+   * element contributions in the same order, hence hold the same bits. */
+  CRYO_CHECK(!(b->periodic_x && b->nx_global % 2) && !(b->periodic_y && b->ny_global % 2), err,
+             CRYO_ERR_RANGE,
+             "land-ice velocity: periodic directions need an even number of cells "
+             "(nx_global = %d, ny_global = %d) for decomposition-independent results",
+             b->nx_global, b->ny_global);
   CRYO_CALL(landice_check_thickness(b, s, ops, err));
   if (n_log) *n_log = 0;
   if (p->no_slip) landice_zero_bed(b, p, s->vel);

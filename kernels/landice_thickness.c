@@ -13,7 +13,6 @@
 #include <math.h>
 
 #include "cryo_error.h"
-#include "cryo_reprosum.h"
 #include "landice.h"
 #include "cryo_acc.h"
 
@@ -134,28 +133,8 @@ int cryo_landice_evolve_thickness(const cryo_block *b, const cryo_landice_params
 
 int cryo_landice_volume(const cryo_block *b, const cryo_landice_state *s, const cryo_comm_ops *ops,
                         double *volume, cryo_err *err) {
-  const double *h = s->thk;
-  const int nx = b->nx, cs = b->nx + 2;
-  const long n = (long)b->nx * b->ny;
-  double m = 0.0;
-  CRYO_DEVICE_LOOP_REDUCE((h), max, m)
-  for (long e = 0; e < n; ++e)
-    m = fmax(m, fabs(h[(e / nx + 1) * cs + e % nx + 1]));
-  CRYO_CALL(ops->max_double(ops->ctx, &m, 1));
-  CRYO_CHECK(isfinite(m), err, CRYO_ERR_DATA, "land-ice thickness is NaN or Inf");
-  double scale = cryo_fixed_scale(m, (long)b->nx_global * b->ny_global);
-  long long sum[2] = {0, 0};
-  for (int part = 0; part < 2 && scale != 0.0; ++part) {
-    long long acc = 0;
-    CRYO_DEVICE_LOOP_REDUCE((h), +, acc)
-    for (long e = 0; e < n; ++e) {
-      long long hi, lo;
-      cryo_fixed_split(h[(e / nx + 1) * cs + e % nx + 1], scale, &hi, &lo);
-      acc += part ? lo : hi;
-    }
-    sum[part] = acc;
-  }
-  CRYO_CALL(ops->sum_int64(ops->ctx, sum, 2));
-  *volume = cryo_fixed_join(sum[0], sum[1], scale) * b->dx * b->dy;
+  double sum;
+  CRYO_CALL(cryo_landice_cell_sum(b, s->thk, ops, &sum, err));
+  *volume = sum * b->dx * b->dy;
   return CRYO_OK;
 }

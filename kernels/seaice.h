@@ -100,8 +100,8 @@ typedef struct {
   const char *name;
   cryo_location loc;
   int nlev;
-  int role; /* CRYO_SEAICE_PROGNOSTIC ... CRYO_SEAICE_WORK */
-  size_t offset; /* offsetof(cryo_seaice_state, member) */
+  int role;                                      /* CRYO_SEAICE_PROGNOSTIC ... CRYO_SEAICE_WORK */
+  size_t offset;                                 /* offsetof(cryo_seaice_state, member) */
   const char *units, *standard_name, *long_name; /* standard_name NULL where CF has none */
 } cryo_seaice_array_info;
 
@@ -171,8 +171,7 @@ void cryo_seaice_advect_kernel(const cryo_seaice_params *p, const cryo_block *b,
 void cryo_seaice_advect_dg1_kernel(const cryo_seaice_params *p, const cryo_block *b,
                                    const double *u, const double *v, const double *mask,
                                    double w_base, const double *h_base, const double *a_base,
-                                   const double *h, const double *a, double *h_out,
-                                   double *a_out);
+                                   const double *h, const double *a, double *h_out, double *a_out);
 
 /* Minmod limiter of the dG1 slopes of h and a over owned active cells against
  * the neighbours' means (halo valid); means unchanged. */
@@ -209,5 +208,15 @@ void cryo_seaice_forcing_cyclone(const cryo_block *b, double t, double *uair, do
 void cryo_seaice_forcing_to_nodes(const cryo_block *b, const double *uair_c, const double *vair_c,
                                   const double *uocn_c, const double *vocn_c, double *uair,
                                   double *vair, double *uocn, double *vocn);
+
+/* Owned cells: the fields sent to an ocean (seaice_coupling.c): ice velocity
+ * (mean of the 4 nodes), concentration and thickness (cell means), and the
+ * stress of the ocean on the ice A rho_o C_o |u_o - u| (u_o - u) averaged
+ * from the nodes, N m-2; 0 where mask is 0. */
+void cryo_seaice_coupling_fields(const cryo_seaice_params *p, const cryo_block *b, const double *u,
+                                 const double *v, const double *uocn, const double *vocn,
+                                 const double *h, const double *a, const double *mask, double *uice,
+                                 double *vice, double *aice, double *hice, double *taux,
+                                 double *tauy);
 
 #endif

@@ -22,8 +22,8 @@
 #include "seaice.h"
 
 #define GAUSS_X 0.57735026918962576451 /* 1/sqrt(3) */
-#define WNEAR 0.78867513459481288225   /* (1 + 1/sqrt(3)) / 2: weight of the nearer node */
-#define WFAR 0.21132486540518711775    /* (1 - 1/sqrt(3)) / 2 */
+#define WNEAR   0.78867513459481288225 /* (1 + 1/sqrt(3)) / 2: weight of the nearer node */
+#define WFAR    0.21132486540518711775 /* (1 - 1/sqrt(3)) / 2 */
 
 /* Upwind point fluxes at the two Gauss points (-G, +G along the face) of a face
  * from cell L (lower index) to cell R. v_lo, v_hi: normal velocity at the face's
@@ -31,9 +31,9 @@
 #if defined(_OPENACC)
 #pragma acc routine seq
 #endif
-static inline __attribute__((always_inline)) void
-face_flux(double v_lo, double v_hi, double open, double tl0, double tl1, double tr0, double tr1,
-          double *fa, double *fb) {
+static inline __attribute__((always_inline)) void face_flux(double v_lo, double v_hi, double open,
+                                                            double tl0, double tl1, double tr0,
+                                                            double tr1, double *fa, double *fb) {
   const double va = (WNEAR * v_lo + WFAR * v_hi) * open;
   const double vb = (WFAR * v_lo + WNEAR * v_hi) * open;
   *fa = va > 0.0 ? va * (tl0 - GAUSS_X * tl1) : va * (tr0 - GAUSS_X * tr1);
@@ -78,18 +78,17 @@ dg1_tendency(const double *q, long c, long cw, long ce, long cs, long cn, const 
   const double hx = 0.5 * dy, hy = 0.5 * dx, rarea = 1.0 / (dx * dy);
   tendency t;
   t.r0 = rarea * (hx * ((wa + wb) - (ea + eb)) + hy * ((sa + sb) - (na + nb)));
-  t.r1 = 3.0 * rarea *
-         (hx * (vol_x - (wa + wb) - (ea + eb)) + hy * GAUSS_X * ((sb - sa) - (nb - na)));
-  t.r2 = 3.0 * rarea *
-         (hy * (vol_y - (sa + sb) - (na + nb)) + hx * GAUSS_X * ((wb - wa) - (eb - ea)));
+  t.r1 =
+      3.0 * rarea * (hx * (vol_x - (wa + wb) - (ea + eb)) + hy * GAUSS_X * ((sb - sa) - (nb - na)));
+  t.r2 =
+      3.0 * rarea * (hy * (vol_y - (sa + sb) - (na + nb)) + hx * GAUSS_X * ((wb - wa) - (eb - ea)));
   return t;
 }
 
 void cryo_seaice_advect_dg1_kernel(const cryo_seaice_params *p, const cryo_block *b,
                                    const double *u, const double *v, const double *mask,
                                    double w_base, const double *h_base, const double *a_base,
-                                   const double *h, const double *a, double *h_out,
-                                   double *a_out) {
+                                   const double *h, const double *a, double *h_out, double *a_out) {
   const int nx = b->nx;
   const long ncell = (long)b->nx * b->ny;
   const double dx = b->dx, dy = b->dy, dt = p->dt, w_new = 1.0 - w_base;
@@ -101,10 +100,10 @@ void cryo_seaice_advect_dg1_kernel(const cryo_seaice_params *p, const cryo_block
     const double un[4] = {u[n00], u[n00 + 1], u[n01], u[n01 + 1]};
     const double vn[4] = {v[n00], v[n00 + 1], v[n01], v[n01 + 1]};
     const double live = mask[c] != 0.0 ? dt : 0.0;
-    const tendency th = dg1_tendency(h, c, c - 1, c + 1, c - (nx + 2), c + nx + 2, mask, un, vn,
-                                     dx, dy);
-    const tendency ta = dg1_tendency(a, c, c - 1, c + 1, c - (nx + 2), c + nx + 2, mask, un, vn,
-                                     dx, dy);
+    const tendency th =
+        dg1_tendency(h, c, c - 1, c + 1, c - (nx + 2), c + nx + 2, mask, un, vn, dx, dy);
+    const tendency ta =
+        dg1_tendency(a, c, c - 1, c + 1, c - (nx + 2), c + nx + 2, mask, un, vn, dx, dy);
     const double hb0 = h_base[c * 3], hb1 = h_base[c * 3 + 1], hb2 = h_base[c * 3 + 2];
     const double ab0 = a_base[c * 3], ab1 = a_base[c * 3 + 1], ab2 = a_base[c * 3 + 2];
     h_out[c * 3] = w_base * hb0 + w_new * (h[c * 3] + live * th.r0);
@@ -132,8 +131,7 @@ static inline __attribute__((always_inline)) double minmod(double s, double d1, 
 #pragma acc routine seq
 #endif
 static inline __attribute__((always_inline)) void limit_cell(double *q, long c, long cw, long ce,
-                                                             long cs, long cn,
-                                                             const double *mask) {
+                                                             long cs, long cn, const double *mask) {
   const double m = q[c * 3], s1 = q[c * 3 + 1], s2 = q[c * 3 + 2];
   const double de = mask[ce] != 0.0 ? q[ce * 3] - m : s1;
   const double dw = mask[cw] != 0.0 ? m - q[cw * 3] : s1;

@@ -12,11 +12,11 @@
 
 #include <math.h>
 
-#define CRYO_CYCLONE_L 512.0e3                 /* domain side, m */
-#define CRYO_CYCLONE_C0 256.0e3                /* vortex centre at t = 0, m */
-#define CRYO_CYCLONE_CSPEED (51.2e3 / 86400.0) /* vortex speed along x and y, m s-1 */
-#define CRYO_CYCLONE_COS 0.30901699437494742410 /* cos 72 deg */
-#define CRYO_CYCLONE_SIN 0.95105651629515357212 /* sin 72 deg */
+#define CRYO_CYCLONE_L      512.0e3                /* domain side, m */
+#define CRYO_CYCLONE_C0     256.0e3                /* vortex centre at t = 0, m */
+#define CRYO_CYCLONE_CSPEED (51.2e3 / 86400.0)     /* vortex speed along x and y, m s-1 */
+#define CRYO_CYCLONE_COS    0.30901699437494742410 /* cos 72 deg */
+#define CRYO_CYCLONE_SIN    0.95105651629515357212 /* sin 72 deg */
 
 #if defined(_OPENACC)
 #pragma acc routine seq

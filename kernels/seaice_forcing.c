@@ -32,8 +32,7 @@ void cryo_seaice_forcing_to_nodes(const cryo_block *b, const double *uair_c, con
   for (long e = 0; e < nnode; ++e) {
     const long j = e / (nx + 1), i = e - j * (nx + 1);
     const long n = (j + 1) * (nx + 3) + i + 1;
-    const long cur = (j + 1) * (nx + 2) + i + 1, cul = cur - 1, clr = cur - (nx + 2),
-               cll = clr - 1;
+    const long cur = (j + 1) * (nx + 2) + i + 1, cul = cur - 1, clr = cur - (nx + 2), cll = clr - 1;
     uair[n] = 0.25 * (uair_c[cll] + uair_c[clr] + uair_c[cul] + uair_c[cur]);
     vair[n] = 0.25 * (vair_c[cll] + vair_c[clr] + vair_c[cul] + vair_c[cur]);
     uocn[n] = 0.25 * (uocn_c[cll] + uocn_c[clr] + uocn_c[cul] + uocn_c[cur]);

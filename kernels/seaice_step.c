@@ -52,8 +52,8 @@ int cryo_seaice_step(const cryo_seaice_params *p, const cryo_block *b, cryo_seai
   cryo_seaice_velocity_save_kernel(b, s->u, s->v, s->u_n, s->v_n);
   for (int it = 0; it < p->n_evp; ++it) {
     cryo_seaice_stress_kernel(p, b, s->u, s->v, s->h, s->a, s->mask, s->s11, s->s12, s->s22);
-    cryo_seaice_velocity_kernel(p, b, s->s11, s->s12, s->s22, s->h, s->a, s->mask, s->uair,
-                                s->vair, s->uocn, s->vocn, s->u_n, s->v_n, s->u, s->v);
+    cryo_seaice_velocity_kernel(p, b, s->s11, s->s12, s->s22, s->h, s->a, s->mask, s->uair, s->vair,
+                                s->uocn, s->vocn, s->u_n, s->v_n, s->u, s->v);
     CRYO_CALL(ops->halo(ops->ctx, CRYO_AT_NODE, 1, 2, vel));
   }
   return cryo_seaice_transport(p, b, s, ops);

@@ -24,10 +24,10 @@
 
 /* Parameters the cell update needs, copied to private scalars before the loop. */
 typedef struct {
-  double rdx2, rdy2;     /* 1 / (2 dx), 1 / (2 dy) */
-  double pstar, cstr;    /* P*, C */
-  double k1, k2, k3;     /* 1 + e^-2, 1 - e^-2, e^-2 */
-  double dmin2, ralpha;  /* Delta_min^2, 1 / alpha */
+  double rdx2, rdy2;    /* 1 / (2 dx), 1 / (2 dy) */
+  double pstar, cstr;   /* P*, C */
+  double k1, k2, k3;    /* 1 + e^-2, 1 - e^-2, e^-2 */
+  double dmin2, ralpha; /* Delta_min^2, 1 / alpha */
 } stress_consts;
 
 /* P = P* h exp(-C (1 - a)) with h >= 0 and a in [0, 1] (seed 003 Listing 1 lines 5-11) */
@@ -36,7 +36,8 @@ typedef struct {
 #endif
 static inline __attribute__((always_inline)) double strength(double hq, double aq,
                                                              stress_consts k) {
-  return k.pstar * cryo_seaice_max(hq, 0.0) * exp(-k.cstr * (1.0 - cryo_seaice_min(cryo_seaice_max(aq, 0.0), 1.0)));
+  return k.pstar * cryo_seaice_max(hq, 0.0) *
+         exp(-k.cstr * (1.0 - cryo_seaice_min(cryo_seaice_max(aq, 0.0), 1.0)));
 }
 
 #if defined(_OPENACC)
@@ -70,15 +71,19 @@ stress_cell(long c, long n00, long nxn, stress_consts k, const double *u, const 
     const double e11 = ux0 + ux2 * gy;
     const double e22 = vy0 + vy1 * gx;
     const double e12 = e12c + e12x * gx + e12y * gy;
-    const double delta = sqrt(k.dmin2 + k.k1 * (e11 * e11 + e22 * e22) +
-                              2.0 * k.k2 * e11 * e22 + 4.0 * k.k3 * e12 * e12);
+    const double delta = sqrt(k.dmin2 + k.k1 * (e11 * e11 + e22 * e22) + 2.0 * k.k2 * e11 * e22 +
+                              4.0 * k.k3 * e12 * e12);
     const double zeta = pg / (2.0 * delta);
     const double t11 = zeta * (k.k1 * e11 + k.k2 * e22) - 0.5 * pg;
     const double t22 = zeta * (k.k1 * e22 + k.k2 * e11) - 0.5 * pg;
     const double t12 = 2.0 * zeta * k.k3 * e12;
-    p11[0] += t11, p11[1] += gx * t11, p11[2] += gy * t11;
-    p12[0] += t12, p12[1] += gx * t12, p12[2] += gy * t12;
-    p22[0] += t22, p22[1] += gx * t22, p22[2] += gy * t22;
+    const double phi[3] = {1.0, gx, gy};
+#pragma GCC unroll 3
+    for (int m = 0; m < 3; ++m) {
+      p11[m] += phi[m] * t11;
+      p12[m] += phi[m] * t12;
+      p22[m] += phi[m] * t22;
+    }
   }
   /* projection weights: (w_g phi_k) / M_kk = {1/4, 3/4, 3/4} */
   const double wk[3] = {0.25, 0.75, 0.75};
@@ -93,8 +98,9 @@ stress_cell(long c, long n00, long nxn, stress_consts k, const double *u, const 
 
 static stress_consts stress_consts_make(const cryo_seaice_params *p, const cryo_block *b) {
   const double re2 = 1.0 / (p->ecc * p->ecc);
-  stress_consts k = {0.5 / b->dx, 0.5 / b->dy, p->pstar,    p->c_strength, 1.0 + re2,
-                     1.0 - re2,   re2,         p->delta_min * p->delta_min, 1.0 / p->alpha};
+  stress_consts k = {0.5 / b->dx,   0.5 / b->dy, p->pstar, p->c_strength,
+                     1.0 + re2,     1.0 - re2,   re2,      p->delta_min * p->delta_min,
+                     1.0 / p->alpha};
   return k;
 }
 

@@ -17,9 +17,10 @@
  *   Fx = -[sa/(2dx) (s11_0 + sb s11_2/3) + sb/(2dy) (s12_0 + sa s12_1/3)]
  *   Fy = -[sa/(2dx) (s12_0 + sb s12_2/3) + sb/(2dy) (s22_0 + sa s22_1/3)].
  *
- * Minimum bytes per node (dG0 tracers, doubles): 9 stress coefficients and
- * h, a, mask of the cells, each shared by 4 nodes: 12 x 8 B; u, v, u_n, v_n and
- * 4 forcing components read, u, v written: 10 x 8 B. 176 B per node.
+ * Minimum bytes per node (dG0 tracers, doubles): the 7 stress coefficients
+ * the divergence uses (s11_0, s11_2, s12_*, s22_0, s22_1) and h, a, mask of the
+ * cells, each cell shared by 4 nodes: 10 x 8 B; u, v, u_n, v_n and 4 forcing
+ * components read, u, v written: 10 x 8 B. 160 B per node (dG1: 192 B).
  */
 #include <math.h>
 
@@ -80,14 +81,12 @@ velocity_node(long n, long cur, long nxc, velocity_consts k, int na, const doubl
   corner_force(clr, -1.0, 1.0, k.rdx2, k.rdy2, s11, s12, s22, &fx, &fy);
   corner_force(cul, 1.0, -1.0, k.rdx2, k.rdy2, s11, s12, s22, &fx, &fy);
   corner_force(cur, -1.0, -1.0, k.rdx2, k.rdy2, s11, s12, s22, &fx, &fy);
-  const double hn = 0.25 * (corner_tracer(h, cll, 1.0, 1.0, na) +
-                            corner_tracer(h, clr, -1.0, 1.0, na) +
-                            corner_tracer(h, cul, 1.0, -1.0, na) +
-                            corner_tracer(h, cur, -1.0, -1.0, na));
-  const double an = 0.25 * (corner_tracer(a, cll, 1.0, 1.0, na) +
-                            corner_tracer(a, clr, -1.0, 1.0, na) +
-                            corner_tracer(a, cul, 1.0, -1.0, na) +
-                            corner_tracer(a, cur, -1.0, -1.0, na));
+  const double hn =
+      0.25 * (corner_tracer(h, cll, 1.0, 1.0, na) + corner_tracer(h, clr, -1.0, 1.0, na) +
+              corner_tracer(h, cul, 1.0, -1.0, na) + corner_tracer(h, cur, -1.0, -1.0, na));
+  const double an =
+      0.25 * (corner_tracer(a, cll, 1.0, 1.0, na) + corner_tracer(a, clr, -1.0, 1.0, na) +
+              corner_tracer(a, cul, 1.0, -1.0, na) + corner_tracer(a, cur, -1.0, -1.0, na));
   const double ac = cryo_seaice_min(cryo_seaice_max(an, 0.0), 1.0);
   const double m = k.rho_ice * cryo_seaice_max(hn, k.h_min);
   const double ua = uair[n], va = vair[n], uo = uocn[n], vo = vocn[n];
@@ -115,8 +114,8 @@ static void velocity_dg0(velocity_consts k, int nx, long nnode, const double *s1
   CRYO_DEVICE_LOOP((s11, s12, s22, h, a, mask, uair, vair, uocn, vocn, u_n, v_n, u, v))
   for (long e = 0; e < nnode; ++e) {
     const int j = (int)e / (nx + 1), i = (int)e - j * (nx + 1);
-    velocity_node((long)(j + 1) * (nx + 3) + i + 1, (long)(j + 1) * (nx + 2) + i + 1, nx + 2, k, 1, s11, s12,
-                  s22, h, a, mask, uair, vair, uocn, vocn, u_n, v_n, u, v);
+    velocity_node((long)(j + 1) * (nx + 3) + i + 1, (long)(j + 1) * (nx + 2) + i + 1, nx + 2, k, 1,
+                  s11, s12, s22, h, a, mask, uair, vair, uocn, vocn, u_n, v_n, u, v);
   }
 }
 
@@ -128,8 +127,8 @@ static void velocity_dg1(velocity_consts k, int nx, long nnode, const double *s1
   CRYO_DEVICE_LOOP((s11, s12, s22, h, a, mask, uair, vair, uocn, vocn, u_n, v_n, u, v))
   for (long e = 0; e < nnode; ++e) {
     const int j = (int)e / (nx + 1), i = (int)e - j * (nx + 1);
-    velocity_node((long)(j + 1) * (nx + 3) + i + 1, (long)(j + 1) * (nx + 2) + i + 1, nx + 2, k, 3, s11, s12,
-                  s22, h, a, mask, uair, vair, uocn, vocn, u_n, v_n, u, v);
+    velocity_node((long)(j + 1) * (nx + 3) + i + 1, (long)(j + 1) * (nx + 2) + i + 1, nx + 2, k, 3,
+                  s11, s12, s22, h, a, mask, uair, vair, uocn, vocn, u_n, v_n, u, v);
   }
 }
 
@@ -139,9 +138,15 @@ void cryo_seaice_velocity_kernel(const cryo_seaice_params *p, const cryo_block *
                                  const double *uair, const double *vair, const double *uocn,
                                  const double *vocn, const double *u_n, const double *v_n,
                                  double *u, double *v) {
-  const velocity_consts k = {0.5 / b->dx,   0.5 / b->dy,  p->dt,
-                             p->beta,       p->rho_ice,   p->h_min,
-                             p->rho_air * p->c_air, p->rho_ocean * p->c_ocean, p->coriolis};
+  const velocity_consts k = {0.5 / b->dx,
+                             0.5 / b->dy,
+                             p->dt,
+                             p->beta,
+                             p->rho_ice,
+                             p->h_min,
+                             p->rho_air * p->c_air,
+                             p->rho_ocean * p->c_ocean,
+                             p->coriolis};
   const long nnode = (long)(b->nx + 1) * (b->ny + 1);
   if (p->tracer_order == 1)
     velocity_dg1(k, b->nx, nnode, s11, s12, s22, h, a, mask, uair, vair, uocn, vocn, u_n, v_n, u,

@@ -6,8 +6,9 @@
 # 1. coupled: mpirun -np 2 cryodyn namelists/coupled_free_drift.nml : -np 1 toy_ocean
 #    with namelists/namcouple_seaice_toyocean; the toy sends a uniform current
 #    (0.125, -0.0625) m s-1 and wind (8, 4) m s-1 each hour and checks with
-#    --check stress that at every moving ice point the stress of the ocean on the
-#    ice opposes u_ice - u_ocean (tau . du < 0). Asserted: exit 0, cryodyn's
+#    --check stress that the stress of the ocean on the ice opposes u_ice - u_ocean
+#    (tau . du < 0) at every ice point where |du| exceeds its variation across a
+#    cell (4536 of the 4800 points of the 4 steps). Asserted: exit 0, cryodyn's
 #    "run complete", the toy's PASS line, "SUCCESSFUL RUN" in both components'
 #    debug.*.000000, no "MPI_ABORT was invoked".
 # 2. standalone: the same namelist with forcing = 'netcdf' and a file (written with
@@ -49,8 +50,8 @@ for f in "$cryodyn" "$toy" "$nml" "$namcouple"; do
 done
 for p in ncgen ncdump; do
   if ! command -v $p >/dev/null 2>&1; then
-    echo "coupled_seaice: FAIL: $p (netcdf-bin) is needed" >&2
-    exit 1
+    echo "coupled_seaice: SKIP: $p (Debian package netcdf-bin) is needed" >&2
+    exit 77
   fi
 done
 case $cryodyn in /*) ;; *) cryodyn=$(pwd)/$cryodyn ;; esac

@@ -25,12 +25,13 @@
 #include <mpi.h>
 
 /* The exchange's field for each toy field. */
-static const int recv_field[TOY_NOCN] = {
-    [TOY_OCN_U] = CRYO_F_UOCEAN, [TOY_OCN_V] = CRYO_F_VOCEAN, [TOY_AIR_U] = CRYO_F_UWIND,
-    [TOY_AIR_V] = CRYO_F_VWIND};
+static const int recv_field[TOY_NOCN] = {[TOY_OCN_U] = CRYO_F_UOCEAN,
+                                         [TOY_OCN_V] = CRYO_F_VOCEAN,
+                                         [TOY_AIR_U] = CRYO_F_UWIND,
+                                         [TOY_AIR_V] = CRYO_F_VWIND};
 static const int send_field[TOY_NICE] = {
-    [TOY_ICE_U] = CRYO_F_UICE,       [TOY_ICE_V] = CRYO_F_VICE,       [TOY_ICE_FRC] = CRYO_F_AICE,
-    [TOY_ICE_TCK] = CRYO_F_HICE,     [TOY_ICE_TAUX] = CRYO_F_TAUX_IO, [TOY_ICE_TAUY] = CRYO_F_TAUY_IO};
+    [TOY_ICE_U] = CRYO_F_UICE,   [TOY_ICE_V] = CRYO_F_VICE,       [TOY_ICE_FRC] = CRYO_F_AICE,
+    [TOY_ICE_TCK] = CRYO_F_HICE, [TOY_ICE_TAUX] = CRYO_F_TAUX_IO, [TOY_ICE_TAUY] = CRYO_F_TAUY_IO};
 
 typedef struct options {
   toy_setup s;
@@ -45,13 +46,18 @@ static int parse_options(int argc, char **argv, options *o, cryo_err *err) {
     int used = toy_parse_option(argc, argv, &a, &o->s, msg, sizeof msg);
     CRYO_CHECK(used >= 0, err, CRYO_ERR_RANGE, "%s", msg);
     if (used) continue;
-    CRYO_CHECK(a + 1 < argc, err, CRYO_ERR_ARG, "option %s needs a value", argv[a]);
-    if (!strcmp(argv[a], "--periodic-x"))
-      o->periodic_x = !strcmp(argv[a + 1], "1");
-    else
-      CRYO_CHECK(!strcmp(argv[a], "--check"), err, CRYO_ERR_UNKNOWN, "unknown option %s",
-                 argv[a]);
-    a++; /* --check belongs to the toy ocean */
+    /* Besides the shared options: --periodic-x 0|1, and the toy ocean's --check,
+     * which the test script passes to both programs and this one ignores. */
+    const char *flag = argv[a];
+    CRYO_CHECK(!strcmp(flag, "--periodic-x") || !strcmp(flag, "--check"), err, CRYO_ERR_UNKNOWN,
+               "unknown option %s", flag);
+    CRYO_CHECK(a + 1 < argc, err, CRYO_ERR_ARG, "option %s needs a value", flag);
+    const char *val = argv[++a];
+    if (!strcmp(flag, "--periodic-x")) {
+      CRYO_CHECK(!strcmp(val, "0") || !strcmp(val, "1"), err, CRYO_ERR_RANGE,
+                 "--periodic-x %s: must be 0 or 1", val);
+      o->periodic_x = val[0] == '1';
+    }
   }
   CRYO_CHECK(o->s.run % o->s.period == 0, err, CRYO_ERR_RANGE,
              "--run %d s is not a multiple of --period %d s", o->s.run, o->s.period);
@@ -66,8 +72,8 @@ static int decompose(int rank, int size, const options *o, cryo_block *b, cryo_e
   CRYO_CHECK(dims[0] <= nx && dims[1] <= ny, err, CRYO_ERR_RANGE,
              "%d x %d ranks do not fit a %d x %d grid", dims[0], dims[1], nx, ny);
   int pi = rank % dims[0], pj = rank / dims[0];
-  *b = (cryo_block){.nx_global = nx, .ny_global = ny, .dx = 1e4, .dy = 1e4,
-                    .periodic_x = o->periodic_x};
+  *b = (cryo_block){
+      .nx_global = nx, .ny_global = ny, .dx = 1e4, .dy = 1e4, .periodic_x = o->periodic_x};
   b->i0 = (int)((long)pi * nx / dims[0]);
   b->nx = (int)((long)(pi + 1) * nx / dims[0]) - b->i0;
   b->j0 = (int)((long)pj * ny / dims[1]);
@@ -82,8 +88,8 @@ static int source(int g, int n, int periodic) {
 }
 
 /* Compare field k of buf (owned cells and ring) with what the toy sent. */
-static long count_wrong(const options *o, const cryo_block *b, int k, const double *buf,
-                        int rank, int step, long nbad_before) {
+static long count_wrong(const options *o, const cryo_block *b, int k, const double *buf, int rank,
+                        int step, long nbad_before) {
   long bad = 0;
   for (int j = -1; j <= b->ny; j++)
     for (int i = -1; i <= b->nx; i++) {
@@ -156,19 +162,19 @@ int main(int argc, char **argv) {
   long bad = 0, checked = 0;
   MPI_Comm comm = MPI_COMM_WORLD;
   int status = parse_options(argc, argv, &o, &err);
-  cryo_err join_err;
   /* Join even after a bad option, so that the abort stops every component instead
    * of leaving the toy ocean waiting. */
-  int joined = cryo_coupler_init("cryody", &comm, &join_err);
-  if (status == CRYO_OK && joined != CRYO_OK) {
-    status = joined;
-    err = join_err;
-  }
+  int joined = cryo_coupler_init("cryody", &comm);
+  if (status == CRYO_OK && joined != CRYO_OK)
+    status =
+        cryo_err_set(&err, joined, __FILE__, __LINE__, __func__, "%s", cryo_coupler_last_error());
   if (status == CRYO_OK) {
     MPI_Comm_rank(comm, &rank);
     status = run_exchange(&o, comm, &bad, &checked, &err);
   }
-  if (status == CRYO_OK) status = cryo_coupler_finalize(&err);
+  if (status == CRYO_OK && cryo_coupler_finalize() != CRYO_OK)
+    status = cryo_err_set(&err, CRYO_ERR_COUPLING, __FILE__, __LINE__, __func__, "%s",
+                          cryo_coupler_last_error());
   if (status != CRYO_OK) {
     fprintf(stderr, "oasis_exchange_comp: error: %s [%s]\n", err.msg, cryo_status_name(status));
     cryo_coupler_abort(2);

@@ -21,6 +21,11 @@
  *    (quadratic convergence gives about 2).
  * 3. A solve that cannot converge (newton_max_iter = 2) returns
  *    CRYO_ERR_SOLVER with the numbers in the message.
+ * 4. Bad input is an error naming the value: n_layers = 0, glen_n = 0.5,
+ *    rate_factor = -1, eps_reg = 0 (CRYO_ERR_RANGE); an odd periodic cell
+ *    count (CRYO_ERR_RANGE); a zero node thickness (CRYO_ERR_DATA); an
+ *    ISMIP-HOM domain_length that differs from the grid (CRYO_ERR_RANGE);
+ *    a geometry case without analytic geometry (CRYO_ERR_RANGE).
  */
 #include <CUnit/Basic.h>
 #include <stdio.h>
@@ -195,6 +200,47 @@ static void test_newton_failure(void) {
   test_li_free(&p, &s);
 }
 
+static void test_bad_input(void) {
+  cryo_block b;
+  cryo_landice_params p;
+  cryo_landice_state s;
+  cryo_err err;
+  cryo_err_clear(&err);
+  CU_ASSERT_FATAL(setup_ismip_a(&b, &p, &s, 4, 3, 80.0e3, &err) == CRYO_OK);
+  test_li_ctx ctx = {&b};
+  cryo_comm_ops ops = test_li_ops(&ctx);
+  cryo_landice_params q = p;
+  q.n_layers = 0;
+  CU_ASSERT(cryo_landice_params_check(&q, &err) == CRYO_ERR_RANGE);
+  CU_ASSERT(strstr(err.msg, "n_layers = 0") != NULL);
+  q = p;
+  q.glen_n = 0.5;
+  CU_ASSERT(cryo_landice_params_check(&q, &err) == CRYO_ERR_RANGE);
+  CU_ASSERT(strstr(err.msg, "glen_n = 0.5") != NULL);
+  q = p;
+  q.rate_factor = -1.0;
+  CU_ASSERT(cryo_landice_solve_velocity(&b, &q, &s, &ops, NULL, 0, NULL, &err) == CRYO_ERR_RANGE);
+  CU_ASSERT(strstr(err.msg, "rate_factor = -1") != NULL);
+  q = p;
+  q.eps_reg = 0.0;
+  CU_ASSERT(cryo_landice_params_check(&q, &err) == CRYO_ERR_RANGE);
+  CU_ASSERT(strstr(err.msg, "eps_reg = 0") != NULL);
+  s.thk_node[CRYO_NODE(&b, 2, 1)] = 0.0;
+  CU_ASSERT(cryo_landice_solve_velocity(&b, &p, &s, &ops, NULL, 0, NULL, &err) == CRYO_ERR_DATA);
+  CU_ASSERT(strstr(err.msg, "thickness 0 m") != NULL);
+  cryo_block odd = test_li_block(5, 4, 1000.0, 1000.0, 1);
+  CU_ASSERT(cryo_landice_solve_velocity(&odd, &p, &s, &ops, NULL, 0, NULL, &err) == CRYO_ERR_RANGE);
+  CU_ASSERT(strstr(err.msg, "nx_global = 5") != NULL);
+  q = p;
+  q.domain_length = 40.0e3;
+  CU_ASSERT(cryo_landice_geometry(&b, &q, &s, &err) == CRYO_ERR_RANGE);
+  CU_ASSERT(strstr(err.msg, "domain_length = 40000") != NULL);
+  q = p;
+  q.geometry_case = CRYO_LANDICE_CASE_FILE;
+  CU_ASSERT(cryo_landice_geometry(&b, &q, &s, &err) == CRYO_ERR_RANGE);
+  test_li_free(&p, &s);
+}
+
 int main(void) {
   if (CU_initialize_registry() != CUE_SUCCESS) return 1;
   CU_pSuite suite = CU_add_suite("landice_solver", NULL, NULL);
@@ -204,6 +250,7 @@ int main(void) {
   CU_add_test(suite, "slab n=3 sliding", test_slab_n3_sliding);
   CU_add_test(suite, "Newton quadratic (ISMIP-HOM A)", test_newton_quadratic);
   CU_add_test(suite, "Newton failure is an error", test_newton_failure);
+  CU_add_test(suite, "bad input is an error", test_bad_input);
   CU_basic_set_mode(CU_BRM_VERBOSE);
   CU_basic_run_tests();
   int failures = (int)CU_get_number_of_failures();

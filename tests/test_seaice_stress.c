@@ -36,8 +36,16 @@ static double rnd(double lo, double hi) {
 }
 
 static cryo_block make_block(void) {
-  cryo_block b = {.nx = NX, .ny = NY, .i0 = 0, .j0 = 0, .nx_global = NX, .ny_global = NY,
-                  .dx = DX, .dy = DY, .periodic_x = 0, .periodic_y = 0};
+  cryo_block b = {.nx = NX,
+                  .ny = NY,
+                  .i0 = 0,
+                  .j0 = 0,
+                  .nx_global = NX,
+                  .ny_global = NY,
+                  .dx = DX,
+                  .dy = DY,
+                  .periodic_x = 0,
+                  .periodic_y = 0};
   return b;
 }
 
@@ -81,7 +89,8 @@ static void reference_cell(const cryo_seaice_params *p, const cryo_block *b, int
       const double phi[3] = {1.0, X, Y};
       const double w = DX * DY / 4.0;
       for (int comp = 0; comp < 3; ++comp)
-        for (int k = 0; k < 3; ++k) proj[comp][k] += w * phi[k] * sig[comp];
+        for (int k = 0; k < 3; ++k)
+          proj[comp][k] += w * phi[k] * sig[comp];
     }
   const double mass[3] = {DX * DY, DX * DY / 3.0, DX * DY / 3.0};
   for (int comp = 0; comp < 3; ++comp)
@@ -120,7 +129,8 @@ static void stress_vs_reference(int order) {
       a[c * na + k] = rnd(-0.1, 0.1);
     }
     for (int comp = 0; comp < 3; ++comp)
-      for (int k = 0; k < 3; ++k) s0[comp][c * 3 + k] = s[comp][c * 3 + k] = rnd(-2e4, 2e4);
+      for (int k = 0; k < 3; ++k)
+        s0[comp][c * 3 + k] = s[comp][c * 3 + k] = rnd(-2e4, 2e4);
   }
   /* one cell at rest: Delta = Delta_min, the plastic pressure limit */
   const long c0 = CRYO_CELL(&b, 2, 2);
@@ -192,18 +202,21 @@ static void test_adjointness(void) {
     vel[k] = calloc(nn, sizeof(double));
     f[k] = calloc(nn, sizeof(double));
   }
-  for (int k = 0; k < 3; ++k) s[k] = malloc(nc * 3 * sizeof(double));
+  for (int k = 0; k < 3; ++k)
+    s[k] = malloc(nc * 3 * sizeof(double));
   for (int j = -1; j <= NY; ++j)
     for (int i = -1; i <= NX; ++i) {
       const long c = CRYO_CELL(&b, i, j);
       mask[c] = (i >= 0 && i < NX && j >= 0 && j < NY) ? 1.0 : 0.0;
       h[c] = a[c] = 1.0;
-      for (int k = 0; k < 9; ++k) s[k / 3][c * 3 + k % 3] = mask[c] * rnd(-1e4, 1e4);
+      for (int k = 0; k < 9; ++k)
+        s[k / 3][c * 3 + k % 3] = mask[c] * rnd(-1e4, 1e4);
     }
   /* random velocity on free (interior) nodes only */
   for (int j = 1; j < NY; ++j)
     for (int i = 1; i < NX; ++i)
-      for (int k = 0; k < 2; ++k) vel[k][CRYO_NODE(&b, i, j)] = rnd(-0.3, 0.3);
+      for (int k = 0; k < 2; ++k)
+        vel[k][CRYO_NODE(&b, i, j)] = rnd(-0.3, 0.3);
 
   cryo_seaice_velocity_kernel(&p, &b, s[0], s[1], s[2], h, a, mask, forcing, forcing, forcing,
                               forcing, zero, zero, f[0], f[1]);
@@ -247,7 +260,8 @@ static void test_adjointness(void) {
     free(vel[k]);
     free(f[k]);
   }
-  for (int k = 0; k < 3; ++k) free(s[k]);
+  for (int k = 0; k < 3; ++k)
+    free(s[k]);
   free(forcing);
   free(zero);
   free(h);
@@ -272,7 +286,8 @@ static void test_array_table(void) {
         CU_ASSERT_EQUAL(t[k].nlev, order == 1 ? 3 : 1);
       if (!strcmp(t[k].name, "u")) CU_ASSERT_STRING_EQUAL(t[k].standard_name, "sea_ice_x_velocity");
     }
-    for (int k = 0; k < n; ++k) CU_ASSERT_EQUAL(seen[k], 1);
+    for (int k = 0; k < n; ++k)
+      CU_ASSERT_EQUAL(seen[k], 1);
   }
 }
 
