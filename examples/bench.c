@@ -19,6 +19,7 @@
  * loops) for a quick check on any machine; bench_gpu.sh builds both.
  *
  * Usage: bench [--all | --quick] [--profile | --launch] [--reps N]
+ *        bench --cyclone NX DAYS DT NEVP OUTDIR
  *   --all      sea ice 1024^2 and 4096^2 cells, land ice 128x128x16 and
  *              512x512x16 elements, ISMIP-HOM A Newton solve 40x40x10 (default)
  *   --quick    small sizes for a CPU check (256^2, 512^2; 32x32x16, 64x64x16; 20x20x5)
@@ -26,6 +27,13 @@
  *   --launch   only the fixed cost of a launch, with little and with 16 GiB
  *              of device memory allocated
  *   --reps N   calls per timing (median; default 50)
+ *   --cyclone  the full Mehlmann cyclone on NX x NX cells (dx = 512 km / NX)
+ *              for DAYS days with macro step DT s and NEVP mEVP iterations,
+ *              through cryo_seaice_step on one block (no MPI, no I/O in the
+ *              loop); writes shear, divergence, h, a, u, v as raw float64
+ *              (OUTDIR/<name>_<hours>h.bin) and a text header every 24 h and
+ *              at the end, and prints the median time per macro step and per
+ *              mEVP sub-step
  * Exit status 1 when a correctness check fails.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -34,6 +42,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #if defined(_OPENACC)
@@ -872,6 +881,210 @@ static void launch_costs(int reps, int gib) {
   dev_free(c.a);
 }
 
+/* ---------------------------------------------------------------- cyclone run */
+
+/* The full Mehlmann cyclone (BENCHMARKS.md) on one block through the same
+ * driver the component calls every macro step (cryo_seaice_forcing_cyclone,
+ * then cryo_seaice_step), with the state allocated from cryo_seaice_arrays
+ * and initialized as component/cryo_seaice.c does (init = 'cyclone'): mask 1
+ * on owned cells and 0 in the halo ring (the closed walls), h = 0.3 +
+ * 0.005 (sin 6e-5 x + sin 3e-5 y) m and a = 1 on owned cells, 0 in the ring,
+ * everything else 0. One block, not periodic: the halo callback has nothing
+ * to fill and the global sum and maximum are the local values.
+ *
+ * The halo callback doubles as a clock: cryo_seaice_step calls it for (u, v)
+ * once before the mEVP loop and once after each sub-step's velocity kernel,
+ * so consecutive calls bracket one sub-step (stress + velocity launches). The
+ * first interval of each macro step also holds the velocity-save launch and is
+ * left out of the sub-step median. */
+typedef struct {
+  double *stamp; /* host clock at each (u, v) halo call of the current macro step */
+  int n, cap;
+} cyclone_clock;
+
+static int cyclone_halo(void *vc, cryo_location loc, int nlev, int nfield, double *const *fields) {
+  cyclone_clock *k = vc;
+  (void)nlev, (void)fields;
+  if (loc == CRYO_AT_NODE && nfield == 2 && k->n < k->cap) k->stamp[k->n++] = now();
+  return CRYO_OK;
+}
+
+static double median_sorted(double *t, long n) {
+  qsort(t, (size_t)n, sizeof(double), cmp_double);
+  return n % 2 ? t[n / 2] : 0.5 * (t[n / 2 - 1] + t[n / 2]);
+}
+
+static void write_raw(const char *dir, const char *name, const char *tag, const double *x,
+                      size_t n) {
+  char path[1024];
+  snprintf(path, sizeof path, "%s/%s_%s.bin", dir, name, tag);
+  FILE *f = fopen(path, "wb");
+  if (!f || fwrite(x, sizeof(double), n, f) != n || fclose(f)) {
+    fprintf(stderr, "bench: cannot write %s\n", path);
+    exit(EXIT_FAILURE);
+  }
+}
+
+/* Rates and totals at time t; owned cells (ny x nx) and owned nodes
+ * ((ny+1) x (nx+1)), row-major, x fastest, float64 in the host byte order
+ * (little-endian on x86-64), plus a text header. */
+static void cyclone_output(const cryo_seaice_params *p, const cryo_block *b, cryo_seaice_state *s,
+                           const cryo_comm_ops *ops, double t, const char *dir) {
+  const int na = CRYO_SEAICE_NA(p->tracer_order);
+  const long nx = b->nx, ny = b->ny, ncell = CRYO_NCELL(b), nnode = CRYO_NNODE(b);
+  cryo_seaice_diag_rates(b, s->u, s->v, s->mask, s->shear, s->divergence);
+  double volume, area, speed;
+  if (cryo_seaice_diag_totals(p, b, s, ops, &volume, &area, &speed) != CRYO_OK) {
+    fprintf(stderr, "bench: cryo_seaice_diag_totals failed\n");
+    exit(EXIT_FAILURE);
+  }
+  char tag[32];
+  snprintf(tag, sizeof tag, "%gh", t / 3600.0);
+  printf("t = %s (%.0f s): max ice speed %.6f m/s, total volume %.9e m3, area %.9e m2\n", tag, t,
+         speed, volume, area);
+  const struct {
+    const char *name;
+    const double *dev;
+    int node, nlev;
+  } out[] = {{"shear", s->shear, 0, 1}, {"divergence", s->divergence, 0, 1},
+             {"h", s->h, 0, na},        {"a", s->a, 0, na},
+             {"u", s->u, 1, 1},         {"v", s->v, 1, 1}};
+  double *all = host_alloc((size_t)(ncell > nnode ? ncell : nnode) * na);
+  double *owned = host_alloc((size_t)(nx + 1) * (ny + 1));
+  for (size_t q = 0; q < sizeof out / sizeof *out; ++q) {
+    const int node = out[q].node, nl = out[q].nlev;
+    to_host(all, out[q].dev, (size_t)(node ? nnode : ncell) * nl);
+    size_t m = 0;
+    for (long j = 0; j < ny + node; ++j)
+      for (long i = 0; i < nx + node; ++i)
+        owned[m++] = all[(node ? CRYO_NODE(b, i, j) : CRYO_CELL(b, i, j)) * nl];
+    write_raw(dir, out[q].name, tag, owned, m);
+  }
+  free(all);
+  free(owned);
+  char path[1024];
+  snprintf(path, sizeof path, "%s/cyclone_%s.txt", dir, tag);
+  FILE *f = fopen(path, "w");
+  if (!f) {
+    fprintf(stderr, "bench: cannot write %s\n", path);
+    exit(EXIT_FAILURE);
+  }
+  fprintf(f,
+          "nx %ld\nny %ld\ndx %.17g\ndy %.17g\ntime_s %.17g\nmax_speed_m_s %.17g\n"
+          "volume_m3 %.17g\narea_m2 %.17g\n"
+          "layout float64 little-endian, row-major (y, x), x fastest; cells: shear, divergence "
+          "(s-1), h (m, cell mean), a (1, cell mean) %ld x %ld; nodes: u, v (m s-1) %ld x %ld\n",
+          nx, ny, b->dx, b->dy, t, speed, volume, area, ny, nx, ny + 1, nx + 1);
+  fclose(f);
+}
+
+static int run_cyclone(int n, double days, double dt, int n_evp, const char *dir) {
+  cryo_seaice_params p;
+  cryo_seaice_params_cyclone(&p);
+  p.dt = dt;
+  p.n_evp = n_evp;
+  cryo_err err;
+  cryo_err_clear(&err);
+  if (n < 2 || cryo_seaice_params_check(&p, &err) != CRYO_OK) {
+    fprintf(stderr, "bench: --cyclone: %s\n", n < 2 ? "NX must be >= 2" : err.msg);
+    return EXIT_FAILURE;
+  }
+  const cryo_block b = {n, n, 0, 0, n, n, CRYO_CYCLONE_L / n, CRYO_CYCLONE_L / n, 0, 0};
+  const long ncell = CRYO_NCELL(&b), nnode = CRYO_NNODE(&b);
+  const int na = CRYO_SEAICE_NA(p.tracer_order);
+  const long nsteps = llround(days * 86400.0 / dt);
+  mkdir(dir, 0755);
+
+  /* every array of the table, as the component allocates them; zero, then
+   * mask, h, a (cell means) set on the host and copied in */
+  cryo_seaice_state s;
+  memset(&s, 0, sizeof s);
+  const cryo_seaice_array_info *tab;
+  const int narr = cryo_seaice_arrays(&p, &tab);
+  double *zero = host_alloc((size_t)(ncell > nnode ? ncell : nnode) * 3);
+  double *mask = host_alloc((size_t)ncell), *h = host_alloc((size_t)ncell * na),
+         *a = host_alloc((size_t)ncell * na);
+  for (int j = 0; j < n; ++j)
+    for (int i = 0; i < n; ++i) {
+      const long c = CRYO_CELL(&b, i, j);
+      const double x = (b.i0 + i + 0.5) * b.dx, y = (b.j0 + j + 0.5) * b.dy;
+      mask[c] = 1.0;
+      h[c * na] = 0.3 + 0.005 * (sin(6e-5 * x) + sin(3e-5 * y));
+      a[c * na] = 1.0;
+    }
+  double bytes = 0.0;
+  for (int q = 0; q < narr; ++q) {
+    const size_t pts = (size_t)(tab[q].loc == CRYO_AT_NODE ? nnode : ncell) * tab[q].nlev;
+    double **slot = (double **)((char *)&s + tab[q].offset);
+    *slot = dev_alloc(pts);
+    to_dev(*slot, zero, pts);
+    bytes += 8.0 * pts;
+  }
+  to_dev(s.mask, mask, (size_t)ncell);
+  to_dev(s.h, h, (size_t)ncell * na);
+  to_dev(s.a, a, (size_t)ncell * na);
+  free(zero);
+  free(mask);
+  free(h);
+  free(a);
+
+  cyclone_clock clk = {host_alloc((size_t)n_evp + 2), 0, n_evp + 2};
+  cryo_comm_ops ops = {&clk, cyclone_halo, bench_sum, bench_max};
+  double *t_step = host_alloc((size_t)nsteps);
+  const long nsub_per = n_evp - 1;
+  double *t_sub = host_alloc((size_t)(nsteps * (nsub_per > 0 ? nsub_per : 1)));
+  long nsub = 0;
+  printf("cyclone %dx%d cells, dx = %.1f m, dt = %g s, n_evp = %d, alpha = %g, beta = %g, "
+         "tracer order %d, %ld macro steps (%g days), %d arrays, %.1f MB on the device\n",
+         n, n, b.dx, dt, n_evp, p.alpha, p.beta, p.tracer_order, nsteps, days, narr, bytes / 1e6);
+  fflush(stdout);
+
+  const double t_run = now();
+  double t_report = t_run;
+  for (long k = 0; k < nsteps; ++k) {
+    clk.n = 0;
+    const double t0 = now();
+    cryo_seaice_forcing_cyclone(&b, (double)k * dt, s.uair, s.vair, s.uocn, s.vocn);
+    if (cryo_seaice_step(&p, &b, &s, &ops) != CRYO_OK) {
+      fprintf(stderr, "bench: cryo_seaice_step failed at step %ld\n", k);
+      return EXIT_FAILURE;
+    }
+    t_step[k] = now() - t0;
+    for (int q = 2; q < clk.n; ++q)
+      t_sub[nsub++] = clk.stamp[q] - clk.stamp[q - 1];
+    const double t = (double)(k + 1) * dt;
+    if (fmod(t, 86400.0) == 0.0 || k + 1 == nsteps) cyclone_output(&p, &b, &s, &ops, t, dir);
+    if (now() - t_report > 30.0) {
+      t_report = now();
+      printf("  step %ld / %ld, %.0f s elapsed\n", k + 1, nsteps, t_report - t_run);
+      fflush(stdout);
+    }
+  }
+  const double wall = now() - t_run;
+  double sum_step = 0.0;
+  for (long k = 0; k < nsteps; ++k)
+    sum_step += t_step[k];
+  const double step_med = median_sorted(t_step, nsteps);
+  const double step_min = t_step[0], step_max = t_step[nsteps - 1];
+  printf("wall time %.2f s (macro steps %.2f s, output %.2f s)\n", wall, sum_step, wall - sum_step);
+  printf("per macro step (forcing + cryo_seaice_step): median %.1f us, min %.1f us, max %.1f us\n",
+         1e6 * step_med, 1e6 * step_min, 1e6 * step_max);
+  if (nsub > 0) {
+    const double sub_med = median_sorted(t_sub, nsub);
+    printf("per mEVP sub-step (stress + velocity kernel, between (u, v) halo calls): median "
+           "%.2f us over %ld sub-steps, 10%% %.2f us, 90%% %.2f us; %.3e cells/s\n",
+           1e6 * sub_med, nsub, 1e6 * t_sub[nsub / 10], 1e6 * t_sub[(nsub * 9) / 10],
+           (double)n * n / sub_med);
+    printf("per macro step / n_evp: %.2f us\n", 1e6 * step_med / n_evp);
+  }
+  free(t_step);
+  free(t_sub);
+  free(clk.stamp);
+  for (int q = 0; q < narr; ++q)
+    dev_free(*(double **)((char *)&s + tab[q].offset));
+  return EXIT_SUCCESS;
+}
+
 /* ---------------------------------------------------------------- main */
 
 static void print_table(double bw) {
@@ -891,7 +1104,19 @@ static void print_table(double bw) {
 
 int main(int argc, char **argv) {
   int quick = 0, reps = 50, launch = 0;
+  const char *cyc_dir = NULL;
+  int cyc_n = 0, cyc_nevp = 0;
+  double cyc_days = 0.0, cyc_dt = 0.0;
   for (int q = 1; q < argc; ++q) {
+    if (!strcmp(argv[q], "--cyclone") && q + 5 < argc) {
+      cyc_n = atoi(argv[q + 1]);
+      cyc_days = atof(argv[q + 2]);
+      cyc_dt = atof(argv[q + 3]);
+      cyc_nevp = atoi(argv[q + 4]);
+      cyc_dir = argv[q + 5];
+      q += 5;
+      continue;
+    }
     if (!strcmp(argv[q], "--quick"))
       quick = 1;
     else if (!strcmp(argv[q], "--all"))
@@ -903,7 +1128,10 @@ int main(int argc, char **argv) {
     else if (!strcmp(argv[q], "--reps") && q + 1 < argc)
       reps = atoi(argv[++q]);
     else {
-      fprintf(stderr, "usage: %s [--all | --quick | --profile | --launch] [--reps N]\n", argv[0]);
+      fprintf(stderr,
+              "usage: %s [--all | --quick | --profile | --launch] [--reps N]\n"
+              "       %s --cyclone NX DAYS DT NEVP OUTDIR\n",
+              argv[0], argv[0]);
       return EXIT_FAILURE;
     }
   }
@@ -929,6 +1157,7 @@ int main(int argc, char **argv) {
 #else
   printf("device: host, serial loops (CPU check build)\n");
 #endif
+  if (cyc_dir) return run_cyclone(cyc_n, cyc_days, cyc_dt, cyc_nevp, cyc_dir);
   printf("repetitions per kernel: %d (median)\n", reps);
   if (launch) {
     launch_costs(reps * 4, quick ? 1 : 16);

@@ -7,6 +7,7 @@
 #
 # Run on the GPU machine (shared/notes/gpu.md: it has no GCC runtime):
 #   cd .gpu && LD_LIBRARY_PATH=$PWD:$LD_LIBRARY_PATH ./bench --all
+#   cd .gpu && LD_LIBRARY_PATH=$PWD:$LD_LIBRARY_PATH ./bench --cyclone 256 2 60 200 OUTDIR
 #
 # The binary also holds a serial host build of every kernel, its global
 # symbols renamed cryo_* -> ref_cryo_*, which bench uses as the reference
@@ -39,8 +40,10 @@ else
   ldextra=""
 fi
 
-kernels="seaice_stress seaice_velocity seaice_advect seaice_params landice_residual
-landice_jacobian landice_solver landice_geometry"
+# seaice_step, _advect_dg1, _forcing, _diag: the macro-step driver and what
+# it calls, for bench --cyclone
+kernels="seaice_stress seaice_velocity seaice_advect seaice_advect_dg1 seaice_params seaice_step
+seaice_forcing seaice_diag landice_residual landice_jacobian landice_solver landice_geometry"
 
 objs=""
 refs=""
