@@ -26,7 +26,7 @@ static const char *const calendars[] = {"proleptic_gregorian", "gregorian", "sta
                                         "noleap", "365_day", NULL};
 static const char *const devices[] = {"auto", "cpu", "gpu", NULL};
 static const char *const si_inits[] = {"cyclone", "uniform", NULL};
-static const char *const li_cases[] = {"slab", "ismip-hom-a", "ismip-hom-c", NULL};
+static const char *const li_cases[] = {"slab", "ismip-hom-a", "ismip-hom-c", "file", NULL};
 static const char *const li_basal[] = {"no_slip", "friction", NULL};
 static const char *const li_lateral[] = {"free", "dirichlet", NULL};
 
@@ -123,10 +123,14 @@ static int check_config(cryo_config *cfg, const time_keys *t, cryo_err *err) {
                                                        : CRYO_LANDICE_LATERAL_FREE;
     l->p.geometry_case = !strcmp(l->geometry_case, "slab")          ? CRYO_LANDICE_CASE_SLAB
                          : !strcmp(l->geometry_case, "ismip-hom-a") ? CRYO_LANDICE_CASE_ISMIP_HOM_A
-                                                                    : CRYO_LANDICE_CASE_ISMIP_HOM_C;
+                         : !strcmp(l->geometry_case, "ismip-hom-c") ? CRYO_LANDICE_CASE_ISMIP_HOM_C
+                                                                    : CRYO_LANDICE_CASE_FILE;
+    CRYO_CHECK(l->p.geometry_case != CRYO_LANDICE_CASE_FILE || l->geometry_file[0], err,
+               CRYO_ERR_MISSING, "%s: &cryo_landice case = 'file' needs geometry_file", src);
     CRYO_CALL(cryo_landice_params_check(&l->p, err));
     dt = l->p.dt;
-    if (l->p.geometry_case != CRYO_LANDICE_CASE_SLAB && l->p.domain_length > 0) {
+    if (l->p.geometry_case != CRYO_LANDICE_CASE_SLAB &&
+        l->p.geometry_case != CRYO_LANDICE_CASE_FILE && l->p.domain_length > 0) {
       /* The analytic ISMIP-HOM cases span one period L in x and y. */
       cfg->grid.dx = l->p.domain_length / cfg->grid.nx;
       cfg->grid.dy = l->p.domain_length / cfg->grid.ny;
@@ -215,6 +219,7 @@ static int read_config(cryo_config *cfg, const char *text, const char *path, cry
       REAL_KEY("slope", &lp->slope_deg, -45, 45, "degrees"),
       REAL_KEY("thickness", &lp->thickness, 0, 1e5, "m"),
       STR_KEY("geometry_file", li->geometry_file, NULL),
+      REAL_KEY("background_slope", &li->background_slope, -45, 45, "degrees"),
       REAL_KEY("eps_reg", &lp->eps_reg, 0, 1, "a-1"),
       REAL_KEY("newton_rtol", &lp->newton_rtol, 1e-16, 1, NULL),
       INT_KEY("newton_max_iter", &lp->newton_max_iter, 1, 10000),

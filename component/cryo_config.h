@@ -48,6 +48,7 @@ typedef struct cryo_landice_config {
   cryo_landice_params p;
   char geometry_case[CRYO_NAME_LEN]; /* 'slab' | 'ismip-hom-a' | 'ismip-hom-c' | 'file' */
   char geometry_file[CRYO_PATH_LEN];
+  double background_slope;           /* degrees, x tilt under a file geometry */
   char basal[CRYO_NAME_LEN];         /* 'no_slip' | 'friction' */
   char lateral[CRYO_NAME_LEN];       /* 'free' | 'dirichlet' (non-periodic edges) */
   int periodic;                      /* periodic in x and y */

@@ -1,0 +1,26 @@
+/* C side of the Fortran binding (coupling/cryodyn_f.F90, issue 5 item 6).
+ * Everything else in the binding calls cryodyn.h directly through
+ * ISO_C_BINDING; these two functions cover what Fortran cannot reach:
+ * a Fortran MPI communicator handle (MPI_Fint, converted with MPI_Comm_f2c),
+ * and the size of this rank's block, which a host needs to dimension the
+ * arrays of cryo_set_field / cryo_get_field. */
+#include "cryo_impl.h"
+
+int cryo_init_f(cryo_component **c, const char *namelist_path, MPI_Fint comm) {
+  return cryo_init(c, namelist_path, MPI_Comm_f2c(comm));
+}
+
+/* Owned cells of this rank: global index of the first one (0-based), counts,
+ * and the global grid size. Nodes of a block are (nx + 1) x (ny + 1). */
+int cryo_get_block_f(const cryo_component *c, int *i0, int *j0, int *nx, int *ny,
+                     int *nx_global, int *ny_global) {
+  if (!c || !i0 || !j0 || !nx || !ny || !nx_global || !ny_global) return CRYO_ERR_ARG;
+  const cryo_block *b = &c->grid.block;
+  *i0 = b->i0;
+  *j0 = b->j0;
+  *nx = b->nx;
+  *ny = b->ny;
+  *nx_global = b->nx_global;
+  *ny_global = b->ny_global;
+  return CRYO_OK;
+}
