@@ -1,0 +1,347 @@
+/* The component object: init / run / finalize (DESIGN.md section 2), the
+ * registry of state arrays, and the services (halo exchange, exact global
+ * sums) that numerical drivers reach through cryo_comm_ops. */
+#include "config.h"
+#include "cryo_impl.h"
+#include "cryo_namelist.h"
+#include "halo.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A failed cryo_init may leave no component behind: its message lives here. */
+static cryo_err init_error;
+
+const char *cryo_version(void) { return PACKAGE_VERSION; }
+
+const char *cryo_last_error(const cryo_component *c) {
+  return c ? c->err.msg : init_error.msg;
+}
+
+int cryo_status_agree(cryo_component *c, int status) {
+  int mine = status != CRYO_OK ? c->rank : c->size, first = c->size;
+  if (MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, c->comm) != MPI_SUCCESS)
+    return CRYO_ERROR(&c->err, CRYO_ERR_MPI, "MPI_Allreduce failed while checking ranks' status");
+  if (first == c->size) return CRYO_OK;
+  int shared = status;
+  MPI_Bcast(&shared, 1, MPI_INT, first, c->comm);
+  MPI_Bcast(c->err.msg, CRYO_ERR_MSG_LEN, MPI_CHAR, first, c->comm);
+  c->err.status = shared;
+  return shared;
+}
+
+int cryo_status_from_root(cryo_component *c, int status) {
+  int shared = status;
+  MPI_Bcast(&shared, 1, MPI_INT, 0, c->comm);
+  if (shared != CRYO_OK) {
+    MPI_Bcast(c->err.msg, CRYO_ERR_MSG_LEN, MPI_CHAR, 0, c->comm);
+    c->err.status = shared;
+  }
+  return shared;
+}
+
+static int ops_halo(void *ctx, cryo_location loc, int nlev, int nfield, double *const *fields) {
+  cryo_component *c = ctx;
+  return cryo_halo_exchange(c->halo, loc, nlev, nfield, fields, &c->err);
+}
+
+static int ops_sum_int64(void *ctx, long long *vals, int n) {
+  cryo_component *c = ctx;
+  if (c->size == 1) return CRYO_OK;
+  return cryo_mpi_check(MPI_Allreduce(MPI_IN_PLACE, vals, n, MPI_LONG_LONG, MPI_SUM, c->comm),
+                        "MPI_Allreduce (sum)", &c->err);
+}
+
+static int ops_max_double(void *ctx, double *vals, int n) {
+  cryo_component *c = ctx;
+  if (c->size == 1) return CRYO_OK;
+  return cryo_mpi_check(MPI_Allreduce(MPI_IN_PLACE, vals, n, MPI_DOUBLE, MPI_MAX, c->comm),
+                        "MPI_Allreduce (max)", &c->err);
+}
+
+int cryo_field_add(cryo_component *c, const char *name, const char *units,
+                   const char *standard_name, const char *long_name, cryo_location loc, int nlev,
+                   cryo_role role, double **dev) {
+  CRYO_CHECK(c->nfields < CRYO_MAX_FIELDS, &c->err, CRYO_ERR_ARG,
+             "too many state arrays (%d) registering '%s'", CRYO_MAX_FIELDS, name);
+  CRYO_CHECK(cryo_field_find(c, name) < 0, &c->err, CRYO_ERR_ARG,
+             "state array '%s' registered twice", name);
+  cryo_field *f = &c->fields[c->nfields];
+  const cryo_block *b = &c->grid.block;
+  f->name = name;
+  f->units = units;
+  f->standard_name = standard_name;
+  f->long_name = long_name;
+  f->loc = loc;
+  f->nlev = nlev;
+  f->role = role;
+  f->n = (loc == CRYO_AT_CELL ? CRYO_NCELL(b) : CRYO_NNODE(b)) * nlev;
+  CRYO_CALL(cryo_device_alloc(&c->dev, f->n, &f->host, &f->dev, &c->err));
+  *dev = f->dev;
+  c->nfields++;
+  return CRYO_OK;
+}
+
+int cryo_field_find(const cryo_component *c, const char *name) {
+  for (int i = 0; i < c->nfields; ++i)
+    if (!strcmp(c->fields[i].name, name)) return i;
+  return -1;
+}
+
+int cryo_output_var_add(cryo_component *c, const char *name, const char *units,
+                        const char *standard_name, const char *long_name, const char *field,
+                        int offset, int stride, int count) {
+  int f = cryo_field_find(c, field);
+  CRYO_CHECK(f >= 0, &c->err, CRYO_ERR_ARG, "output variable '%s' names no state array '%s'",
+             name, field);
+  CRYO_CHECK(c->noutvars < CRYO_MAX_OUTPUT, &c->err, CRYO_ERR_ARG,
+             "too many output variables registering '%s'", name);
+  CRYO_CHECK(offset + (count - 1) * stride < c->fields[f].nlev, &c->err, CRYO_ERR_ARG,
+             "output variable '%s' reads past the levels of '%s'", name, field);
+  c->outvars[c->noutvars++] =
+      (cryo_output_var){name, units, standard_name, long_name, f, offset, stride, count};
+  return CRYO_OK;
+}
+
+void cryo_field_to_host(cryo_component *c, cryo_field *f) {
+  cryo_device_to_host(&c->dev, f->host, 0, f->n);
+}
+
+void cryo_field_to_device(cryo_component *c, cryo_field *f) {
+  cryo_device_to_device(&c->dev, f->host, 0, f->n);
+}
+
+static int init_clock(cryo_component *c) {
+  const cryo_run_config *r = &c->cfg.run;
+  cryo_clock *k = &c->clock;
+  CRYO_CALL(cryo_date_parse(r->start, &k->start, "&cryo_run start", &c->err));
+  CRYO_CALL(cryo_calendar_parse(r->calendar, &k->calendar, &c->err));
+  k->run_length = r->run_length;
+  k->interval = r->coupling_interval;
+  k->time = 0;
+  k->step = 0;
+  return CRYO_OK;
+}
+
+static int select_model(cryo_component *c) {
+  if (!strcmp(c->cfg.run.model, "seaice")) c->model = &cryo_seaice_model;
+  else c->model = &cryo_landice_model;
+  return CRYO_OK;
+}
+
+/* Largest number of values per point a halo exchange will carry. */
+static int halo_capacity(const cryo_component *c) {
+  int nlev = 3;
+  if (c->model == &cryo_landice_model) nlev = 2 * (c->cfg.landice.p.n_layers + 1);
+  return CRYO_HALO_MAX_FIELDS * nlev;
+}
+
+static double now(void) { return MPI_Wtime(); }
+
+static int init_steps(cryo_component *c, const char *namelist_path, MPI_Comm comm) {
+  CRYO_CALL(cryo_mpi_check(MPI_Comm_dup(comm, &c->comm), "MPI_Comm_dup", &c->err));
+  MPI_Comm_rank(c->comm, &c->rank);
+  MPI_Comm_size(c->comm, &c->size);
+  CRYO_CALL(cryo_config_read(&c->cfg, namelist_path, &c->err));
+  CRYO_CALL(cryo_file_read_text(namelist_path, &c->namelist_text, &c->err));
+  CRYO_CALL(init_clock(c));
+  CRYO_CALL(select_model(c));
+  CRYO_CALL(cryo_device_init(&c->dev, !strcmp(c->cfg.run.device, "gpu"), &c->err));
+  int landice = c->model == &cryo_landice_model;
+  const cryo_grid_config *g = &c->cfg.grid;
+  CRYO_CALL(cryo_grid_create(&c->grid, c->comm, g->nx, g->ny, g->dx, g->dy, g->nprocs_x,
+                             g->nprocs_y, landice && c->cfg.landice.periodic,
+                             landice && c->cfg.landice.periodic, &c->err));
+  CRYO_CALL(cryo_halo_create(&c->halo, &c->grid, &c->dev, halo_capacity(c), &c->err));
+  c->ops = (cryo_comm_ops){c, ops_halo, ops_sum_int64, ops_max_double};
+  CRYO_CALL(c->model->create(c));
+  if (c->cfg.run.restart_in[0]) {
+    CRYO_CALL(cryo_restart_read(c, c->cfg.run.restart_in));
+    c->last_restart = c->clock.time;
+  }
+  return CRYO_OK;
+}
+
+int cryo_init(cryo_component **cp, const char *namelist_path, MPI_Comm comm) {
+  cryo_err_clear(&init_error);
+  if (!cp || !namelist_path)
+    return CRYO_ERROR(&init_error, CRYO_ERR_ARG, "cryo_init: NULL component or namelist path");
+  *cp = NULL;
+  int initialized = 0;
+  MPI_Initialized(&initialized);
+  if (!initialized)
+    return CRYO_ERROR(&init_error, CRYO_ERR_MPI, "cryo_init: MPI_Init has not been called");
+  cryo_component *c = calloc(1, sizeof *c);
+  if (!c) return CRYO_ERROR(&init_error, CRYO_ERR_MEMORY, "cryo_init: out of memory");
+  *cp = c;
+  c->comm = MPI_COMM_NULL;
+  static const char *const names[CRYO_T_COUNT] = {"init", "forcing", "dynamics", "output",
+                                                  "restart"};
+  for (int i = 0; i < CRYO_T_COUNT; ++i) c->timers[i].name = names[i];
+  double t0 = now();
+  int status = init_steps(c, namelist_path, comm);
+  if (c->comm != MPI_COMM_NULL) status = cryo_status_agree(c, status);
+  if (status == CRYO_OK && c->cfg.run.output_file[0]) {
+    status = cryo_status_agree(c, cryo_output_write(c));
+    c->last_output = 0;
+  }
+  c->timers[CRYO_T_INIT].seconds += now() - t0;
+  c->timers[CRYO_T_INIT].calls++;
+  if (status != CRYO_OK) init_error = c->err;
+  return status;
+}
+
+int cryo_is_done(const cryo_component *c) {
+  return c && c->clock.time >= c->clock.run_length;
+}
+
+long long cryo_get_time(const cryo_component *c) { return c ? c->clock.time : 0; }
+
+long long cryo_get_run_length(const cryo_component *c) { return c ? c->clock.run_length : 0; }
+
+static int timed(cryo_component *c, int which, int status_in, double t0) {
+  c->timers[which].seconds += now() - t0;
+  c->timers[which].calls++;
+  return status_in;
+}
+
+int cryo_run(cryo_component *c) {
+  if (!c) return CRYO_ERROR(&init_error, CRYO_ERR_ARG, "cryo_run: NULL component");
+  CRYO_CHECK(!cryo_is_done(c), &c->err, CRYO_ERR_STATE,
+             "cryo_run: the run is complete (%lld s of %lld s)", c->clock.time,
+             c->clock.run_length);
+  cryo_clock *k = &c->clock;
+  double t0 = now();
+  int status = timed(c, CRYO_T_FORCING, c->model->get_forcing(c, k->time), t0);
+  CRYO_CALL(cryo_status_agree(c, status));
+  t0 = now();
+  status = timed(c, CRYO_T_DYNAMICS, c->model->advance(c, k->interval), t0);
+  CRYO_CALL(cryo_status_agree(c, status));
+  k->time += k->interval;
+  k->step += 1;
+  t0 = now();
+  status = timed(c, CRYO_T_FORCING, c->model->put_results(c, k->time), t0);
+  CRYO_CALL(cryo_status_agree(c, status));
+
+  const cryo_run_config *r = &c->cfg.run;
+  if (r->output_file[0] && r->output_interval > 0 && k->time % r->output_interval == 0) {
+    t0 = now();
+    CRYO_CALL(timed(c, CRYO_T_OUTPUT, cryo_status_agree(c, cryo_output_write(c)), t0));
+    c->last_output = k->time;
+  }
+  int due = r->restart_interval > 0 && k->time % r->restart_interval == 0;
+  if (r->restart_out[0] && (due || cryo_is_done(c))) {
+    char path[CRYO_PATH_LEN + 64];
+    cryo_restart_name(c, path, sizeof path);
+    t0 = now();
+    CRYO_CALL(timed(c, CRYO_T_RESTART, cryo_restart_write(c, path), t0));
+    c->last_restart = k->time;
+  }
+  return CRYO_OK;
+}
+
+int cryo_finalize(cryo_component **cp) {
+  if (!cp || !*cp) return CRYO_OK;
+  cryo_component *c = *cp;
+  int status = CRYO_OK;
+  int ready = c->model && c->halo && c->comm != MPI_COMM_NULL && c->err.status == CRYO_OK;
+  if (ready && c->cfg.run.restart_out[0] && c->clock.time > c->last_restart) {
+    char path[CRYO_PATH_LEN + 64];
+    cryo_restart_name(c, path, sizeof path);
+    status = cryo_restart_write(c, path);
+  }
+  cryo_output_close(c);
+  if (c->model && c->model->destroy) c->model->destroy(c);
+  for (int i = 0; i < c->nfields; ++i)
+    cryo_device_free(&c->dev, &c->fields[i].host, c->fields[i].n);
+  cryo_halo_destroy(&c->halo);
+  cryo_grid_destroy(&c->grid);
+  free(c->namelist_text);
+  if (c->comm != MPI_COMM_NULL) MPI_Comm_free(&c->comm);
+  if (status != CRYO_OK) init_error = c->err;
+  free(c);
+  *cp = NULL;
+  return status;
+}
+
+/* Points of this rank's block that cryo_get_field/cryo_set_field copy. */
+static long field_points(const cryo_component *c, const cryo_field *f, int *ni, int *nj) {
+  const cryo_block *b = &c->grid.block;
+  *ni = b->nx + (f->loc == CRYO_AT_NODE);
+  *nj = b->ny + (f->loc == CRYO_AT_NODE);
+  return (long)*ni * *nj * f->nlev;
+}
+
+static int find_by_any_name(cryo_component *c, const char *name) {
+  int k = cryo_field_find(c, name);
+  for (int i = 0; k < 0 && i < c->nfields; ++i)
+    if (c->fields[i].standard_name && !strcmp(c->fields[i].standard_name, name)) k = i;
+  return k;
+}
+
+int cryo_get_field(cryo_component *c, const char *name, double *values, long n) {
+  if (!c) return CRYO_ERROR(&init_error, CRYO_ERR_ARG, "cryo_get_field: NULL component");
+  CRYO_CHECK(name && values, &c->err, CRYO_ERR_ARG, "cryo_get_field: NULL name or array");
+  int k = find_by_any_name(c, name);
+  CRYO_CHECK(k >= 0, &c->err, CRYO_ERR_UNKNOWN, "cryo_get_field: no field named '%s'", name);
+  cryo_field *f = &c->fields[k];
+  int ni, nj;
+  long want = field_points(c, f, &ni, &nj);
+  CRYO_CHECK(n == want, &c->err, CRYO_ERR_ARG,
+             "cryo_get_field('%s'): array of %ld values, this rank's block needs %ld", name, n,
+             want);
+  cryo_field_to_host(c, f);
+  const cryo_block *b = &c->grid.block;
+  for (int j = 0; j < nj; ++j)
+    for (int i = 0; i < ni; ++i) {
+      long at = f->loc == CRYO_AT_CELL ? CRYO_CELL(b, i, j) : CRYO_NODE(b, i, j);
+      memcpy(values + ((long)j * ni + i) * f->nlev, f->host + at * f->nlev,
+             (size_t)f->nlev * sizeof *values);
+    }
+  return CRYO_OK;
+}
+
+int cryo_set_field(cryo_component *c, const char *name, const double *values, long n) {
+  if (!c) return CRYO_ERROR(&init_error, CRYO_ERR_ARG, "cryo_set_field: NULL component");
+  CRYO_CHECK(name && values, &c->err, CRYO_ERR_ARG, "cryo_set_field: NULL name or array");
+  int k = find_by_any_name(c, name);
+  CRYO_CHECK(k >= 0, &c->err, CRYO_ERR_UNKNOWN, "cryo_set_field: no field named '%s'", name);
+  cryo_field *f = &c->fields[k];
+  int ni, nj;
+  long want = field_points(c, f, &ni, &nj);
+  CRYO_CHECK(n == want, &c->err, CRYO_ERR_ARG,
+             "cryo_set_field('%s'): array of %ld values, this rank's block needs %ld", name, n,
+             want);
+  const cryo_block *b = &c->grid.block;
+  for (long q = 0; q < n; ++q)
+    CRYO_CHECK(values[q] == values[q] && values[q] - values[q] == 0.0, &c->err, CRYO_ERR_DATA,
+               "cryo_set_field('%s'): value %ld is %g", name, q, values[q]);
+  for (int j = 0; j < nj; ++j)
+    for (int i = 0; i < ni; ++i) {
+      long at = f->loc == CRYO_AT_CELL ? CRYO_CELL(b, i, j) : CRYO_NODE(b, i, j);
+      memcpy(f->host + at * f->nlev, values + ((long)j * ni + i) * f->nlev,
+             (size_t)f->nlev * sizeof *values);
+    }
+  cryo_field_to_device(c, f);
+  double *d = f->dev;
+  return cryo_halo_exchange(c->halo, f->loc, f->nlev, 1, &d, &c->err);
+}
+
+int cryo_timer_report(const cryo_component *c, char *buf, int len) {
+  if (!c || !buf || len <= 0) return CRYO_ERR_ARG;
+  int used = snprintf(buf, (size_t)len, "%-10s %10s %8s\n", "phase", "seconds", "calls");
+  for (int i = 0; i < CRYO_T_COUNT && used < len; ++i)
+    used += snprintf(buf + used, (size_t)(len - used), "%-10s %10.3f %8ld\n", c->timers[i].name,
+                     c->timers[i].seconds, c->timers[i].calls);
+  return CRYO_OK;
+}
+
+int cryo_summary(cryo_component *c, char *buf, int len) {
+  if (!c || !buf || len <= 0) return CRYO_ERR_ARG;
+  buf[0] = '\0';
+  if (c->model && c->model->summary) return c->model->summary(c, buf, len);
+  return CRYO_OK;
+}
+
+int cryo_is_root(const cryo_component *c) { return c && c->rank == 0; }

@@ -1,0 +1,260 @@
+/* The namelist schema: every group and name with its type, range and
+ * default, and the checks that involve several names. namelists/README.md
+ * documents the same table for users. */
+#include "cryo_config.h"
+#include "cryo_clock.h"
+#include "cryo_namelist.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+/* Times are read as reals so that long runs fit, then must be whole seconds. */
+typedef struct {
+  double run_length, coupling_interval, output_interval, restart_interval;
+} time_keys;
+
+#define KEY(n, t, d, lo, hi, req, u) {n, t, d, 1, NULL, 0, lo, hi, NULL, req, u}
+#define INT_KEY(n, d, lo, hi) KEY(n, CRYO_NML_INT, d, lo, hi, 0, NULL)
+#define REAL_KEY(n, d, lo, hi, u) KEY(n, CRYO_NML_REAL, d, lo, hi, 0, u)
+#define BOOL_KEY(n, d) KEY(n, CRYO_NML_LOGICAL, d, 1, 0, 0, NULL)
+#define STR_KEY(n, d, choices) {n, CRYO_NML_STRING, d, 1, NULL, sizeof(d), 1, 0, choices, 0, NULL}
+
+static const char *const models[] = {"seaice", "landice", NULL};
+static const char *const forcings[] = {"analytic", "netcdf", "oasis", "host", NULL};
+static const char *const calendars[] = {"proleptic_gregorian", "gregorian", "standard",
+                                        "noleap", "365_day", NULL};
+static const char *const devices[] = {"auto", "cpu", "gpu", NULL};
+static const char *const si_inits[] = {"cyclone", "uniform", NULL};
+static const char *const li_cases[] = {"slab", "ismip-hom-a", "ismip-hom-c", "file", NULL};
+static const char *const li_basal[] = {"no_slip", "friction", NULL};
+static const char *const li_lateral[] = {"free", "dirichlet", NULL};
+
+void cryo_config_defaults(cryo_config *cfg) {
+  memset(cfg, 0, sizeof *cfg);
+  cryo_run_config *r = &cfg->run;
+  strcpy(r->model, "seaice");
+  strcpy(r->start, "2000-01-01 00:00:00");
+  strcpy(r->calendar, "proleptic_gregorian");
+  r->run_length = 0;
+  r->coupling_interval = 3600;
+  strcpy(r->forcing, "analytic");
+  strcpy(r->forcing_vars[0], "uwind");
+  strcpy(r->forcing_vars[1], "vwind");
+  strcpy(r->forcing_vars[2], "uocean");
+  strcpy(r->forcing_vars[3], "vocean");
+  strcpy(r->device, "auto");
+  cryo_grid_config *g = &cfg->grid;
+  g->nx = 64;
+  g->ny = 64;
+  g->dx = 8000.0;
+  g->dy = 8000.0;
+  strcpy(g->mask_var, "mask");
+  cryo_seaice_params_cyclone(&cfg->seaice.p);
+  strcpy(cfg->seaice.init, "cyclone");
+  cfg->seaice.h_init = 0.3;
+  cfg->seaice.a_init = 1.0;
+  cryo_landice_params_default(&cfg->landice.p);
+  strcpy(cfg->landice.geometry_case, "ismip-hom-a");
+  strcpy(cfg->landice.basal, "no_slip");
+  strcpy(cfg->landice.lateral, "free");
+  cfg->landice.periodic = 1;
+  strcpy(cfg->coupling.component, "cryody");
+}
+
+static int whole_seconds(double v, const char *name, long long *out, const char *src,
+                         cryo_err *err) {
+  CRYO_CHECK(v >= 0 && v < 9.2e18 && v == floor(v), err, CRYO_ERR_RANGE,
+             "%s: &cryo_run: %s = %g must be a whole, non-negative number of seconds", src, name,
+             v);
+  *out = (long long)v;
+  return CRYO_OK;
+}
+
+static int check_multiple(long long a, long long b, const char *an, const char *bn,
+                          const char *src, cryo_err *err) {
+  CRYO_CHECK(b > 0 && a % b == 0, err, CRYO_ERR_RANGE,
+             "%s: &cryo_run: %s = %lld s is not a multiple of %s = %lld s", src, an, a, bn, b);
+  return CRYO_OK;
+}
+
+/* Checks that involve several names, after every group was read. */
+static int check_config(cryo_config *cfg, const time_keys *t, cryo_err *err) {
+  cryo_run_config *r = &cfg->run;
+  const char *src = cfg->source;
+  CRYO_CALL(whole_seconds(t->run_length, "run_length", &r->run_length, src, err));
+  CRYO_CALL(whole_seconds(t->coupling_interval, "coupling_interval", &r->coupling_interval, src,
+                          err));
+  CRYO_CALL(whole_seconds(t->output_interval, "output_interval", &r->output_interval, src, err));
+  CRYO_CALL(whole_seconds(t->restart_interval, "restart_interval", &r->restart_interval, src,
+                          err));
+  CRYO_CHECK(r->run_length > 0, err, CRYO_ERR_RANGE,
+             "%s: &cryo_run: run_length = %lld s must be > 0", src, r->run_length);
+  CRYO_CHECK(r->coupling_interval > 0, err, CRYO_ERR_RANGE,
+             "%s: &cryo_run: coupling_interval = %lld s must be > 0", src, r->coupling_interval);
+  CRYO_CALL(check_multiple(r->run_length, r->coupling_interval, "run_length",
+                           "coupling_interval", src, err));
+  if (r->output_interval > 0)
+    CRYO_CALL(check_multiple(r->output_interval, r->coupling_interval, "output_interval",
+                             "coupling_interval", src, err));
+  if (r->restart_interval > 0)
+    CRYO_CALL(check_multiple(r->restart_interval, r->coupling_interval, "restart_interval",
+                             "coupling_interval", src, err));
+  CRYO_CHECK(strcmp(r->forcing, "netcdf") || r->forcing_file[0], err, CRYO_ERR_MISSING,
+             "%s: &cryo_run: forcing = 'netcdf' needs forcing_file", src);
+  cryo_date d;
+  char what[CRYO_PATH_LEN + 32];
+  snprintf(what, sizeof what, "%s: &cryo_run: start", src);
+  CRYO_CALL(cryo_date_parse(r->start, &d, what, err));
+
+  double dt = 0;
+  if (!strcmp(r->model, "seaice")) {
+    CRYO_CALL(cryo_seaice_params_check(&cfg->seaice.p, err));
+    dt = cfg->seaice.p.dt;
+    CRYO_CHECK(strcmp(r->forcing, "analytic") || !strcmp(cfg->seaice.init, "cyclone"), err,
+               CRYO_ERR_RANGE,
+               "%s: forcing = 'analytic' is the cyclone benchmark's and needs &cryo_seaice "
+               "init = 'cyclone'",
+               src);
+  } else {
+    cryo_landice_config *l = &cfg->landice;
+    l->p.no_slip = !strcmp(l->basal, "no_slip");
+    l->p.lateral_bc = !strcmp(l->lateral, "dirichlet") ? CRYO_LANDICE_LATERAL_DIRICHLET
+                                                       : CRYO_LANDICE_LATERAL_FREE;
+    l->p.geometry_case = !strcmp(l->geometry_case, "slab")          ? CRYO_LANDICE_CASE_SLAB
+                         : !strcmp(l->geometry_case, "ismip-hom-a") ? CRYO_LANDICE_CASE_ISMIP_HOM_A
+                         : !strcmp(l->geometry_case, "ismip-hom-c") ? CRYO_LANDICE_CASE_ISMIP_HOM_C
+                                                                    : CRYO_LANDICE_CASE_FILE;
+    CRYO_CHECK(l->p.geometry_case != CRYO_LANDICE_CASE_FILE || l->geometry_file[0], err,
+               CRYO_ERR_MISSING, "%s: &cryo_landice case = 'file' needs geometry_file", src);
+    CRYO_CALL(cryo_landice_params_check(&l->p, err));
+    dt = l->p.dt;
+    if (l->p.geometry_case != CRYO_LANDICE_CASE_SLAB &&
+        l->p.geometry_case != CRYO_LANDICE_CASE_FILE && l->p.domain_length > 0) {
+      /* The analytic ISMIP-HOM cases span one period L in x and y. */
+      cfg->grid.dx = l->p.domain_length / cfg->grid.nx;
+      cfg->grid.dy = l->p.domain_length / cfg->grid.ny;
+    }
+  }
+  double steps = (double)r->coupling_interval / dt;
+  CRYO_CHECK(dt > 0 && steps == floor(steps), err, CRYO_ERR_RANGE,
+             "%s: coupling_interval = %lld s is not a multiple of the %s time step dt = %g s", src,
+             r->coupling_interval, r->model, dt);
+  return CRYO_OK;
+}
+
+static int read_config(cryo_config *cfg, const char *text, const char *path, cryo_err *err) {
+  cryo_run_config *r = &cfg->run;
+  cryo_grid_config *g = &cfg->grid;
+  cryo_seaice_config *si = &cfg->seaice;
+  cryo_seaice_params *sp = &si->p;
+  cryo_landice_config *li = &cfg->landice;
+  cryo_landice_params *lp = &li->p;
+  time_keys t = {(double)r->run_length, (double)r->coupling_interval, (double)r->output_interval,
+                 (double)r->restart_interval};
+  const double big = 1e30;
+
+  const cryo_nml_key run_keys[] = {
+      {"model", CRYO_NML_STRING, r->model, 1, NULL, sizeof r->model, 1, 0, models, 1, NULL},
+      STR_KEY("start", r->start, NULL),
+      STR_KEY("calendar", r->calendar, calendars),
+      KEY("run_length", CRYO_NML_REAL, &t.run_length, 1, big, 1, "s"),
+      REAL_KEY("coupling_interval", &t.coupling_interval, 1, big, "s"),
+      REAL_KEY("output_interval", &t.output_interval, 0, big, "s"),
+      REAL_KEY("restart_interval", &t.restart_interval, 0, big, "s"),
+      STR_KEY("output_file", r->output_file, NULL),
+      STR_KEY("restart_out", r->restart_out, NULL),
+      STR_KEY("restart_in", r->restart_in, NULL),
+      STR_KEY("forcing", r->forcing, forcings),
+      STR_KEY("forcing_file", r->forcing_file, NULL),
+      {"forcing_vars", CRYO_NML_STRING, r->forcing_vars, 4, NULL, CRYO_NAME_LEN, 1, 0, NULL, 0,
+       NULL},
+      STR_KEY("device", r->device, devices),
+      BOOL_KEY("verbose", &r->verbose),
+  };
+  const cryo_nml_key grid_keys[] = {
+      KEY("nx", CRYO_NML_INT, &g->nx, 2, 1e6, 1, NULL),
+      KEY("ny", CRYO_NML_INT, &g->ny, 2, 1e6, 1, NULL),
+      REAL_KEY("dx", &g->dx, 1e-3, 1e8, "m"),
+      REAL_KEY("dy", &g->dy, 1e-3, 1e8, "m"),
+      STR_KEY("mask_file", g->mask_file, NULL),
+      STR_KEY("mask_var", g->mask_var, NULL),
+      INT_KEY("nprocs_x", &g->nprocs_x, 0, 1e6),
+      INT_KEY("nprocs_y", &g->nprocs_y, 0, 1e6),
+  };
+  const cryo_nml_key seaice_keys[] = {
+      REAL_KEY("dt", &sp->dt, 1e-3, 86400, "s"),
+      INT_KEY("n_evp", &sp->n_evp, 1, 100000),
+      REAL_KEY("alpha", &sp->alpha, 1, 1e6, NULL),
+      REAL_KEY("beta", &sp->beta, 1, 1e6, NULL),
+      REAL_KEY("pstar", &sp->pstar, 0, 1e7, "N m-2"),
+      REAL_KEY("c_strength", &sp->c_strength, 0, 100, NULL),
+      REAL_KEY("ecc", &sp->ecc, 0.1, 100, NULL),
+      REAL_KEY("delta_min", &sp->delta_min, 1e-20, 1, "s-1"),
+      REAL_KEY("rho_ice", &sp->rho_ice, 1, 1e4, "kg m-3"),
+      REAL_KEY("rho_air", &sp->rho_air, 0, 100, "kg m-3"),
+      REAL_KEY("rho_ocean", &sp->rho_ocean, 1, 1e4, "kg m-3"),
+      REAL_KEY("c_air", &sp->c_air, 0, 1, NULL),
+      REAL_KEY("c_ocean", &sp->c_ocean, 0, 1, NULL),
+      REAL_KEY("coriolis", &sp->coriolis, -1e-3, 1e-3, "s-1"),
+      REAL_KEY("h_min", &sp->h_min, 1e-12, 1, "m"),
+      INT_KEY("tracer_order", &sp->tracer_order, 0, 1),
+      STR_KEY("init", si->init, si_inits),
+      REAL_KEY("h_init", &si->h_init, 0, 1e3, "m"),
+      REAL_KEY("a_init", &si->a_init, 0, 1, NULL),
+      STR_KEY("init_file", si->init_file, NULL),
+  };
+  const cryo_nml_key landice_keys[] = {
+      INT_KEY("n_layers", &lp->n_layers, 1, CRYO_LANDICE_MAX_LAYERS),
+      REAL_KEY("glen_n", &lp->glen_n, 1, 10, NULL),
+      REAL_KEY("rate_factor", &lp->rate_factor, 1e-30, 1, "Pa-n a-1"),
+      REAL_KEY("rho_ice", &lp->rho_ice, 1, 1e4, "kg m-3"),
+      REAL_KEY("gravity", &lp->gravity, 0, 100, "m s-2"),
+      REAL_KEY("beta2", &lp->beta2, 0, 1e12, "Pa a m-1"),
+      STR_KEY("basal", li->basal, li_basal),
+      STR_KEY("lateral", li->lateral, li_lateral),
+      BOOL_KEY("periodic", &li->periodic),
+      STR_KEY("case", li->geometry_case, li_cases),
+      REAL_KEY("domain_length", &lp->domain_length, 0, 1e8, "m"),
+      REAL_KEY("slope", &lp->slope_deg, -45, 45, "degrees"),
+      REAL_KEY("thickness", &lp->thickness, 0, 1e5, "m"),
+      STR_KEY("geometry_file", li->geometry_file, NULL),
+      REAL_KEY("background_slope", &li->background_slope, -45, 45, "degrees"),
+      REAL_KEY("eps_reg", &lp->eps_reg, 0, 1, "a-1"),
+      REAL_KEY("newton_rtol", &lp->newton_rtol, 1e-16, 1, NULL),
+      INT_KEY("newton_max_iter", &lp->newton_max_iter, 1, 10000),
+      REAL_KEY("linear_rtol", &lp->linear_rtol, 1e-16, 1, NULL),
+      INT_KEY("linear_max_iter", &lp->linear_max_iter, 1, 1000000),
+      REAL_KEY("dt", &lp->dt, 1e-3, 1e12, "s"),
+      BOOL_KEY("evolve_thickness", &li->evolve_thickness),
+  };
+  const cryo_nml_key coupling_keys[] = {
+      STR_KEY("component", cfg->coupling.component, NULL),
+  };
+#define N(a) (int)(sizeof(a) / sizeof((a)[0]))
+  const cryo_nml_group groups[] = {
+      {"cryo_run", run_keys, N(run_keys), 1},
+      {"cryo_grid", grid_keys, N(grid_keys), 1},
+      {"cryo_seaice", seaice_keys, N(seaice_keys), 0},
+      {"cryo_landice", landice_keys, N(landice_keys), 0},
+      {"cryo_coupling", coupling_keys, N(coupling_keys), 0},
+  };
+  int status = text ? cryo_namelist_read_string(text, path, groups, N(groups), err)
+                    : cryo_namelist_read_file(path, groups, N(groups), err);
+#undef N
+  if (status != CRYO_OK) return status;
+  return check_config(cfg, &t, err);
+}
+
+int cryo_config_read(cryo_config *cfg, const char *path, cryo_err *err) {
+  cryo_config_defaults(cfg);
+  snprintf(cfg->source, sizeof cfg->source, "%s", path);
+  return read_config(cfg, NULL, path, err);
+}
+
+int cryo_config_read_string(cryo_config *cfg, const char *text, const char *source,
+                            cryo_err *err) {
+  cryo_config_defaults(cfg);
+  snprintf(cfg->source, sizeof cfg->source, "%s", source);
+  return read_config(cfg, text, source, err);
+}

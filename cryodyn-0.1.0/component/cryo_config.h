@@ -1,0 +1,82 @@
+/* The run configuration: every namelist option with its default, read from
+ * the groups &cryo_run, &cryo_grid, &cryo_seaice, &cryo_landice and
+ * &cryo_coupling (namelists/README.md documents each). */
+#ifndef CRYO_CONFIG_H
+#define CRYO_CONFIG_H
+
+#include "cryo_error.h"
+#include "landice.h"
+#include "seaice.h"
+
+#define CRYO_PATH_LEN 512
+#define CRYO_NAME_LEN 64
+
+typedef struct cryo_run_config {
+  char model[CRYO_NAME_LEN];       /* 'seaice' | 'landice' */
+  char start[CRYO_NAME_LEN];       /* 'YYYY-MM-DD hh:mm:ss' */
+  char calendar[CRYO_NAME_LEN];    /* 'proleptic_gregorian' | 'noleap' */
+  long long run_length;            /* s */
+  long long coupling_interval;     /* s */
+  long long output_interval;       /* s, 0 = no output */
+  long long restart_interval;      /* s, 0 = only at the end of the run */
+  char output_file[CRYO_PATH_LEN]; /* '' = no output */
+  char restart_out[CRYO_PATH_LEN]; /* file-name prefix, '' = no restarts */
+  char restart_in[CRYO_PATH_LEN];  /* '' = cold start */
+  char forcing[CRYO_NAME_LEN];     /* 'analytic' | 'netcdf' | 'oasis' | 'host' */
+  char forcing_file[CRYO_PATH_LEN];
+  char forcing_vars[4][CRYO_NAME_LEN]; /* variable names in the forcing file */
+  char device[CRYO_NAME_LEN];      /* 'auto' | 'cpu' | 'gpu' */
+  int verbose;                     /* progress line on rank 0 every coupling step */
+} cryo_run_config;
+
+typedef struct cryo_grid_config {
+  int nx, ny;                      /* cells */
+  double dx, dy;                   /* m */
+  char mask_file[CRYO_PATH_LEN];   /* '' = all ocean / all ice-covered domain */
+  char mask_var[CRYO_NAME_LEN];
+  int nprocs_x, nprocs_y;          /* 0 = automatic */
+} cryo_grid_config;
+
+typedef struct cryo_seaice_config {
+  cryo_seaice_params p;
+  char init[CRYO_NAME_LEN];        /* 'cyclone' | 'uniform' | 'file' */
+  double h_init, a_init;           /* m, 1 */
+  char init_file[CRYO_PATH_LEN];
+} cryo_seaice_config;
+
+typedef struct cryo_landice_config {
+  cryo_landice_params p;
+  char geometry_case[CRYO_NAME_LEN]; /* 'slab' | 'ismip-hom-a' | 'ismip-hom-c' | 'file' */
+  char geometry_file[CRYO_PATH_LEN];
+  double background_slope;           /* degrees, x tilt under a file geometry */
+  char basal[CRYO_NAME_LEN];         /* 'no_slip' | 'friction' */
+  char lateral[CRYO_NAME_LEN];       /* 'free' | 'dirichlet' (non-periodic edges) */
+  int periodic;                      /* periodic in x and y */
+  int evolve_thickness;
+} cryo_landice_config;
+
+typedef struct cryo_coupling_config {
+  char component[CRYO_NAME_LEN];   /* OASIS component name (6 characters at most) */
+  char names[16][CRYO_NAME_LEN];   /* OASIS field names, in the order of the field table */
+  int nnames;
+} cryo_coupling_config;
+
+typedef struct cryo_config {
+  char source[CRYO_PATH_LEN];      /* the namelist file read */
+  cryo_run_config run;
+  cryo_grid_config grid;
+  cryo_seaice_config seaice;
+  cryo_landice_config landice;
+  cryo_coupling_config coupling;
+} cryo_config;
+
+/* Fill every option with its default. */
+void cryo_config_defaults(cryo_config *cfg);
+
+/* Read and check a namelist file into cfg (defaults first). */
+int cryo_config_read(cryo_config *cfg, const char *path, cryo_err *err);
+
+/* Same from text; `source` names it in messages (used by tests). */
+int cryo_config_read_string(cryo_config *cfg, const char *text, const char *source, cryo_err *err);
+
+#endif

@@ -1,0 +1,37 @@
+/* The device data layer (STYLE.md rule 5): the only place that holds OpenACC
+ * data directives. Arrays live on the host and, with OpenACC, in a device copy
+ * made at allocation and kept for the whole run; kernels receive the device
+ * address. Every host <-> device update is counted, so tests can check that a
+ * coupling step moves only the coupling fields. Without OpenACC the device
+ * address is the host address and updates only count. */
+#ifndef CRYO_DEVICE_H
+#define CRYO_DEVICE_H
+
+#include "cryo_error.h"
+
+typedef struct cryo_device {
+  int offload;                  /* 1: arrays have a separate device copy */
+  char description[160];        /* which device runs the kernels, for the log */
+  long long bytes_to_device;    /* bytes copied host -> device since the last reset */
+  long long bytes_to_host;      /* bytes copied device -> host since the last reset */
+  long long updates_to_device;  /* number of update calls each way */
+  long long updates_to_host;
+  long long bytes_allocated;    /* device memory held, bytes */
+} cryo_device;
+
+/* Select the device. require_gpu = 1 makes a missing GPU an error (OpenACC
+ * builds only: without a GPU their regions would silently run on the host). */
+int cryo_device_init(cryo_device *d, int require_gpu, cryo_err *err);
+
+/* Allocate n doubles, zeroed, on host and device; *dev is what kernels use. */
+int cryo_device_alloc(cryo_device *d, long n, double **host, double **dev, cryo_err *err);
+/* Release an array from cryo_device_alloc and set *host = NULL. */
+void cryo_device_free(cryo_device *d, double **host, long n);
+
+/* Copy host[offset, offset + n) to the device copy, or back. */
+void cryo_device_to_device(cryo_device *d, double *host, long offset, long n);
+void cryo_device_to_host(cryo_device *d, double *host, long offset, long n);
+
+void cryo_device_reset_counters(cryo_device *d);
+
+#endif

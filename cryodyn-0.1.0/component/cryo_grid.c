@@ -1,0 +1,218 @@
+/* Block decomposition of the rectangular grid over MPI ranks, and the
+ * gather/scatter of whole fields to and from rank 0 for output and restarts. */
+#include "cryo_grid.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+int cryo_mpi_check(int mpi_status, const char *what, cryo_err *err) {
+  if (mpi_status == MPI_SUCCESS) return CRYO_OK;
+  char text[MPI_MAX_ERROR_STRING];
+  int len = 0;
+  MPI_Error_string(mpi_status, text, &len);
+  return CRYO_ERROR(err, CRYO_ERR_MPI, "MPI error in %s: %s", what, text);
+}
+
+/* Split n cells over count parts as evenly as possible, the first n % count
+ * parts one cell larger; start[p] is the first cell of part p. */
+static void split_range(int n, int count, int *start) {
+  for (int p = 0; p <= count; ++p) start[p] = p * (n / count) + (p < n % count ? p : n % count);
+}
+
+/* Process grid px x py = size whose blocks are closest to square. */
+static void choose_process_grid(int size, int nx, int ny, int *px, int *py) {
+  double best = -1.0;
+  for (int a = 1; a <= size; ++a) {
+    if (size % a) continue;
+    int b = size / a;
+    double bx = (double)nx / a, by = (double)ny / b;
+    double score = bx < by ? bx / by : by / bx;
+    if (score > best) {
+      best = score;
+      *px = a;
+      *py = b;
+    }
+  }
+}
+
+int cryo_grid_create(cryo_grid *g, MPI_Comm comm, int nx, int ny, double dx, double dy,
+                     int px_count, int py_count, int periodic_x, int periodic_y, cryo_err *err) {
+  memset(g, 0, sizeof *g);
+  g->comm = comm;
+  CRYO_CALL(cryo_mpi_check(MPI_Comm_rank(comm, &g->rank), "MPI_Comm_rank", err));
+  CRYO_CALL(cryo_mpi_check(MPI_Comm_size(comm, &g->size), "MPI_Comm_size", err));
+  CRYO_CHECK(nx >= 2 && ny >= 2, err, CRYO_ERR_RANGE, "grid %d x %d: nx and ny must be >= 2", nx,
+             ny);
+  CRYO_CHECK(dx > 0 && dy > 0, err, CRYO_ERR_RANGE, "grid spacing dx = %g, dy = %g m: must be > 0",
+             dx, dy);
+  if (px_count <= 0 && py_count <= 0) {
+    choose_process_grid(g->size, nx, ny, &px_count, &py_count);
+  } else if (px_count <= 0) {
+    CRYO_CHECK(g->size % py_count == 0, err, CRYO_ERR_RANGE,
+               "nprocs_y = %d does not divide the %d MPI ranks", py_count, g->size);
+    px_count = g->size / py_count;
+  } else if (py_count <= 0) {
+    CRYO_CHECK(g->size % px_count == 0, err, CRYO_ERR_RANGE,
+               "nprocs_x = %d does not divide the %d MPI ranks", px_count, g->size);
+    py_count = g->size / px_count;
+  }
+  CRYO_CHECK(px_count * py_count == g->size, err, CRYO_ERR_RANGE,
+             "process grid nprocs_x x nprocs_y = %d x %d does not match the %d MPI ranks",
+             px_count, py_count, g->size);
+  CRYO_CHECK(nx / px_count >= 2 && ny / py_count >= 2, err, CRYO_ERR_RANGE,
+             "grid %d x %d over %d x %d ranks leaves a rank fewer than 2 cells each way", nx, ny,
+             px_count, py_count);
+  g->px_count = px_count;
+  g->py_count = py_count;
+  g->px = g->rank % px_count;
+  g->py = g->rank / px_count;
+  g->i_start = malloc((size_t)(px_count + 1) * sizeof *g->i_start);
+  g->j_start = malloc((size_t)(py_count + 1) * sizeof *g->j_start);
+  CRYO_CHECK(g->i_start && g->j_start, err, CRYO_ERR_MEMORY, "out of memory for the decomposition");
+  split_range(nx, px_count, g->i_start);
+  split_range(ny, py_count, g->j_start);
+
+  cryo_block *b = &g->block;
+  b->i0 = g->i_start[g->px];
+  b->j0 = g->j_start[g->py];
+  b->nx = g->i_start[g->px + 1] - b->i0;
+  b->ny = g->j_start[g->py + 1] - b->j0;
+  b->nx_global = nx;
+  b->ny_global = ny;
+  b->dx = dx;
+  b->dy = dy;
+  b->periodic_x = periodic_x;
+  b->periodic_y = periodic_y;
+
+  int west = g->px - 1, east = g->px + 1, south = g->py - 1, north = g->py + 1;
+  if (periodic_x) west = (west + px_count) % px_count, east = east % px_count;
+  if (periodic_y) south = (south + py_count) % py_count, north = north % py_count;
+  g->west = west >= 0 && west < px_count ? g->py * px_count + west : MPI_PROC_NULL;
+  g->east = east >= 0 && east < px_count ? g->py * px_count + east : MPI_PROC_NULL;
+  g->south = south >= 0 && south < py_count ? south * px_count + g->px : MPI_PROC_NULL;
+  g->north = north >= 0 && north < py_count ? north * px_count + g->px : MPI_PROC_NULL;
+  return CRYO_OK;
+}
+
+void cryo_grid_destroy(cryo_grid *g) {
+  free(g->i_start);
+  free(g->j_start);
+  g->i_start = g->j_start = NULL;
+}
+
+int cryo_grid_owner(const cryo_grid *g, int i, int j) {
+  int px = 0, py = 0;
+  while (px + 1 < g->px_count && g->i_start[px + 1] <= i) ++px;
+  while (py + 1 < g->py_count && g->j_start[py + 1] <= j) ++py;
+  return py * g->px_count + px;
+}
+
+/* The points rank (px, py) owns: cells of its block, or nodes of its block
+ * without the last column/row unless it is the last block that way. */
+static void owned_extent(const cryo_grid *g, cryo_location loc, int px, int py, int *i0, int *ni,
+                         int *j0, int *nj) {
+  *i0 = g->i_start[px];
+  *j0 = g->j_start[py];
+  *ni = g->i_start[px + 1] - *i0;
+  *nj = g->j_start[py + 1] - *j0;
+  if (loc == CRYO_AT_NODE) {
+    if (px == g->px_count - 1) ++*ni;
+    if (py == g->py_count - 1) ++*nj;
+  }
+}
+
+static long local_index(const cryo_block *b, cryo_location loc, int i, int j) {
+  return loc == CRYO_AT_CELL ? CRYO_CELL(b, i, j) : CRYO_NODE(b, i, j);
+}
+
+int cryo_grid_gather(const cryo_grid *g, cryo_location loc, int nlev, const double *local,
+                     double *global, cryo_err *err) {
+  const cryo_block *b = &g->block;
+  int i0, ni, j0, nj;
+  owned_extent(g, loc, g->px, g->py, &i0, &ni, &j0, &nj);
+  long nsend = (long)ni * nj * nlev;
+  double *send = malloc((size_t)nsend * sizeof *send);
+  CRYO_CHECK(send, err, CRYO_ERR_MEMORY, "out of memory gathering a field");
+  for (int j = 0; j < nj; ++j)
+    for (int i = 0; i < ni; ++i)
+      memcpy(send + ((long)j * ni + i) * nlev, local + local_index(b, loc, i, j) * nlev,
+             (size_t)nlev * sizeof *send);
+
+  int *counts = NULL, *displs = NULL;
+  double *recv = NULL;
+  int gnx = b->nx_global + (loc == CRYO_AT_NODE), gny = b->ny_global + (loc == CRYO_AT_NODE);
+  if (g->rank == 0) {
+    counts = malloc((size_t)g->size * sizeof *counts);
+    displs = malloc((size_t)g->size * sizeof *displs);
+    recv = malloc((size_t)gnx * gny * nlev * sizeof *recv);
+    if (!counts || !displs || !recv) {
+      free(send), free(counts), free(displs), free(recv);
+      return CRYO_ERROR(err, CRYO_ERR_MEMORY, "out of memory gathering a field");
+    }
+    long offset = 0;
+    for (int r = 0; r < g->size; ++r) {
+      int a0, an, c0, cn;
+      owned_extent(g, loc, r % g->px_count, r / g->px_count, &a0, &an, &c0, &cn);
+      counts[r] = an * cn * nlev;
+      displs[r] = (int)offset;
+      offset += counts[r];
+    }
+  }
+  int status = cryo_mpi_check(MPI_Gatherv(send, (int)nsend, MPI_DOUBLE, recv, counts, displs,
+                                          MPI_DOUBLE, 0, g->comm),
+                              "MPI_Gatherv", err);
+  if (status == CRYO_OK && g->rank == 0) {
+    for (int r = 0; r < g->size; ++r) {
+      int a0, an, c0, cn;
+      owned_extent(g, loc, r % g->px_count, r / g->px_count, &a0, &an, &c0, &cn);
+      for (int j = 0; j < cn; ++j)
+        memcpy(global + ((long)(c0 + j) * gnx + a0) * nlev, recv + displs[r] + (long)j * an * nlev,
+               (size_t)an * nlev * sizeof *global);
+    }
+  }
+  free(send), free(counts), free(displs), free(recv);
+  return status;
+}
+
+int cryo_grid_scatter(const cryo_grid *g, cryo_location loc, int nlev, const double *global,
+                      double *local, cryo_err *err) {
+  const cryo_block *b = &g->block;
+  int node = loc == CRYO_AT_NODE;
+  int gnx = b->nx_global + node;
+  /* Every rank takes its whole block of points, shared edge nodes included. */
+  int ni = b->nx + node, nj = b->ny + node;
+  long ncount = (long)ni * nj * nlev;
+  double *recv = malloc((size_t)ncount * sizeof *recv);
+  CRYO_CHECK(recv, err, CRYO_ERR_MEMORY, "out of memory scattering a field");
+  int status = CRYO_OK;
+  if (g->rank == 0) {
+    for (int r = 0; r < g->size && status == CRYO_OK; ++r) {
+      int px = r % g->px_count, py = r / g->px_count;
+      int a0 = g->i_start[px], c0 = g->j_start[py];
+      int an = g->i_start[px + 1] - a0 + node, cn = g->j_start[py + 1] - c0 + node;
+      double *buf = r == 0 ? recv : malloc((size_t)an * cn * nlev * sizeof *buf);
+      if (!buf) {
+        status = CRYO_ERROR(err, CRYO_ERR_MEMORY, "out of memory scattering a field");
+        break;
+      }
+      for (int j = 0; j < cn; ++j)
+        memcpy(buf + (long)j * an * nlev, global + ((long)(c0 + j) * gnx + a0) * nlev,
+               (size_t)an * nlev * sizeof *buf);
+      if (r != 0) {
+        status = cryo_mpi_check(MPI_Send(buf, an * cn * nlev, MPI_DOUBLE, r, 7, g->comm),
+                                "MPI_Send", err);
+        free(buf);
+      }
+    }
+  } else {
+    status = cryo_mpi_check(
+        MPI_Recv(recv, (int)ncount, MPI_DOUBLE, 0, 7, g->comm, MPI_STATUS_IGNORE), "MPI_Recv", err);
+  }
+  if (status == CRYO_OK)
+    for (int j = 0; j < nj; ++j)
+      for (int i = 0; i < ni; ++i)
+        memcpy(local + local_index(b, loc, i, j) * nlev, recv + ((long)j * ni + i) * nlev,
+               (size_t)nlev * sizeof *local);
+  free(recv);
+  return status;
+}

@@ -1,0 +1,59 @@
+/* Grid, 2-D block decomposition over MPI ranks, and halo exchange
+ * (DESIGN.md section 4). The mesh is nx_global x ny_global rectangular cells
+ * of size dx x dy; rank (px, py) of a px_count x py_count process grid owns a
+ * contiguous block of cells, described to kernels by a cryo_block. */
+#ifndef CRYO_GRID_H
+#define CRYO_GRID_H
+
+#include <mpi.h>
+
+#include "cryo_block.h"
+#include "cryo_error.h"
+
+typedef struct cryo_device cryo_device;
+
+typedef struct cryo_grid {
+  cryo_block block;          /* this rank's block, as kernels see it */
+  MPI_Comm comm;             /* the component's communicator (not owned) */
+  int rank, size;
+  int px_count, py_count;    /* process grid */
+  int px, py;                /* this rank's position in it */
+  int west, east, south, north; /* neighbour ranks or MPI_PROC_NULL */
+  int *i_start, *j_start;    /* first global cell of each process column / row, [count + 1] */
+} cryo_grid;
+
+/* Decompose nx x ny cells over the ranks of comm. px_count/py_count = 0
+ * chooses the process grid automatically (closest to square blocks). Every
+ * rank must keep at least 2 cells each way. */
+int cryo_grid_create(cryo_grid *g, MPI_Comm comm, int nx, int ny, double dx, double dy,
+                     int px_count, int py_count, int periodic_x, int periodic_y, cryo_err *err);
+void cryo_grid_destroy(cryo_grid *g);
+
+/* Rank owning global cell (i, j). */
+int cryo_grid_owner(const cryo_grid *g, int i, int j);
+
+/* Halo exchange of nfield device arrays at loc with nlev values per point.
+ * Buffers and packing live in cryo_halo.c; only packed halos cross to the host. */
+typedef struct cryo_halo cryo_halo;
+int cryo_halo_create(cryo_halo **h, const cryo_grid *g, cryo_device *dev, int max_values_per_point,
+                     cryo_err *err);
+void cryo_halo_destroy(cryo_halo **h);
+int cryo_halo_exchange(cryo_halo *h, cryo_location loc, int nlev, int nfield, double *const *fields,
+                       cryo_err *err);
+
+/* Gather a field of this rank's owned points (row-major [j][i][k] over the
+ * owned cells, or the nodes [0,nx] x [0,ny] of the block; last node row and
+ * column taken from the last block) into a global array on rank 0, laid out
+ * [j][i][k] with (nx_global (+1 for nodes)) points per row. `local` is a host
+ * array in block layout (with halo). `global` is used on rank 0 only. */
+int cryo_grid_gather(const cryo_grid *g, cryo_location loc, int nlev, const double *local,
+                     double *global, cryo_err *err);
+/* The inverse: rank 0's global array distributed into every rank's block
+ * layout (owned points only; halos are left to a halo exchange). */
+int cryo_grid_scatter(const cryo_grid *g, cryo_location loc, int nlev, const double *global,
+                      double *local, cryo_err *err);
+
+/* Translate an MPI error code into a cryodyn error. */
+int cryo_mpi_check(int mpi_status, const char *what, cryo_err *err);
+
+#endif

@@ -1,0 +1,236 @@
+/* The land-ice dynamical core inside the component (DESIGN.md section 6):
+ * state arrays from the kernels' table, analytic geometry, mass-balance
+ * forcing through the exchange layer, and per coupling interval the
+ * first-order Stokes solve and (optionally) thickness evolution. */
+#include "cryo_exchange.h"
+#include "cryo_impl.h"
+
+#include <math.h>
+#include <netcdf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NEWTON_LOG 64
+
+typedef struct landice_model {
+  cryo_landice_state s;
+  int smb_field, melt_field;
+  int analytic, host;
+  cryo_landice_newton_log log[NEWTON_LOG];
+  int nlog;
+} landice_model;
+
+static const cryo_role roles[] = {
+    [CRYO_LANDICE_PROGNOSTIC] = CRYO_ROLE_PROGNOSTIC, [CRYO_LANDICE_FORCING] = CRYO_ROLE_FORCING,
+    [CRYO_LANDICE_STATIC] = CRYO_ROLE_STATIC,         [CRYO_LANDICE_DIAGNOSTIC] = CRYO_ROLE_DIAGNOSTIC,
+    [CRYO_LANDICE_WORK] = CRYO_ROLE_WORK};
+
+/* Rank 0 reads variable `name` (y, x) of the geometry file into global
+ * (nx_global * ny_global values); status only meaningful on rank 0. */
+static int read_geometry_var(cryo_component *c, int ncid, const char *path, const char *name,
+                             int optional, double *global, int *found) {
+  const cryo_block *b = &c->grid.block;
+  int var, ndims, dims[NC_MAX_VAR_DIMS];
+  size_t len[2] = {0, 0};
+  *found = nc_inq_varid(ncid, name, &var) == NC_NOERR;
+  if (!*found) {
+    CRYO_CHECK(optional, &c->err, CRYO_ERR_MISSING, "geometry_file %s: no variable '%s'", path,
+               name);
+    return CRYO_OK;
+  }
+  nc_inq_varndims(ncid, var, &ndims);
+  nc_inq_vardimid(ncid, var, dims);
+  if (ndims == 2) nc_inq_dimlen(ncid, dims[0], &len[0]), nc_inq_dimlen(ncid, dims[1], &len[1]);
+  CRYO_CHECK(ndims == 2 && (int)len[0] == b->ny_global && (int)len[1] == b->nx_global, &c->err,
+             CRYO_ERR_FORMAT,
+             "geometry_file %s: '%s' must be (y, x) = (%d, %d) cell centres, found %d dimensions "
+             "(%zu, %zu)",
+             path, name, b->ny_global, b->nx_global, ndims, len[0], len[1]);
+  int s = nc_get_var_double(ncid, var, global);
+  CRYO_CHECK(s == NC_NOERR, &c->err, CRYO_ERR_NETCDF, "geometry_file %s: '%s': %s", path, name,
+             nc_strerror(s));
+  size_t n = (size_t)b->nx_global * b->ny_global;
+  for (size_t q = 0; q < n; ++q)
+    CRYO_CHECK(isfinite(global[q]), &c->err, CRYO_ERR_DATA,
+               "geometry_file %s: '%s' at (y, x) = (%zu, %zu) is %g", path, name,
+               q / b->nx_global, q % b->nx_global, global[q]);
+  return CRYO_OK;
+}
+
+/* Global cell (i, j) wrapped where periodic, else clamped to the domain. */
+static double cell_value(const cryo_block *b, const double *g, int i, int j) {
+  int nx = b->nx_global, ny = b->ny_global;
+  i = b->periodic_x ? (i % nx + nx) % nx : i < 0 ? 0 : i >= nx ? nx - 1 : i;
+  j = b->periodic_y ? (j % ny + ny) % ny : j < 0 ? 0 : j >= ny ? ny - 1 : j;
+  return g[(long)j * nx + i];
+}
+
+/* &cryo_landice case = 'file': cell-centred thickness `thk` and bed `topg`
+ * (m, dims (y, x)), optional basal friction `beta2` (Pa a m-1); node values
+ * are the means of the 4 surrounding cells. Surface and bed sit on a plane
+ * tilted by background_slope degrees in x (like the ISMIP-HOM cases, so that
+ * a periodic geometry can flow). Read on rank 0, broadcast. */
+static int read_geometry(cryo_component *c) {
+  const cryo_block *b = &c->grid.block;
+  const char *path = c->cfg.landice.geometry_file;
+  size_t n = (size_t)b->nx_global * b->ny_global;
+  double *g = malloc(3 * n * sizeof *g);
+  CRYO_CHECK(g, &c->err, CRYO_ERR_MEMORY, "out of memory reading %s", path);
+  int status = CRYO_OK, found[3] = {1, 1, 0};
+  if (c->rank == 0) {
+    int ncid = -1, s = nc_open(path, NC_NOWRITE, &ncid);
+    if (s != NC_NOERR)
+      status = CRYO_ERROR(&c->err, CRYO_ERR_FILE, "geometry_file %s: %s", path, nc_strerror(s));
+    static const char *const names[3] = {"thk", "topg", "beta2"};
+    for (int k = 0; k < 3 && status == CRYO_OK; ++k)
+      status = read_geometry_var(c, ncid, path, names[k], k == 2, g + k * n, &found[k]);
+    for (size_t q = 0; q < n && status == CRYO_OK; ++q)
+      if (!(g[q] > 0.0))
+        status = CRYO_ERROR(&c->err, CRYO_ERR_DATA,
+                            "geometry_file %s: thk at (y, x) = (%zu, %zu) is %g m: the velocity "
+                            "solve needs ice everywhere (thk > 0)",
+                            path, q / b->nx_global, q % b->nx_global, g[q]);
+    if (ncid >= 0) nc_close(ncid);
+  }
+  status = cryo_status_from_root(c, status);
+  if (status == CRYO_OK) {
+    MPI_Bcast(found, 3, MPI_INT, 0, c->comm);
+    MPI_Bcast(g, (int)(3 * n), MPI_DOUBLE, 0, c->comm);
+    const char *names[5] = {"thk", "thk_node", "bed", "usrf", "beta2"};
+    cryo_field *f[5];
+    for (int k = 0; k < 5; ++k) f[k] = &c->fields[cryo_field_find(c, names[k])];
+    for (int j = -1; j <= b->ny; ++j)
+      for (int i = -1; i <= b->nx; ++i)
+        f[0]->host[CRYO_CELL(b, i, j)] = cell_value(b, g, b->i0 + i, b->j0 + j);
+    for (int j = -1; j <= b->ny + 1; ++j)
+      for (int i = -1; i <= b->nx + 1; ++i) {
+        long q = CRYO_NODE(b, i, j);
+        double v[3];
+        for (int k = 0; k < 3; ++k) {
+          const double *a = g + k * n;
+          int gi = b->i0 + i, gj = b->j0 + j;
+          v[k] = 0.25 * (cell_value(b, a, gi - 1, gj - 1) + cell_value(b, a, gi, gj - 1) +
+                         cell_value(b, a, gi - 1, gj) + cell_value(b, a, gi, gj));
+        }
+        f[1]->host[q] = v[0];
+        f[2]->host[q] = v[1];
+        f[3]->host[q] = v[0] + v[1];
+        f[4]->host[q] = found[2] ? v[2] : c->cfg.landice.p.beta2;
+      }
+    for (int k = 0; k < 5; ++k) cryo_field_to_device(c, f[k]);
+    c->cfg.landice.p.slope_x = -tan(c->cfg.landice.background_slope * M_PI / 180.0);
+    c->cfg.landice.p.slope_y = 0.0;
+  }
+  free(g);
+  return status;
+}
+
+static int landice_create(cryo_component *c) {
+  landice_model *m = calloc(1, sizeof *m);
+  CRYO_CHECK(m, &c->err, CRYO_ERR_MEMORY, "out of memory for the land-ice model");
+  c->model_data = m;
+  cryo_landice_params *p = &c->cfg.landice.p;
+  const cryo_landice_array_info *t;
+  int n = cryo_landice_arrays(p, &t);
+  for (int i = 0; i < n; ++i) {
+    double **slot = (double **)((char *)&m->s + t[i].offset);
+    CRYO_CALL(cryo_field_add(c, t[i].name, t[i].units, t[i].standard_name, t[i].long_name,
+                             (cryo_location)t[i].loc, t[i].nlev, roles[t[i].role], slot));
+  }
+  m->smb_field = cryo_field_find(c, "smb");
+  m->melt_field = cryo_field_find(c, "basal_melt");
+  CRYO_CHECK(m->smb_field >= 0 && m->melt_field >= 0, &c->err, CRYO_ERR_ARG,
+             "land-ice state has no 'smb' or 'basal_melt' array");
+  int nz = p->n_layers;
+  c->nlevels = nz + 1;
+  static const char *const out2d[] = {"thk", "u_surf", "v_surf", "usrf", "bed"};
+  for (int k = 0; k < 5; ++k) {
+    int i = cryo_field_find(c, out2d[k]);
+    CRYO_CHECK(i >= 0, &c->err, CRYO_ERR_ARG, "land-ice state has no '%s' array", out2d[k]);
+    const cryo_field *f = &c->fields[i];
+    CRYO_CALL(cryo_output_var_add(c, f->name, f->units, f->standard_name, f->long_name, f->name,
+                                  0, 1, 1));
+  }
+  CRYO_CALL(cryo_output_var_add(c, "u", "m/(365 day)", "land_ice_x_velocity",
+                                "ice velocity, x component", "velocity", 0, 2, nz + 1));
+  CRYO_CALL(cryo_output_var_add(c, "v", "m/(365 day)", "land_ice_y_velocity",
+                                "ice velocity, y component", "velocity", 1, 2, nz + 1));
+  if (p->geometry_case == CRYO_LANDICE_CASE_FILE)
+    CRYO_CALL(read_geometry(c));
+  else
+    CRYO_CALL(cryo_landice_geometry(&c->grid.block, p, &m->s, &c->err));
+
+  const char *forcing = c->cfg.run.forcing;
+  m->analytic = !strcmp(forcing, "analytic");
+  m->host = !strcmp(forcing, "host");
+  if (!m->analytic) {
+    cryo_exchange_config xc = {0};
+    char start[32];
+    cryo_date_format(c->clock.start, start, sizeof start);
+    xc.forcing_file = c->cfg.run.forcing_file;
+    xc.start_date = start;
+    xc.oasis_component = c->cfg.coupling.component;
+    CRYO_CALL(cryo_exchange_create(&c->exchange, forcing, CRYO_MODEL_LANDICE, &c->grid.block,
+                                   c->comm, &xc, &c->err));
+  }
+  return CRYO_OK;
+}
+
+/* Mass balance arrives in kg m-2 s-1 (exchange table); the state keeps
+ * metres of ice per year. */
+static int landice_get_forcing(cryo_component *c, long long t) {
+  landice_model *m = c->model_data;
+  if (m->analytic || m->host) return CRYO_OK;
+  const double to_m_per_year = CRYO_LANDICE_YEAR / c->cfg.landice.p.rho_ice;
+  int ids[2] = {CRYO_F_SMB, CRYO_F_BASAL_MELT};
+  int fields[2] = {m->smb_field, m->melt_field};
+  for (int k = 0; k < 2; ++k) {
+    cryo_field *f = &c->fields[fields[k]];
+    CRYO_CALL(cryo_exchange_get(c->exchange, (double)t, ids[k], f->host, &c->err));
+    for (long q = 0; q < f->n; ++q) f->host[q] *= to_m_per_year;
+    cryo_field_to_device(c, f);
+  }
+  return CRYO_OK;
+}
+
+static int landice_advance(cryo_component *c, long long seconds) {
+  landice_model *m = c->model_data;
+  const cryo_landice_config *lc = &c->cfg.landice;
+  const cryo_block *b = &c->grid.block;
+  long nsteps = lc->evolve_thickness ? (long)llround((double)seconds / lc->p.dt) : 1;
+  for (long k = 0; k < nsteps; ++k) {
+    CRYO_CALL(cryo_landice_solve_velocity(b, &lc->p, &m->s, &c->ops, m->log, NEWTON_LOG,
+                                          &m->nlog, &c->err));
+    if (lc->evolve_thickness)
+      CRYO_CALL(cryo_landice_evolve_thickness(b, &lc->p, &m->s, &c->ops, NULL, &c->err));
+  }
+  return CRYO_OK;
+}
+
+static int landice_put_results(cryo_component *c, long long t) {
+  (void)c;
+  (void)t;
+  return CRYO_OK;
+}
+
+static int landice_summary(cryo_component *c, char *buf, int len) {
+  landice_model *m = c->model_data;
+  double volume = 0;
+  CRYO_CALL(cryo_landice_volume(&c->grid.block, &m->s, &c->ops, &volume, &c->err));
+  double r0 = m->nlog > 0 ? m->log[0].residual_norm : 0, r1 = m->nlog > 0 ? m->log[m->nlog - 1].residual_norm : 0;
+  snprintf(buf, (size_t)len, "volume %.6e m3  Newton steps %d  |R| %.3e -> %.3e", volume,
+           m->nlog, r0, r1);
+  return CRYO_OK;
+}
+
+static void landice_destroy(cryo_component *c) {
+  cryo_exchange_destroy(&c->exchange);
+  free(c->model_data);
+  c->model_data = NULL;
+}
+
+const cryo_model_ops cryo_landice_model = {"landice",           landice_create,
+                                           landice_advance,     landice_get_forcing,
+                                           landice_put_results, landice_summary,
+                                           landice_destroy};

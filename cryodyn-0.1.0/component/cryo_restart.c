@@ -1,0 +1,253 @@
+/* Restart files (DESIGN.md section 8): every prognostic array at full
+ * precision in global layout (so any decomposition can read it), the clock
+ * and the grid size. Written to '<name>.tmp' and renamed only when complete;
+ * each variable carries an FNV-1a checksum of its bytes, verified on read. */
+#include "cryo_impl.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <netcdf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NC_RST(c, expr, path, what)                                                                \
+  do {                                                                                             \
+    int nc_rst_status_ = (expr);                                                                   \
+    if (nc_rst_status_ != NC_NOERR)                                                                \
+      return CRYO_ERROR(&(c)->err, CRYO_ERR_NETCDF, "restart %s: %s: %s", path, what,              \
+                        nc_strerror(nc_rst_status_));                                              \
+  } while (0)
+
+static uint64_t checksum(const double *v, size_t n) {
+  const unsigned char *p = (const unsigned char *)v;
+  uint64_t h = 14695981039346656037ULL;
+  for (size_t i = 0; i < n * sizeof *v; ++i) h = (h ^ p[i]) * 1099511628211ULL;
+  return h;
+}
+
+void cryo_restart_name(const cryo_component *c, char *buf, int len) {
+  cryo_date d = cryo_date_add(c->clock.start, c->clock.time, c->clock.calendar);
+  snprintf(buf, (size_t)len, "%s.%04d-%02d-%02d-%05d.nc", c->cfg.run.restart_out, d.year, d.month,
+           d.day, d.hour * 3600 + d.minute * 60 + d.second);
+}
+
+static size_t global_points(const cryo_component *c, const cryo_field *f, size_t *gx, size_t *gy) {
+  int node = f->loc == CRYO_AT_NODE;
+  *gx = (size_t)c->grid.block.nx_global + node;
+  *gy = (size_t)c->grid.block.ny_global + node;
+  return *gx * *gy;
+}
+
+/* Dimension for `n` values per point, created on first use. */
+static int level_dim(cryo_component *c, int ncid, int n, int *dim, const char *path) {
+  char name[32];
+  snprintf(name, sizeof name, "nlev%d", n);
+  if (nc_inq_dimid(ncid, name, dim) == NC_NOERR) return CRYO_OK;
+  NC_RST(c, nc_def_dim(ncid, name, (size_t)n, dim), path, name);
+  return CRYO_OK;
+}
+
+static int write_header(cryo_component *c, int ncid, const char *path) {
+  const cryo_block *b = &c->grid.block;
+  int dims[4];
+  NC_RST(c, nc_def_dim(ncid, "x", (size_t)b->nx_global, &dims[0]), path, "x");
+  NC_RST(c, nc_def_dim(ncid, "y", (size_t)b->ny_global, &dims[1]), path, "y");
+  NC_RST(c, nc_def_dim(ncid, "x_node", (size_t)b->nx_global + 1, &dims[2]), path, "x_node");
+  NC_RST(c, nc_def_dim(ncid, "y_node", (size_t)b->ny_global + 1, &dims[3]), path, "y_node");
+  const char *model = c->model->name;
+  char start[32];
+  cryo_date_format(c->clock.start, start, sizeof start);
+  long long t = c->clock.time, step = c->clock.step;
+  NC_RST(c, nc_put_att_text(ncid, NC_GLOBAL, "model", strlen(model), model), path, "model");
+  NC_RST(c, nc_put_att_text(ncid, NC_GLOBAL, "start", strlen(start), start), path, "start");
+  NC_RST(c, nc_put_att_longlong(ncid, NC_GLOBAL, "time", NC_INT64, 1, &t), path, "time");
+  NC_RST(c, nc_put_att_longlong(ncid, NC_GLOBAL, "step", NC_INT64, 1, &step), path, "step");
+  NC_RST(c, nc_put_att_text(ncid, NC_GLOBAL, "checksum", 8, "fnv1a-64"), path, "checksum");
+  const char *version = cryo_version();
+  NC_RST(c, nc_put_att_text(ncid, NC_GLOBAL, "cryodyn_version", strlen(version), version), path,
+         "version");
+  return CRYO_OK;
+}
+
+static int write_field(cryo_component *c, int ncid, const cryo_field *f, const double *global,
+                       const char *path) {
+  size_t gx, gy;
+  size_t n = global_points(c, f, &gx, &gy) * (size_t)f->nlev;
+  int dims[3], var;
+  NC_RST(c, nc_inq_dimid(ncid, f->loc == CRYO_AT_NODE ? "y_node" : "y", &dims[0]), path, "y");
+  NC_RST(c, nc_inq_dimid(ncid, f->loc == CRYO_AT_NODE ? "x_node" : "x", &dims[1]), path, "x");
+  CRYO_CALL(level_dim(c, ncid, f->nlev, &dims[2], path));
+  NC_RST(c, nc_def_var(ncid, f->name, NC_DOUBLE, 3, dims, &var), path, f->name);
+  char sum[24];
+  snprintf(sum, sizeof sum, "%016" PRIx64, checksum(global, n));
+  NC_RST(c, nc_put_att_text(ncid, var, "checksum", strlen(sum), sum), path, f->name);
+  if (f->units) NC_RST(c, nc_put_att_text(ncid, var, "units", strlen(f->units), f->units), path, f->name);
+  NC_RST(c, nc_put_var_double(ncid, var, global), path, f->name);
+  return CRYO_OK;
+}
+
+static double *global_buffer(const cryo_component *c) {
+  int maxlev = 1;
+  for (int i = 0; i < c->nfields; ++i)
+    if (c->fields[i].nlev > maxlev) maxlev = c->fields[i].nlev;
+  size_t most = (size_t)(c->grid.block.nx_global + 1) * (c->grid.block.ny_global + 1);
+  return malloc(most * (size_t)maxlev * sizeof(double));
+}
+
+int cryo_restart_write(cryo_component *c, const char *path) {
+  char tmp[CRYO_PATH_LEN + 80];
+  snprintf(tmp, sizeof tmp, "%s.tmp", path);
+  int status = CRYO_OK, ncid = -1;
+  double *global = NULL;
+  if (c->rank == 0) {
+    global = global_buffer(c);
+    if (!global) status = CRYO_ERROR(&c->err, CRYO_ERR_MEMORY, "out of memory writing a restart");
+    int s = status == CRYO_OK ? nc_create(tmp, NC_NETCDF4 | NC_CLOBBER, &ncid) : NC_NOERR;
+    if (s != NC_NOERR)
+      status = CRYO_ERROR(&c->err, CRYO_ERR_FILE, "restart %s: cannot create: %s", tmp,
+                          nc_strerror(s));
+    if (status == CRYO_OK) status = write_header(c, ncid, tmp);
+  }
+  for (int i = 0; i < c->nfields; ++i) {
+    cryo_field *f = &c->fields[i];
+    if (f->role != CRYO_ROLE_PROGNOSTIC) continue;
+    cryo_field_to_host(c, f);
+    int s = cryo_grid_gather(&c->grid, f->loc, f->nlev, f->host, global, &c->err);
+    if (status == CRYO_OK) status = s;
+    if (c->rank == 0 && status == CRYO_OK) status = write_field(c, ncid, f, global, tmp);
+  }
+  if (c->rank == 0) {
+    if (ncid >= 0) {
+      int s = nc_close(ncid);
+      if (s != NC_NOERR && status == CRYO_OK)
+        status = CRYO_ERROR(&c->err, CRYO_ERR_NETCDF, "restart %s: closing: %s", tmp,
+                            nc_strerror(s));
+    }
+    if (status == CRYO_OK && rename(tmp, path) != 0)
+      status = CRYO_ERROR(&c->err, CRYO_ERR_FILE, "restart: cannot rename %s to %s: %s", tmp, path,
+                          strerror(errno));
+    if (status != CRYO_OK) remove(tmp);
+  }
+  free(global);
+  return cryo_status_from_root(c, status);
+}
+
+/* Rank 0: open and check the header against this run. */
+static int read_header(cryo_component *c, const char *path, int *ncid, long long *t,
+                       long long *step) {
+  int s = nc_open(path, NC_NOWRITE, ncid);
+  if (s != NC_NOERR) {
+    *ncid = -1;
+    return CRYO_ERROR(&c->err, s == ENOENT ? CRYO_ERR_FILE : CRYO_ERR_FORMAT,
+                      "restart %s: cannot open: %s", path, nc_strerror(s));
+  }
+  char text[128] = {0};
+  size_t len = 0;
+  s = nc_inq_attlen(*ncid, NC_GLOBAL, "model", &len);
+  CRYO_CHECK(s == NC_NOERR && len < sizeof text, &c->err, CRYO_ERR_MISSING,
+             "restart %s: no 'model' attribute: not a cryodyn restart", path);
+  NC_RST(c, nc_get_att_text(*ncid, NC_GLOBAL, "model", text), path, "model");
+  CRYO_CHECK(!strcmp(text, c->model->name), &c->err, CRYO_ERR_FORMAT,
+             "restart %s: written by model '%s', this run is '%s'", path, text, c->model->name);
+  memset(text, 0, sizeof text);
+  s = nc_inq_attlen(*ncid, NC_GLOBAL, "start", &len);
+  CRYO_CHECK(s == NC_NOERR && len < sizeof text, &c->err, CRYO_ERR_MISSING,
+             "restart %s: no 'start' attribute", path);
+  NC_RST(c, nc_get_att_text(*ncid, NC_GLOBAL, "start", text), path, "start");
+  char start[32];
+  cryo_date_format(c->clock.start, start, sizeof start);
+  CRYO_CHECK(!strcmp(text, start), &c->err, CRYO_ERR_FORMAT,
+             "restart %s: run start '%s' differs from the namelist's start '%s'", path, text,
+             start);
+  s = nc_get_att_longlong(*ncid, NC_GLOBAL, "time", t);
+  CRYO_CHECK(s == NC_NOERR, &c->err, CRYO_ERR_MISSING, "restart %s: no 'time' attribute", path);
+  s = nc_get_att_longlong(*ncid, NC_GLOBAL, "step", step);
+  CRYO_CHECK(s == NC_NOERR, &c->err, CRYO_ERR_MISSING, "restart %s: no 'step' attribute", path);
+  const char *names[2] = {"x", "y"};
+  int want[2] = {c->grid.block.nx_global, c->grid.block.ny_global};
+  for (int d = 0; d < 2; ++d) {
+    int dim;
+    size_t n = 0;
+    s = nc_inq_dimid(*ncid, names[d], &dim);
+    CRYO_CHECK(s == NC_NOERR, &c->err, CRYO_ERR_MISSING, "restart %s: no dimension '%s'", path,
+               names[d]);
+    nc_inq_dimlen(*ncid, dim, &n);
+    CRYO_CHECK((int)n == want[d], &c->err, CRYO_ERR_FORMAT,
+               "restart %s: grid has %s = %zu cells, the namelist says %d", path, names[d], n,
+               want[d]);
+  }
+  CRYO_CHECK(*t >= 0 && *t < c->clock.run_length && *t % c->clock.interval == 0, &c->err,
+             CRYO_ERR_RANGE,
+             "restart %s: time %lld s is not a coupling time before the end of the run (%lld s)",
+             path, *t, c->clock.run_length);
+  return CRYO_OK;
+}
+
+/* Rank 0: read one field with its size and checksum checked. */
+static int read_field(cryo_component *c, int ncid, const cryo_field *f, double *global,
+                      const char *path) {
+  int var, ndims, dims[NC_MAX_VAR_DIMS];
+  int s = nc_inq_varid(ncid, f->name, &var);
+  CRYO_CHECK(s == NC_NOERR, &c->err, CRYO_ERR_MISSING, "restart %s: variable '%s' is missing",
+             path, f->name);
+  NC_RST(c, nc_inq_varndims(ncid, var, &ndims), path, f->name);
+  size_t gx, gy;
+  global_points(c, f, &gx, &gy);
+  size_t want[3] = {gy, gx, (size_t)f->nlev};
+  CRYO_CHECK(ndims == 3, &c->err, CRYO_ERR_FORMAT,
+             "restart %s: variable '%s' has %d dimensions, expected 3", path, f->name, ndims);
+  NC_RST(c, nc_inq_vardimid(ncid, var, dims), path, f->name);
+  for (int d = 0; d < 3; ++d) {
+    size_t n = 0;
+    nc_inq_dimlen(ncid, dims[d], &n);
+    CRYO_CHECK(n == want[d], &c->err, CRYO_ERR_FORMAT,
+               "restart %s: variable '%s' dimension %d has %zu values, expected %zu", path,
+               f->name, d, n, want[d]);
+  }
+  NC_RST(c, nc_get_var_double(ncid, var, global), path, f->name);
+  char stored[40] = {0}, actual[24];
+  size_t len = 0;
+  s = nc_inq_attlen(ncid, var, "checksum", &len);
+  CRYO_CHECK(s == NC_NOERR && len < sizeof stored, &c->err, CRYO_ERR_MISSING,
+             "restart %s: variable '%s' has no checksum", path, f->name);
+  NC_RST(c, nc_get_att_text(ncid, var, "checksum", stored), path, f->name);
+  snprintf(actual, sizeof actual, "%016" PRIx64, checksum(global, gx * gy * (size_t)f->nlev));
+  CRYO_CHECK(!strcmp(stored, actual), &c->err, CRYO_ERR_CHECKSUM,
+             "restart %s: variable '%s' fails its checksum (stored %s, data %s): the file is "
+             "corrupt",
+             path, f->name, stored, actual);
+  return CRYO_OK;
+}
+
+int cryo_restart_read(cryo_component *c, const char *path) {
+  int status = CRYO_OK, ncid = -1;
+  long long clock[2] = {0, 0};
+  double *global = NULL;
+  if (c->rank == 0) {
+    global = global_buffer(c);
+    status = global ? read_header(c, path, &ncid, &clock[0], &clock[1])
+                    : CRYO_ERROR(&c->err, CRYO_ERR_MEMORY, "out of memory reading a restart");
+  }
+  status = cryo_status_from_root(c, status);
+  for (int i = 0; i < c->nfields && status == CRYO_OK; ++i) {
+    cryo_field *f = &c->fields[i];
+    if (f->role != CRYO_ROLE_PROGNOSTIC) continue;
+    if (c->rank == 0) status = read_field(c, ncid, f, global, path);
+    status = cryo_status_from_root(c, status);
+    if (status != CRYO_OK) break;
+    status = cryo_status_agree(c, cryo_grid_scatter(&c->grid, f->loc, f->nlev, global, f->host,
+                                                    &c->err));
+    if (status != CRYO_OK) break;
+    cryo_field_to_device(c, f);
+    double *d = f->dev;
+    status = cryo_status_agree(c, cryo_halo_exchange(c->halo, f->loc, f->nlev, 1, &d, &c->err));
+  }
+  if (ncid >= 0) nc_close(ncid);
+  free(global);
+  if (status != CRYO_OK) return status;
+  MPI_Bcast(clock, 2, MPI_LONG_LONG, 0, c->comm);
+  c->clock.time = clock[0];
+  c->clock.step = clock[1];
+  return CRYO_OK;
+}

@@ -1,0 +1,237 @@
+/* The sea-ice dynamical core inside the component (DESIGN.md section 5):
+ * state arrays from the kernels' table, initial state, forcing through the
+ * exchange layer, and the macro-step loop of one coupling interval. */
+#include "cryo_exchange.h"
+#include "cryo_impl.h"
+
+#include <math.h>
+#include <netcdf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Forcing fields arrive cell-centred (exchange layer), in this order. */
+static const int forcing_ids[4] = {CRYO_F_UWIND, CRYO_F_VWIND, CRYO_F_UOCEAN, CRYO_F_VOCEAN};
+/* Fields sent to an ocean (OASIS or the host), in this order. */
+static const int result_ids[6] = {CRYO_F_UICE, CRYO_F_VICE,    CRYO_F_AICE,
+                                  CRYO_F_HICE, CRYO_F_TAUX_IO, CRYO_F_TAUY_IO};
+
+typedef struct seaice_model {
+  cryo_seaice_state s;
+  double *cell_forcing[4]; /* device addresses of the cell-centred forcing */
+  int cell_field[4];       /* their registry indices */
+  double *results[6];      /* device addresses of the fields sent out */
+  int result_field[6];     /* their registry indices, -1 when nothing is sent */
+  int analytic;            /* forcing computed in place from the cyclone formulas */
+  int host;                /* forcing set by the host through cryo_set_field */
+  int coupled;             /* results go out through OASIS */
+} seaice_model;
+
+static const cryo_role roles[] = {
+    [CRYO_SEAICE_PROGNOSTIC] = CRYO_ROLE_PROGNOSTIC, [CRYO_SEAICE_FORCING] = CRYO_ROLE_FORCING,
+    [CRYO_SEAICE_STATIC] = CRYO_ROLE_STATIC,         [CRYO_SEAICE_DIAGNOSTIC] = CRYO_ROLE_DIAGNOSTIC,
+    [CRYO_SEAICE_WORK] = CRYO_ROLE_WORK};
+
+static seaice_model *model_of(cryo_component *c) { return c->model_data; }
+
+/* Mask from &cryo_grid mask_file (1 ocean, 0 land), read on rank 0 and
+ * scattered; cells outside the domain stay 0. */
+static int read_mask(cryo_component *c, cryo_field *f) {
+  const cryo_block *b = &c->grid.block;
+  const char *path = c->cfg.grid.mask_file, *var = c->cfg.grid.mask_var;
+  size_t n = (size_t)b->nx_global * b->ny_global;
+  double *global = NULL;
+  int status = CRYO_OK;
+  if (c->rank == 0) {
+    int ncid = -1, id, ndims, dims[NC_MAX_VAR_DIMS];
+    size_t len[2] = {0, 0};
+    int s = nc_open(path, NC_NOWRITE, &ncid);
+    if (s != NC_NOERR)
+      status = CRYO_ERROR(&c->err, CRYO_ERR_FILE, "mask_file %s: %s", path, nc_strerror(s));
+    if (status == CRYO_OK && nc_inq_varid(ncid, var, &id) != NC_NOERR)
+      status = CRYO_ERROR(&c->err, CRYO_ERR_MISSING, "mask_file %s: no variable '%s'", path, var);
+    if (status == CRYO_OK) {
+      nc_inq_varndims(ncid, id, &ndims);
+      nc_inq_vardimid(ncid, id, dims);
+      if (ndims == 2) nc_inq_dimlen(ncid, dims[0], &len[0]), nc_inq_dimlen(ncid, dims[1], &len[1]);
+      if (ndims != 2 || (int)len[0] != b->ny_global || (int)len[1] != b->nx_global)
+        status = CRYO_ERROR(&c->err, CRYO_ERR_FORMAT,
+                            "mask_file %s: '%s' must be (y, x) = (%d, %d), found %d dimensions "
+                            "(%zu, %zu)",
+                            path, var, b->ny_global, b->nx_global, ndims, len[0], len[1]);
+    }
+    if (status == CRYO_OK && !(global = malloc(n * sizeof *global)))
+      status = CRYO_ERROR(&c->err, CRYO_ERR_MEMORY, "out of memory reading %s", path);
+    if (status == CRYO_OK && (s = nc_get_var_double(ncid, id, global)) != NC_NOERR)
+      status = CRYO_ERROR(&c->err, CRYO_ERR_NETCDF, "mask_file %s: '%s': %s", path, var,
+                          nc_strerror(s));
+    for (size_t q = 0; status == CRYO_OK && q < n; ++q)
+      if (global[q] != 0.0 && global[q] != 1.0)
+        status = CRYO_ERROR(&c->err, CRYO_ERR_DATA,
+                            "mask_file %s: '%s' at (y, x) = (%zu, %zu) is %g, must be 0 or 1",
+                            path, var, q / b->nx_global, q % b->nx_global, global[q]);
+    if (ncid >= 0) nc_close(ncid);
+  }
+  status = cryo_status_from_root(c, status);
+  if (status == CRYO_OK)
+    status = cryo_status_agree(c, cryo_grid_scatter(&c->grid, CRYO_AT_CELL, 1, global, f->host,
+                                                    &c->err));
+  free(global);
+  return status;
+}
+
+static int init_state(cryo_component *c, seaice_model *m) {
+  const cryo_block *b = &c->grid.block;
+  const cryo_seaice_config *sc = &c->cfg.seaice;
+  int nlev = CRYO_SEAICE_NA(sc->p.tracer_order);
+  cryo_field *mask = &c->fields[cryo_field_find(c, "mask")];
+  cryo_field *h = &c->fields[cryo_field_find(c, "h")];
+  cryo_field *a = &c->fields[cryo_field_find(c, "a")];
+  if (c->cfg.grid.mask_file[0]) {
+    CRYO_CALL(read_mask(c, mask));
+  } else {
+    for (int j = 0; j < b->ny; ++j)
+      for (int i = 0; i < b->nx; ++i) mask->host[CRYO_CELL(b, i, j)] = 1.0;
+  }
+  int cyclone = !strcmp(sc->init, "cyclone");
+  for (int j = 0; j < b->ny; ++j)
+    for (int i = 0; i < b->nx; ++i) {
+      long q = CRYO_CELL(b, i, j);
+      double x = (b->i0 + i + 0.5) * b->dx, y = (b->j0 + j + 0.5) * b->dy;
+      double hv = cyclone ? 0.3 + 0.005 * (sin(6e-5 * x) + sin(3e-5 * y)) : sc->h_init;
+      h->host[q * nlev] = mask->host[q] * hv;
+      a->host[q * nlev] = mask->host[q] * (cyclone ? 1.0 : sc->a_init);
+    }
+  cryo_field *init[3] = {mask, h, a};
+  for (int k = 0; k < 3; ++k) {
+    cryo_field_to_device(c, init[k]);
+    double *d = init[k]->dev;
+    CRYO_CALL(cryo_halo_exchange(c->halo, CRYO_AT_CELL, init[k]->nlev, 1, &d, &c->err));
+  }
+  (void)m;
+  return CRYO_OK;
+}
+
+static int seaice_create(cryo_component *c) {
+  seaice_model *m = calloc(1, sizeof *m);
+  CRYO_CHECK(m, &c->err, CRYO_ERR_MEMORY, "out of memory for the sea-ice model");
+  c->model_data = m;
+  const cryo_seaice_array_info *t;
+  int n = cryo_seaice_arrays(&c->cfg.seaice.p, &t);
+  for (int i = 0; i < n; ++i) {
+    double **slot = (double **)((char *)&m->s + t[i].offset);
+    CRYO_CALL(cryo_field_add(c, t[i].name, t[i].units, t[i].standard_name, t[i].long_name,
+                             t[i].loc, t[i].nlev, roles[t[i].role], slot));
+  }
+  for (int k = 0; k < 4; ++k) {
+    const cryo_field_info *fi = &cryo_exchange_fields[forcing_ids[k]];
+    CRYO_CALL(cryo_field_add(c, fi->name, fi->units, fi->standard_name, fi->long_name,
+                             CRYO_AT_CELL, 1, CRYO_ROLE_FORCING, &m->cell_forcing[k]));
+    m->cell_field[k] = c->nfields - 1;
+  }
+  static const char *const out[] = {"u", "v", "h", "a", "shear", "divergence"};
+  for (int k = 0; k < 6; ++k) {
+    const cryo_field *f = &c->fields[cryo_field_find(c, out[k])];
+    CRYO_CALL(cryo_output_var_add(c, f->name, f->units, f->standard_name, f->long_name, f->name,
+                                  0, 1, 1));
+  }
+  CRYO_CALL(init_state(c, m));
+
+  const char *forcing = c->cfg.run.forcing;
+  m->analytic = !strcmp(forcing, "analytic");
+  m->host = !strcmp(forcing, "host");
+  m->coupled = !strcmp(forcing, "oasis");
+  for (int k = 0; k < 6; ++k) m->result_field[k] = -1;
+  if (m->host || m->coupled) {
+    for (int k = 0; k < 6; ++k) {
+      const cryo_field_info *fi = &cryo_exchange_fields[result_ids[k]];
+      CRYO_CALL(cryo_field_add(c, fi->name, fi->units, fi->standard_name, fi->long_name,
+                               CRYO_AT_CELL, 1, CRYO_ROLE_DIAGNOSTIC, &m->results[k]));
+      m->result_field[k] = c->nfields - 1;
+    }
+  }
+  if (!m->analytic) {
+    cryo_exchange_config xc = {0};
+    char start[32];
+    cryo_date_format(c->clock.start, start, sizeof start);
+    xc.forcing_file = c->cfg.run.forcing_file;
+    xc.start_date = start;
+    for (int k = 0; k < 4; ++k) xc.var_names[forcing_ids[k]] = c->cfg.run.forcing_vars[k];
+    xc.oasis_component = c->cfg.coupling.component;
+    CRYO_CALL(cryo_exchange_create(&c->exchange, forcing, CRYO_MODEL_SEAICE, &c->grid.block,
+                                   c->comm, &xc, &c->err));
+  }
+  return CRYO_OK;
+}
+
+static int seaice_get_forcing(cryo_component *c, long long t) {
+  seaice_model *m = model_of(c);
+  const cryo_block *b = &c->grid.block;
+  if (m->analytic) return CRYO_OK; /* computed every macro step in advance() */
+  if (!m->host) {
+    for (int k = 0; k < 4; ++k) {
+      cryo_field *f = &c->fields[m->cell_field[k]];
+      CRYO_CALL(cryo_exchange_get(c->exchange, (double)t, forcing_ids[k], f->host, &c->err));
+      cryo_field_to_device(c, f);
+    }
+  }
+  double **cf = m->cell_forcing;
+  cryo_seaice_forcing_to_nodes(b, cf[0], cf[1], cf[2], cf[3], m->s.uair, m->s.vair, m->s.uocn,
+                               m->s.vocn);
+  double *nodes[4] = {m->s.uair, m->s.vair, m->s.uocn, m->s.vocn};
+  return cryo_halo_exchange(c->halo, CRYO_AT_NODE, 1, 4, nodes, &c->err);
+}
+
+static int seaice_advance(cryo_component *c, long long seconds) {
+  seaice_model *m = model_of(c);
+  const cryo_seaice_params *p = &c->cfg.seaice.p;
+  const cryo_block *b = &c->grid.block;
+  long nsteps = (long)llround((double)seconds / p->dt);
+  for (long k = 0; k < nsteps; ++k) {
+    if (m->analytic)
+      cryo_seaice_forcing_cyclone(b, (double)c->clock.time + k * p->dt, m->s.uair, m->s.vair,
+                                  m->s.uocn, m->s.vocn);
+    CRYO_CALL(cryo_seaice_step(p, b, &m->s, &c->ops));
+  }
+  cryo_seaice_diag_rates(b, m->s.u, m->s.v, m->s.mask, m->s.shear, m->s.divergence);
+  return CRYO_OK;
+}
+
+/* The fields an ocean receives are computed on the device; only with OASIS
+ * do they cross to the host here (a host model fetches them itself). */
+static int seaice_put_results(cryo_component *c, long long t) {
+  seaice_model *m = model_of(c);
+  if (m->result_field[0] < 0) return CRYO_OK;
+  double **r = m->results;
+  const cryo_seaice_state *s = &m->s;
+  cryo_seaice_coupling_fields(&c->cfg.seaice.p, &c->grid.block, s->u, s->v, s->uocn, s->vocn,
+                              s->h, s->a, s->mask, r[0], r[1], r[2], r[3], r[4], r[5]);
+  if (!m->coupled) return CRYO_OK;
+  for (int k = 0; k < 6; ++k) {
+    cryo_field *f = &c->fields[m->result_field[k]];
+    cryo_field_to_host(c, f);
+    CRYO_CALL(cryo_exchange_put(c->exchange, (double)t, result_ids[k], f->host, &c->err));
+  }
+  return CRYO_OK;
+}
+
+static int seaice_summary(cryo_component *c, char *buf, int len) {
+  seaice_model *m = model_of(c);
+  double volume, area, speed;
+  CRYO_CALL(cryo_seaice_diag_totals(&c->cfg.seaice.p, &c->grid.block, &m->s, &c->ops, &volume,
+                                    &area, &speed));
+  snprintf(buf, (size_t)len, "max speed %.4f m/s  volume %.6e m3  area %.6e m2", speed, volume,
+           area);
+  return CRYO_OK;
+}
+
+static void seaice_destroy(cryo_component *c) {
+  cryo_exchange_destroy(&c->exchange);
+  free(c->model_data);
+  c->model_data = NULL;
+}
+
+const cryo_model_ops cryo_seaice_model = {"seaice",           seaice_create,
+                                          seaice_advance,     seaice_get_forcing,
+                                          seaice_put_results, seaice_summary,
+                                          seaice_destroy};

@@ -1,0 +1,123 @@
+/* cryodyn: land-ice / sea-ice dynamics component for Earth-system models.
+ *
+ * The only exported header. A host model (or the `cryodyn` driver) calls
+ *   cryo_init -> cryo_run (once per coupling interval) -> cryo_finalize.
+ * Every function returns CRYO_OK or one of the error classes below; after an
+ * error, cryo_last_error() gives a message naming the file, variable, namelist
+ * line or value that was wrong. The library never exits or aborts.
+ * Architecture and numerics: DESIGN.md in the project's shared documents.
+ */
+#ifndef CRYODYN_H
+#define CRYODYN_H
+
+#include <mpi.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Status codes: CRYO_OK, or the class of what went wrong. */
+typedef enum cryo_status {
+  CRYO_OK = 0,
+  CRYO_ERR_ARG,         /* invalid argument to an API call */
+  CRYO_ERR_MEMORY,      /* allocation failed */
+  CRYO_ERR_FILE,        /* a file cannot be opened, read, written or renamed */
+  CRYO_ERR_SYNTAX,      /* malformed namelist text (unterminated group or string, bad token) */
+  CRYO_ERR_UNKNOWN,     /* unknown namelist group or name, or unknown field name */
+  CRYO_ERR_TYPE,        /* a value of the wrong type */
+  CRYO_ERR_DUPLICATE,   /* a namelist name given twice */
+  CRYO_ERR_MISSING,     /* a required value, variable or dimension is absent */
+  CRYO_ERR_RANGE,       /* a value outside its allowed range or set */
+  CRYO_ERR_NETCDF,      /* the NetCDF library reported an error */
+  CRYO_ERR_FORMAT,      /* a file has the wrong dimensions, sizes or attributes */
+  CRYO_ERR_CHECKSUM,    /* restart data does not match its checksum */
+  CRYO_ERR_DATA,        /* NaN/Inf values, non-monotonic time, time outside a file's range */
+  CRYO_ERR_MPI,         /* MPI reported an error, or ranks disagree */
+  CRYO_ERR_DEVICE,      /* the accelerator is missing or failed */
+  CRYO_ERR_SOLVER,      /* a nonlinear or linear solver did not converge */
+  CRYO_ERR_COUPLING,    /* the coupler (OASIS) failed or a partner misbehaved */
+  CRYO_ERR_UNSUPPORTED, /* a feature this build was not configured with */
+  CRYO_ERR_STATE,       /* call out of order (e.g. cryo_run after the end of the run) */
+  CRYO_STATUS_COUNT
+} cryo_status;
+
+typedef struct cryo_component cryo_component;
+
+/* Read the namelist, build grid and decomposition, allocate state on host and
+ * device, read a restart if asked, define coupling fields. `comm` is the
+ * component's communicator (with OASIS: the local one OASIS returns).
+ * On failure *c may still be non-NULL so that cryo_last_error(*c) works; call
+ * cryo_finalize on it in every case. */
+int cryo_init(cryo_component **c, const char *namelist_path, MPI_Comm comm);
+
+/* Advance one coupling interval: get forcing, run the dynamics, put results,
+ * write output and restart when due. CRYO_ERR_STATE once the run is complete. */
+int cryo_run(cryo_component *c);
+
+/* Write a final restart if asked, release device and host memory, set *c = NULL. */
+int cryo_finalize(cryo_component **c);
+
+/* Message of the last error on c (or of the last failed cryo_init when c is
+ * NULL); "" when there was none. The string stays valid until the next call. */
+const char *cryo_last_error(const cryo_component *c);
+
+/* Name of a status code, e.g. "CRYO_ERR_RANGE". */
+const char *cryo_status_name(int status);
+
+/* 1 once the clock has reached the end of the run, 0 otherwise. */
+int cryo_is_done(const cryo_component *c);
+
+/* Simulated time since the start, and the length of the run, in seconds. */
+long long cryo_get_time(const cryo_component *c);
+long long cryo_get_run_length(const cryo_component *c);
+
+/* Copy a named field (e.g. "sea_ice_thickness") from or into the caller's
+ * array on this rank's own cells or nodes, row-major [ny_local][nx_local].
+ * `n` is the caller's array length; a wrong length is CRYO_ERR_ARG. */
+int cryo_get_field(cryo_component *c, const char *name, double *values, long n);
+int cryo_set_field(cryo_component *c, const char *name, const double *values, long n);
+
+/* Table of per-phase wall times (init, forcing, dynamics, output, restart)
+ * of this rank, into buf. */
+int cryo_timer_report(const cryo_component *c, char *buf, int len);
+
+/* One-line summary of the state (e.g. maximum ice speed, volume) for a
+ * progress log; collective over the component's ranks. */
+int cryo_summary(cryo_component *c, char *buf, int len);
+
+/* 1 on the component's rank 0 (the one that should print logs). */
+int cryo_is_root(const cryo_component *c);
+
+/* Coupled runs through OASIS3-MCT (&cryo_run forcing = 'oasis'): the
+ * component runs on the communicator OASIS hands out, so a driver joins the
+ * coupled run before cryo_init and leaves it after cryo_finalize:
+ *   cryo_coupler_wanted(nml, &coupled, name, len);
+ *   if (coupled) cryo_coupler_init(name, &comm);   else comm = MPI_COMM_WORLD
+ *   cryo_init(&c, nml, comm); ... cryo_finalize(&c);
+ *   if (coupled) cryo_coupler_finalize();
+ * On any error in a coupled run, print it and call cryo_coupler_abort(code):
+ * the partners would otherwise wait forever inside OASIS. */
+
+/* Read the namelist and say whether the run is coupled (*coupled = 1 or 0)
+ * and under which OASIS component name (&cryo_coupling component). */
+int cryo_coupler_wanted(const char *namelist_path, int *coupled, char *component, int len);
+/* Join the coupled run as `component` (at most 6 characters); *local gets
+ * the component's communicator. CRYO_ERR_UNSUPPORTED without OASIS. */
+int cryo_coupler_init(const char *component, MPI_Comm *local);
+/* Leave the coupled run (oasis_terminate); MPI stays initialized. */
+int cryo_coupler_finalize(void);
+/* 1 between cryo_coupler_init and cryo_coupler_finalize, else 0. */
+int cryo_coupler_joined(void);
+/* Message of the last failed cryo_coupler_* call, "" if none. */
+const char *cryo_coupler_last_error(void);
+/* Driver programs only: flush and stop every process of the coupled run
+ * with exit status `code` (non-zero). Does not return. */
+void cryo_coupler_abort(int code);
+
+/* Version string of the library, e.g. "0.1.0". */
+const char *cryo_version(void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,120 @@
+/* Joining and leaving an OASIS3-MCT coupled run (coupling/cryo_coupler.h,
+ * DESIGN.md section 7). OASIS is process-global state, and so is the record
+ * kept here of the component name and local communicator, which the "oasis"
+ * exchange provider (coupling/exchange_oasis.c) checks against its own
+ * communicator, and of the last error (these calls come before a component
+ * exists to hold one). */
+#ifdef HAVE_CONFIG_H
+#include "config.h" /* CRYO_HAVE_OASIS */
+#endif
+
+#include "cryo_coupler.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "cryo_config.h"
+#ifdef CRYO_HAVE_OASIS
+#include "cryo_oasis.h"
+#endif
+
+static int joined;
+static char joined_name[CRYO_NAME_LEN];
+static MPI_Comm joined_comm = MPI_COMM_NULL;
+static cryo_err last_err;
+
+static int wanted(const char *namelist_path, int *coupled, char *component, int len,
+                  cryo_err *err) {
+  CRYO_CHECK(namelist_path && coupled && component && len > 0, err, CRYO_ERR_ARG,
+             "cryo_coupler_wanted: NULL argument or len <= 0");
+  *coupled = 0;
+  static cryo_config cfg; /* large (paths); static keeps it off the stack */
+  int status = cryo_config_read(&cfg, namelist_path, err);
+  /* Set even on error, as far as the namelist was read: a driver that knows the
+   * run was meant to be coupled must abort it, or the partners wait forever. */
+  *coupled = strcmp(cfg.run.forcing, "oasis") == 0;
+  CRYO_CALL(status);
+  CRYO_CHECK(strlen(cfg.coupling.component) < (size_t)len, err, CRYO_ERR_ARG,
+             "cryo_coupler_wanted: %s: &cryo_coupling component = '%s' does not fit in %d bytes",
+             namelist_path, cfg.coupling.component, len);
+  strcpy(component, cfg.coupling.component);
+  return CRYO_OK;
+}
+
+int cryo_coupler_wanted(const char *namelist_path, int *coupled, char *component, int len) {
+  cryo_err_clear(&last_err);
+  return wanted(namelist_path, coupled, component, len, &last_err);
+}
+
+#ifdef CRYO_HAVE_OASIS
+static int join(const char *component, MPI_Comm *local, cryo_err *err) {
+  CRYO_CHECK(component && local, err, CRYO_ERR_ARG, "cryo_coupler_init: NULL argument");
+  CRYO_CHECK(!joined, err, CRYO_ERR_STATE,
+             "cryo_coupler_init('%s'): this process already joined the coupled run as '%s'",
+             component, joined_name);
+  int compid;
+  CRYO_CALL(cryo_oasis_init_comp(&compid, component, err));
+  CRYO_CALL(cryo_oasis_get_localcomm(local, err));
+  joined = 1;
+  snprintf(joined_name, sizeof joined_name, "%s", component);
+  joined_comm = *local;
+  return CRYO_OK;
+}
+
+static int leave(cryo_err *err) {
+  CRYO_CHECK(joined, err, CRYO_ERR_STATE,
+             "cryo_coupler_finalize: this process has not joined a coupled run "
+             "(cryo_coupler_init)");
+  joined = 0;
+  joined_comm = MPI_COMM_NULL;
+  return cryo_oasis_terminate(err);
+}
+#else
+static int join(const char *component, MPI_Comm *local, cryo_err *err) {
+  (void)local;
+  return CRYO_ERROR(err, CRYO_ERR_UNSUPPORTED,
+                    "forcing = 'oasis' (component '%s'): this cryodyn was built without "
+                    "OASIS3-MCT; reconfigure with --with-oasis[=DIR]",
+                    component ? component : "");
+}
+
+static int leave(cryo_err *err) {
+  return CRYO_ERROR(err, CRYO_ERR_STATE,
+                    "cryo_coupler_finalize: this process has not joined a coupled run "
+                    "(cryodyn was built without OASIS3-MCT)");
+}
+#endif
+
+int cryo_coupler_init(const char *component, MPI_Comm *local) {
+  cryo_err_clear(&last_err);
+  return join(component, local, &last_err);
+}
+
+int cryo_coupler_finalize(void) {
+  cryo_err_clear(&last_err);
+  return leave(&last_err);
+}
+
+int cryo_coupler_joined(void) {
+  return joined;
+}
+
+const char *cryo_coupler_last_error(void) {
+  return last_err.msg;
+}
+
+int cryo_coupler_get(const char **component, MPI_Comm *local, cryo_err *err) {
+  CRYO_CHECK(joined, err, CRYO_ERR_STATE,
+             "forcing = 'oasis': the program has not joined the coupled run; the driver must "
+             "call cryo_coupler_init(component, &comm) before cryo_init and pass that comm to "
+             "cryo_init (coupling/cryo_coupler.h)");
+  if (component) *component = joined_name;
+  if (local) *local = joined_comm;
+  return CRYO_OK;
+}
+
+void cryo_coupler_abort(int code) {
+  fflush(stdout);
+  fflush(stderr);
+  MPI_Abort(MPI_COMM_WORLD, code != 0 ? code : 1);
+}

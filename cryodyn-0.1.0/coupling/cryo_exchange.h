@@ -1,0 +1,186 @@
+/* The exchange layer (DESIGN.md section 7): one interface through which a
+ * dynamical core gets its forcing and puts its results, filled by one of three
+ * providers chosen by name at run time (STYLE.md rule 8):
+ *   "netcdf"  forcing files of the standalone harness (coupling/exchange_netcdf.c)
+ *   "host"    a host model in the same process sets and reads fields through
+ *             cryo_set_field / cryo_get_field (coupling/exchange_host.c)
+ *   "oasis"   the OASIS3-MCT coupler (coupling/exchange_oasis.c, built with
+ *             --with-oasis; otherwise creating it is CRYO_ERR_UNSUPPORTED)
+ *
+ * One table of coupling fields, cryo_exchange_fields[], serves every provider
+ * and the output writer (STYLE.md rule 9).
+ *
+ * Life cycle, on every rank of `comm`, all ranks making the same calls in the
+ * same order (host and oasis providers communicate inside get):
+ *   cryo_exchange_create(&x, "netcdf", CRYO_MODEL_SEAICE, &block, comm, &cfg, err);
+ *   each coupling step: cryo_exchange_get(x, t, CRYO_F_UWIND, buf, err); ...
+ *                       cryo_exchange_put(x, t, CRYO_F_UICE, buf, err); ...
+ *   cryo_exchange_destroy(&x);
+ *
+ * Buffers of get and put are laid out like the component's cell arrays
+ * (kernels/cryo_block.h): CRYO_NCELL(block) doubles indexed by CRYO_CELL.
+ * get fills this rank's owned cells and the one-cell halo ring around them; the
+ * ring holds the neighbouring ranks' values, wrapped where the block is
+ * periodic and clamped at the global domain edge otherwise (the ring cell
+ * outside the domain repeats the nearest domain cell), so the caller can
+ * average cells to nodes without a halo exchange. put reads the owned cells
+ * only.
+ *
+ * Times are seconds since the start of the run. Errors return a CRYO_ERR_*
+ * class and fill `err` with a message that names the file, variable and value.
+ * Data errors of the netcdf provider (NaN in a rank's part of a file) are
+ * found by that rank alone: the caller agrees on the status across ranks.
+ */
+#ifndef CRYO_EXCHANGE_H
+#define CRYO_EXCHANGE_H
+
+#include <mpi.h>
+
+#include "../component/cryo_error.h"
+#include "../kernels/cryo_block.h"
+
+/* Which dynamical core a field belongs to. */
+typedef enum cryo_model_kind { CRYO_MODEL_SEAICE = 0, CRYO_MODEL_LANDICE = 1 } cryo_model_kind;
+
+/* Direction seen from cryodyn: IN is forcing it receives, OUT is what it sends. */
+typedef enum cryo_field_dir { CRYO_FIELD_IN = 0, CRYO_FIELD_OUT = 1 } cryo_field_dir;
+
+/* Index of each coupling field in cryo_exchange_fields[]. Vector components are
+ * along the grid's x and y axes. */
+typedef enum cryo_field_id {
+  CRYO_F_UWIND = 0,  /* sea ice IN: wind 10 m above the surface, x, m s-1 */
+  CRYO_F_VWIND,      /* sea ice IN: wind, y, m s-1 */
+  CRYO_F_UOCEAN,     /* sea ice IN: ocean surface velocity, x, m s-1 */
+  CRYO_F_VOCEAN,     /* sea ice IN: ocean surface velocity, y, m s-1 */
+  CRYO_F_UICE,       /* sea ice OUT: ice velocity, x, m s-1 */
+  CRYO_F_VICE,       /* sea ice OUT: ice velocity, y, m s-1 */
+  CRYO_F_AICE,       /* sea ice OUT: concentration, 1 */
+  CRYO_F_HICE,       /* sea ice OUT: mean thickness (volume per cell area), m */
+  CRYO_F_TAUX_IO,    /* sea ice OUT: stress of the ocean on the ice, x, Pa */
+  CRYO_F_TAUY_IO,    /* sea ice OUT: stress of the ocean on the ice, y, Pa */
+  CRYO_F_SMB,        /* land ice IN: surface mass balance, kg m-2 s-1, > 0 gain */
+  CRYO_F_BASAL_MELT, /* land ice IN: sub-shelf melt, kg m-2 s-1, > 0 loss */
+  CRYO_F_THK,        /* land ice OUT: thickness, m */
+  CRYO_F_USURF,      /* land ice OUT: surface elevation, m */
+  CRYO_F_ICEMASK,    /* land ice OUT: 1 where ice is present, else 0 */
+  CRYO_NFIELD
+} cryo_field_id;
+
+/* One row of the table of coupling fields. */
+typedef struct cryo_field_info {
+  const char *name;          /* short name: NetCDF variable and cryo_get_field name */
+  const char *units;         /* UDUNITS string */
+  const char *standard_name; /* CF standard name, "" where none exists */
+  const char *long_name;
+  cryo_field_dir dir;
+  cryo_location loc; /* CRYO_AT_CELL for every field today */
+  cryo_model_kind model;
+} cryo_field_info;
+
+/* The table, indexed by cryo_field_id. Notes on units and signs:
+ * - taux_io/tauy_io are the stress the ocean exerts on the ice, A tau_ocn of
+ *   DESIGN.md section 5 (CF: upward_x_stress_at_sea_ice_base); the stress on
+ *   the ocean is its negative.
+ * - smb and basal_melt are mass fluxes in kg m-2 s-1, the units in which
+ *   atmosphere and ocean models exchange them, so that neither side needs the
+ *   other's ice density; divide by rho_ice for m s-1 of ice. */
+extern const cryo_field_info cryo_exchange_fields[CRYO_NFIELD];
+
+/* Find a field by its short name ("uwind") or its CF standard name
+ * ("sea_ice_thickness"). *field: its cryo_field_id. CRYO_ERR_UNKNOWN if none. */
+int cryo_exchange_field_find(const char *name, int *field, cryo_err *err);
+
+/* Settings a provider may use; zero-initialise and set what applies. Strings
+ * are copied by create. */
+typedef struct cryo_exchange_config {
+  /* netcdf: forcing file path (required). */
+  const char *forcing_file;
+  /* netcdf: run start date "YYYY-MM-DD hh:mm:ss" ("YYYY-MM-DD" means 00:00:00),
+   * in the calendar of the file's time axis (required). */
+  const char *start_date;
+  /* netcdf: variable name of each IN field in the file; NULL keeps the short name. */
+  const char *var_names[CRYO_NFIELD];
+  /* oasis: component name ($NBMODEL) and each field's namcouple name; NULL
+   * entries take the provider's defaults. */
+  const char *oasis_component;
+  const char *oasis_names[CRYO_NFIELD];
+} cryo_exchange_config;
+
+typedef struct cryo_exchange cryo_exchange;
+
+/* Create the exchange for `model` on this rank's `block` through `provider`
+ * ("netcdf", "host" or "oasis"). Collective over comm. On failure *x is NULL.
+ * CRYO_ERR_RANGE for an unknown provider; CRYO_ERR_UNSUPPORTED for "oasis" in a
+ * build without --with-oasis; the netcdf provider checks the whole file header
+ * here (see exchange_netcdf.c for its error classes). */
+int cryo_exchange_create(cryo_exchange **x, const char *provider, cryo_model_kind model,
+                         const cryo_block *block, MPI_Comm comm, const cryo_exchange_config *cfg,
+                         cryo_err *err);
+
+/* Fill buf (CRYO_NCELL(block) doubles, CRYO_CELL layout) with IN field `field`
+ * of this exchange's model at `time` (s since the run start): owned cells and
+ * the halo ring as described at the top of this file. */
+int cryo_exchange_get(cryo_exchange *x, double time, int field, double *buf, cryo_err *err);
+
+/* Hand over OUT field `field` at `time` from buf (CRYO_NCELL(block) doubles,
+ * CRYO_CELL layout; owned cells are read). The netcdf provider accepts and
+ * drops it (the component's output writer records results). */
+int cryo_exchange_put(cryo_exchange *x, double time, int field, const double *buf, cryo_err *err);
+
+/* host provider: store the values of IN field `field` that the host model
+ * gives, n = nx*ny owned cells, row-major [ny][nx]. CRYO_ERR_STATE with any
+ * other provider; CRYO_ERR_ARG for a wrong n or a field that is not IN. */
+int cryo_exchange_set_field(cryo_exchange *x, int field, const double *values, long n,
+                            cryo_err *err);
+
+/* host provider: copy the values of OUT field `field` last put into values
+ * (n = nx*ny, row-major [ny][nx]). CRYO_ERR_MISSING before the first put. */
+int cryo_exchange_get_field(cryo_exchange *x, int field, double *values, long n, cryo_err *err);
+
+/* netcdf provider: number of records (one field at one time) read from the
+ * file so far, for the log and for tests of the two-record cache; -1 with any
+ * other provider. */
+long cryo_exchange_netcdf_reads(const cryo_exchange *x);
+
+/* Name of the provider in use ("netcdf", ...). */
+const char *cryo_exchange_provider(const cryo_exchange *x);
+
+/* Release everything and set *x = NULL; NULL is allowed. */
+void cryo_exchange_destroy(cryo_exchange **x);
+
+/* For providers only (exchange_*.c); components use the calls above. */
+
+/* A provider's operations. get/put receive a valid field of x's model with the
+ * right direction (checked by exchange.c). set_field/get_field may be NULL. */
+typedef struct cryo_exchange_ops {
+  const char *name;
+  int (*get)(cryo_exchange *x, double time, int field, double *buf, cryo_err *err);
+  int (*put)(cryo_exchange *x, double time, int field, const double *buf, cryo_err *err);
+  int (*set_field)(cryo_exchange *x, int field, const double *values, cryo_err *err);
+  int (*get_field)(cryo_exchange *x, int field, double *values, cryo_err *err);
+  void (*destroy)(cryo_exchange *x);
+} cryo_exchange_ops;
+
+typedef struct cryo_exchange_ring cryo_exchange_ring;
+
+struct cryo_exchange {
+  const cryo_exchange_ops *ops;
+  cryo_model_kind model;
+  cryo_block block;
+  MPI_Comm comm;            /* duplicate of the caller's communicator */
+  cryo_exchange_ring *ring; /* halo-ring exchange plan, made on first use */
+  void *impl;               /* the provider's own state */
+};
+
+/* Provider constructors: set x->ops and x->impl (x->block, model, comm are set). */
+int cryo_exchange_netcdf_create(cryo_exchange *x, const cryo_exchange_config *cfg, cryo_err *err);
+int cryo_exchange_host_create(cryo_exchange *x, const cryo_exchange_config *cfg, cryo_err *err);
+int cryo_exchange_oasis_create(cryo_exchange *x, const cryo_exchange_config *cfg, cryo_err *err);
+
+/* Fill the halo ring of buf (CRYO_CELL layout, owned cells already set) from
+ * the ranks that own those cells, wrapped or clamped at the domain edge as the
+ * block says. Collective over x->comm. For providers whose source gives owned
+ * cells only (host, oasis). */
+int cryo_exchange_fill_ring(cryo_exchange *x, double *buf, cryo_err *err);
+
+#endif

@@ -1,0 +1,95 @@
+/* cryodyn's layer over the OASIS3-MCT coupler (DESIGN.md section 7).
+ *
+ * The calls mirror OASIS3-MCT 5.x's native C API (oasis_c_init_comp, ...): where
+ * configure finds oasis_c.h (CRYO_HAVE_OASIS_C) they call it directly, otherwise a
+ * Fortran 2003 ISO_C_BINDING bridge (coupling/oasis_bridge.F90) to the 2.0-era
+ * Fortran API of Debian's liboasis3-dev. Differences from OASIS itself:
+ *   - every call returns a cryodyn status and records the OASIS return code, its
+ *     name and the field or component concerned in `err`;
+ *   - a variable id of -1 (a name the namcouple does not couple) is an error;
+ *   - put/get check the array size against the variable's partition, because OASIS
+ *     aborts on a wrong size with exit code 0 (shared/notes/oasis.md);
+ *   - fields are double precision, bundle size 1, stored x fastest (C a[ny][nx]).
+ * The library code never calls cryo_oasis_abort; it is for driver programs.
+ */
+#ifndef CRYO_OASIS_H
+#define CRYO_OASIS_H
+
+#include <mpi.h>
+
+#include "cryo_error.h"
+
+/* Direction of a coupling field, with OASIS's values. */
+enum { CRYO_OASIS_OUT = 20, CRYO_OASIS_IN = 21 };
+
+/* kparal[0] partition strategies and their lengths, as in the OASIS user guide. */
+enum {
+  CRYO_OASIS_SERIAL = 0,
+  CRYO_OASIS_APPLE = 1,
+  CRYO_OASIS_BOX = 2,
+  CRYO_OASIS_ORANGE = 3,
+  CRYO_OASIS_POINTS = 4,
+  CRYO_OASIS_BOX_PARAMS = 5
+};
+
+/* Longest component name the coupler keeps (OASIS3-MCT 2.0 cuts names to 6). */
+#define CRYO_OASIS_COMP_NAME_MAX 6
+/* Longest field name accepted (the namcouple $STRINGS name). */
+#define CRYO_OASIS_VAR_NAME_MAX 64
+/* Number of partitions and variables this layer keeps track of. */
+#define CRYO_OASIS_MAX_PARTS 16
+#define CRYO_OASIS_MAX_VARS  128
+
+/* Join the coupled run as component `name` (at most CRYO_OASIS_COMP_NAME_MAX
+ * characters, matching $NBMODEL in the namcouple); OASIS calls MPI_Init unless the
+ * program already did. *compid: OASIS component id. */
+int cryo_oasis_init_comp(int *compid, const char *name, cryo_err *err);
+
+/* The communicator of this component's ranks (valid after init_comp). */
+int cryo_oasis_get_localcomm(MPI_Comm *comm, cryo_err *err);
+
+/* Declare this rank's part of the global grid. kparal: n integers in OASIS's
+ * layout, e.g. box {CRYO_OASIS_BOX, offset, nx_local, ny_local, nx_global} with
+ * the 0-based global index of the box's first point as offset; global_size: number
+ * of points of the whole grid. *part_id: partition id for def_var. */
+int cryo_oasis_def_partition(int *part_id, const int *kparal, int n, int global_size,
+                             cryo_err *err);
+
+/* Fill kparal[CRYO_OASIS_BOX_PARAMS] for the box of nx_local x ny_local points whose
+ * first point is (i0, j0) (0-based) on a grid nx_global points wide. */
+int cryo_oasis_box_kparal(int *kparal, int i0, int j0, int nx_local, int ny_local, int nx_global,
+                          cryo_err *err);
+
+/* Declare a double-precision coupling field `name` (its namcouple name) on
+ * partition part_id, kinout CRYO_OASIS_IN or CRYO_OASIS_OUT. A name the namcouple
+ * does not couple is CRYO_ERR_COUPLING naming the field. *var_id: field id. */
+int cryo_oasis_def_var(int *var_id, const char *name, int part_id, int kinout, cryo_err *err);
+
+/* End the definition phase (collective over all components). */
+int cryo_oasis_enddef(cryo_err *err);
+
+/* Send field var_id at `date` (seconds since the start of the run). field holds
+ * nx*ny values, x fastest; nx*ny must equal the partition's local size. *kinfo:
+ * what OASIS did (0 on a date that is not a coupling date, 4 sent, ...). */
+int cryo_oasis_put(int var_id, int date, int nx, int ny, const double *field, int *kinfo,
+                   cryo_err *err);
+
+/* Receive field var_id at `date` into field (nx*ny values, x fastest). On a date
+ * that is not a coupling date *kinfo is 0 and field is left unchanged. */
+int cryo_oasis_get(int var_id, int date, int nx, int ny, double *field, int *kinfo, cryo_err *err);
+
+/* Leave the coupled run. OASIS finalises MPI only if init_comp initialised it
+ * (no MPI_Init before init_comp); a program that called MPI_Init itself calls
+ * MPI_Finalize after this. */
+int cryo_oasis_terminate(cryo_err *err);
+
+/* Name of an OASIS return code, e.g. "OASIS_Recvd" for 3. */
+const char *cryo_oasis_kinfo_name(int kinfo);
+
+/* For driver programs only: print "routine: msg (file:line)" on stderr, flush,
+ * and stop every process of the coupled run with exit code `code` (OASIS's own
+ * abort exits 0, which hides failures from scripts). Does not return. */
+void cryo_oasis_abort(int compid, const char *routine, const char *msg, const char *file, int line,
+                      int code);
+
+#endif

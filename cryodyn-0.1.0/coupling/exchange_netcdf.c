@@ -1,0 +1,537 @@
+/* NetCDF forcing provider (forcing = 'netcdf', the standalone harness of
+ * DESIGN.md section 8 and issue 3 item 4).
+ *
+ * The file has dimensions time, y, x (x, y: the component grid's cell centres,
+ * sizes nx_global, ny_global), a variable time(time) with units
+ * "<seconds|minutes|hours|days> since YYYY-MM-DD[ hh:mm[:ss]]" and an optional
+ * calendar attribute (standard, gregorian, proleptic_gregorian, noleap,
+ * 365_day; absent means standard), and one variable (time, y, x) per IN field
+ * of the model, named as the field or as cfg->var_names says. Values are
+ * interpolated linearly in time between the two records that bracket the model
+ * time. Each rank reads only its block plus the halo ring (nc_get_vara_double),
+ * and keeps at most two records per field, reading a record only when the time
+ * moves into a new interval.
+ *
+ * Error classes, every message naming the file and the variable:
+ *   file cannot be read                               CRYO_ERR_FILE
+ *   the NetCDF library fails (text of nc_strerror)    CRYO_ERR_NETCDF
+ *   missing dimension, variable                       CRYO_ERR_MISSING
+ *   wrong sizes, dimension order, time units/calendar,
+ *   field units other than the table's (absent is ok) CRYO_ERR_FORMAT
+ *   non-monotonic time, model time outside the file,
+ *   NaN/Inf/fill values (with their index)            CRYO_ERR_DATA
+ */
+#define _POSIX_C_SOURCE 200809L /* strdup, strcasecmp, access */
+
+#include "cryo_exchange.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <netcdf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#define ATT_LEN 256
+
+/* Runs of consecutive global indices that supply local indices -1..n (the
+ * block and its ring) along one dimension: at most the ring cell before, the
+ * owned cells, the ring cell after. */
+typedef struct seg_list {
+  int n;
+  int g0[3], count[3], l0[3]; /* global start, length, local start */
+} seg_list;
+
+typedef struct nc_field {
+  int varid;
+  int has_fill;
+  double fill; /* _FillValue or missing_value: a hole in the data */
+  int rec[2];  /* record held in slot[k], -1 for none */
+  double *slot[2];
+} nc_field;
+
+typedef struct nc_impl {
+  char *path;
+  int ncid;
+  int nt;
+  double *t;      /* record times, s since the run start */
+  double *t_file; /* the same in the file's units, for messages */
+  char time_units[ATT_LEN];
+  char start_date[ATT_LEN];
+  char *names[CRYO_NFIELD]; /* variable names of the model's IN fields */
+  nc_field f[CRYO_NFIELD];
+  seg_list sx, sy;
+  double *tmp; /* one rectangle of a record */
+  long reads;  /* records read so far, all fields */
+} nc_impl;
+
+static nc_impl *impl_of(cryo_exchange *x) {
+  return (nc_impl *)x->impl;
+}
+
+static int nc_fail(cryo_err *err, int ncstat, const char *path, const char *var, const char *what) {
+  return CRYO_ERROR(err, CRYO_ERR_NETCDF, "forcing file '%s', variable '%s': %s: %s", path, var,
+                    what, nc_strerror(ncstat));
+}
+
+/* Text attribute `name` of varid into out; *present = 0 when it is absent. */
+static int text_att(int ncid, int varid, const char *path, const char *var, const char *name,
+                    char *out, int *present, cryo_err *err) {
+  nc_type type;
+  size_t len;
+  int s = nc_inq_att(ncid, varid, name, &type, &len);
+  *present = s == NC_NOERR;
+  out[0] = '\0';
+  if (s == NC_ENOTATT) return CRYO_OK;
+  if (s != NC_NOERR) return nc_fail(err, s, path, var, name);
+  if (type == NC_CHAR) {
+    CRYO_CHECK(len < ATT_LEN, err, CRYO_ERR_FORMAT,
+               "forcing file '%s', variable '%s': attribute '%s' is %zu characters long (at "
+               "most %d)",
+               path, var, name, len, ATT_LEN - 1);
+    if ((s = nc_get_att_text(ncid, varid, name, out)) != NC_NOERR)
+      return nc_fail(err, s, path, var, name);
+    out[len] = '\0';
+    return CRYO_OK;
+  }
+  CRYO_CHECK(type == NC_STRING && len == 1, err, CRYO_ERR_FORMAT,
+             "forcing file '%s', variable '%s': attribute '%s' is not a text", path, var, name);
+  char *str = NULL;
+  if ((s = nc_get_att_string(ncid, varid, name, &str)) != NC_NOERR)
+    return nc_fail(err, s, path, var, name);
+  snprintf(out, ATT_LEN, "%s", str ? str : "");
+  nc_free_string(1, &str);
+  return CRYO_OK;
+}
+
+enum { CAL_GREGORIAN, CAL_PROLEPTIC, CAL_NOLEAP };
+
+static int is_leap(int cal, long long y) {
+  if (cal == CAL_NOLEAP) return 0;
+  return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+}
+
+static int days_in_month(int cal, long long y, int m) {
+  static const int len[12] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+  return len[m - 1] + (m == 2 && is_leap(cal, y));
+}
+
+/* Days from 0000-03-01 to y-m-d in the calendar: counting years from March
+ * puts the leap day at the end of the counted year. */
+static long long day_number(int cal, long long y, int m, int d) {
+  if (m < 3) y -= 1;
+  long long mm = (m + 9) % 12; /* March = 0 */
+  long long doy = (153 * mm + 2) / 5 + d - 1;
+  if (cal == CAL_NOLEAP) return 365 * y + doy;
+  long long q400 = (y >= 0 ? y : y - 399) / 400;
+  long long yoe = y - 400 * q400;
+  return 146097 * q400 + 365 * yoe + yoe / 4 - yoe / 100 + doy;
+}
+
+/* Parse "YYYY-MM-DD[( |T)hh:mm[:ss[.f]]][ ][Z|UTC]" into seconds since
+ * 0000-03-01 of the calendar. Returns 0 on success, 1 on bad syntax, 2 on a
+ * date that does not exist in the calendar. */
+static int parse_date(const char *s, int cal, double *secs) {
+  int y, mo, d, h = 0, mi = 0, n = 0;
+  double sec = 0;
+  while (isspace((unsigned char)*s))
+    ++s;
+  if (sscanf(s, "%d-%d-%d%n", &y, &mo, &d, &n) != 3) return 1;
+  s += n;
+  if (*s == 'T' || (*s == ' ' && isdigit((unsigned char)s[1]))) {
+    n = 0;
+    if (sscanf(s + 1, "%d:%d%n", &h, &mi, &n) != 2) return 1;
+    s += 1 + n;
+    if (*s == ':') {
+      n = 0;
+      if (sscanf(s + 1, "%lf%n", &sec, &n) != 1) return 1;
+      s += 1 + n;
+    }
+  }
+  while (isspace((unsigned char)*s))
+    ++s;
+  if (*s == 'Z')
+    ++s;
+  else if (strncmp(s, "UTC", 3) == 0)
+    s += 3;
+  while (isspace((unsigned char)*s))
+    ++s;
+  if (*s) return 1;
+  if (mo < 1 || mo > 12 || d < 1 || d > days_in_month(cal, y, mo) || h < 0 || h > 23 || mi < 0 ||
+      mi > 59 || !(sec >= 0 && sec < 60))
+    return 2;
+  if (cal == CAL_GREGORIAN && (y < 1582 || (y == 1582 && (mo < 10 || (mo == 10 && d < 15)))))
+    return 2;
+  *secs = 86400.0 * (double)day_number(cal, y, mo, d) + 3600.0 * h + 60.0 * mi + sec;
+  return 0;
+}
+
+static int calendar_of(const char *name, int *cal) {
+  static const struct {
+    const char *name;
+    int cal;
+  } cals[] = {{"standard", CAL_GREGORIAN},
+              {"gregorian", CAL_GREGORIAN},
+              {"proleptic_gregorian", CAL_PROLEPTIC},
+              {"noleap", CAL_NOLEAP},
+              {"365_day", CAL_NOLEAP}};
+  for (size_t k = 0; k < sizeof cals / sizeof cals[0]; ++k)
+    if (strcasecmp(name, cals[k].name) == 0) {
+      *cal = cals[k].cal;
+      return 1;
+    }
+  return 0;
+}
+
+/* Seconds per unit of a time-units word, 0 if unknown. */
+static double unit_seconds(const char *w) {
+  static const struct {
+    const char *word;
+    double s;
+  } units[] = {{"seconds", 1},  {"second", 1},  {"secs", 1},  {"sec", 1},  {"s", 1},
+               {"minutes", 60}, {"minute", 60}, {"mins", 60}, {"min", 60}, {"hours", 3600},
+               {"hour", 3600},  {"hrs", 3600},  {"hr", 3600}, {"h", 3600}, {"days", 86400},
+               {"day", 86400},  {"d", 86400}};
+  for (size_t k = 0; k < sizeof units / sizeof units[0]; ++k)
+    if (strcasecmp(w, units[k].word) == 0) return units[k].s;
+  return 0;
+}
+
+/* Read time(time), convert it to seconds since the run start, check it. */
+static int read_time_axis(nc_impl *p, int dim_t, const cryo_exchange_config *cfg, cryo_err *err) {
+  const char *path = p->path;
+  int varid, ndims, dimids[NC_MAX_VAR_DIMS], s, present;
+  s = nc_inq_varid(p->ncid, "time", &varid);
+  CRYO_CHECK(s != NC_ENOTVAR, err, CRYO_ERR_MISSING,
+             "forcing file '%s' has no variable 'time' (the time axis of the records)", path);
+  if (s != NC_NOERR) return nc_fail(err, s, path, "time", "nc_inq_varid");
+  if ((s = nc_inq_var(p->ncid, varid, NULL, NULL, &ndims, dimids, NULL)) != NC_NOERR)
+    return nc_fail(err, s, path, "time", "nc_inq_var");
+  CRYO_CHECK(ndims == 1 && dimids[0] == dim_t, err, CRYO_ERR_FORMAT,
+             "forcing file '%s', variable 'time': must have the single dimension 'time'", path);
+  CRYO_CALL(text_att(p->ncid, varid, path, "time", "units", p->time_units, &present, err));
+  CRYO_CHECK(present, err, CRYO_ERR_FORMAT,
+             "forcing file '%s', variable 'time': no 'units' attribute (expected e.g. "
+             "\"seconds since 2000-01-01 00:00:00\")",
+             path);
+  char cal_name[ATT_LEN];
+  CRYO_CALL(text_att(p->ncid, varid, path, "time", "calendar", cal_name, &present, err));
+  int cal = CAL_GREGORIAN;
+  CRYO_CHECK(!present || calendar_of(cal_name, &cal), err, CRYO_ERR_FORMAT,
+             "forcing file '%s', variable 'time': calendar '%s' is not supported (allowed: "
+             "standard, gregorian, proleptic_gregorian, noleap, 365_day)",
+             path, cal_name);
+  char word[ATT_LEN];
+  int n = 0;
+  double unit = 0, ref = 0, start = 0;
+  int ok = sscanf(p->time_units, "%255s since %n", word, &n) == 1 && n > 0;
+  if (ok) unit = unit_seconds(word);
+  CRYO_CHECK(ok && unit > 0 && parse_date(p->time_units + n, cal, &ref) == 0, err, CRYO_ERR_FORMAT,
+             "forcing file '%s', variable 'time': units \"%s\" are not \"<seconds|minutes|hours|"
+             "days> since YYYY-MM-DD hh:mm:ss\" with a valid date",
+             path, p->time_units);
+  CRYO_CHECK(parse_date(cfg->start_date, cal, &start) == 0, err, CRYO_ERR_ARG,
+             "run start date '%s' is not a valid 'YYYY-MM-DD hh:mm:ss' in the calendar of forcing "
+             "file '%s' (variable 'time', calendar '%s')",
+             cfg->start_date, path, present ? cal_name : "standard");
+  p->t = malloc(sizeof(double) * (size_t)p->nt);
+  p->t_file = malloc(sizeof(double) * (size_t)p->nt);
+  CRYO_CHECK(p->t && p->t_file, err, CRYO_ERR_MEMORY, "forcing file '%s': out of memory", path);
+  if ((s = nc_get_var_double(p->ncid, varid, p->t_file)) != NC_NOERR)
+    return nc_fail(err, s, path, "time", "nc_get_var_double");
+  for (int k = 0; k < p->nt; ++k) {
+    CRYO_CHECK(isfinite(p->t_file[k]), err, CRYO_ERR_DATA,
+               "forcing file '%s', variable 'time': value %g at index %d", path, p->t_file[k], k);
+    CRYO_CHECK(k == 0 || p->t_file[k] > p->t_file[k - 1], err, CRYO_ERR_DATA,
+               "forcing file '%s', variable 'time' is not strictly increasing: time[%d] = %.10g "
+               "after time[%d] = %.10g",
+               path, k, p->t_file[k], k - 1, k > 0 ? p->t_file[k - 1] : 0.0);
+    p->t[k] = p->t_file[k] * unit + (ref - start);
+  }
+  return CRYO_OK;
+}
+
+static int dim_id(nc_impl *p, const char *name, int *id, size_t *len, cryo_err *err) {
+  int s = nc_inq_dimid(p->ncid, name, id);
+  CRYO_CHECK(s != NC_EBADDIM, err, CRYO_ERR_MISSING,
+             "forcing file '%s' has no dimension '%s' (forcing variables need (time, y, x))",
+             p->path, name);
+  if (s == NC_NOERR) s = nc_inq_dimlen(p->ncid, *id, len);
+  if (s != NC_NOERR) return nc_fail(err, s, p->path, name, "dimension");
+  return CRYO_OK;
+}
+
+/* Whether a units attribute means the table's units: the table's spelling or
+ * a common equivalent, ignoring case and spaces. A file in other units (km/h,
+ * cm/s) must be converted before use rather than read as if it were m s-1. */
+static int units_match(const char *table, const char *att) {
+  static const char *const aliases[][6] = {
+      {"m s-1", "m/s", "m s^-1", "m s**-1", "m.s-1", "meter second-1"},
+      {"kg m-2 s-1", "kg/m2/s", "kg m^-2 s^-1", "kg m**-2 s**-1", "kg.m-2.s-1", "kg/(m2 s)"}};
+  char a[ATT_LEN], c[ATT_LEN];
+  size_t n = 0;
+  for (const char *q = att; *q && n + 1 < sizeof a; ++q)
+    if (!isspace((unsigned char)*q)) a[n++] = (char)tolower((unsigned char)*q);
+  a[n] = '\0';
+  for (size_t r = 0; r < sizeof aliases / sizeof aliases[0]; ++r) {
+    if (strcmp(aliases[r][0], table) != 0) continue;
+    for (int k = 0; k < 6; ++k) {
+      n = 0;
+      for (const char *q = aliases[r][k]; *q; ++q)
+        if (!isspace((unsigned char)*q)) c[n++] = *q;
+      c[n] = '\0';
+      if (strcmp(a, c) == 0) return 1;
+    }
+  }
+  return strcmp(att, table) == 0;
+}
+
+/* Find the variable of IN field f and check its dimensions, units and fill
+ * value. */
+static int open_field(nc_impl *p, const int dims[3], int f, long ncell, cryo_err *err) {
+  const char *var = p->names[f];
+  nc_field *fd = &p->f[f];
+  int s = nc_inq_varid(p->ncid, var, &fd->varid);
+  CRYO_CHECK(s != NC_ENOTVAR, err, CRYO_ERR_MISSING,
+             "forcing file '%s' has no variable '%s' (field %s: %s, %s)", p->path, var,
+             cryo_exchange_fields[f].name, cryo_exchange_fields[f].long_name,
+             cryo_exchange_fields[f].units);
+  if (s != NC_NOERR) return nc_fail(err, s, p->path, var, "nc_inq_varid");
+  int ndims, dimids[NC_MAX_VAR_DIMS];
+  if ((s = nc_inq_var(p->ncid, fd->varid, NULL, NULL, &ndims, dimids, NULL)) != NC_NOERR)
+    return nc_fail(err, s, p->path, var, "nc_inq_var");
+  if (ndims != 3 || dimids[0] != dims[0] || dimids[1] != dims[1] || dimids[2] != dims[2]) {
+    char got[3 * (NC_MAX_NAME + 2)] = "";
+    for (int k = 0; k < ndims && k < 3; ++k) {
+      char dn[NC_MAX_NAME + 1] = "?";
+      nc_inq_dimname(p->ncid, dimids[k], dn);
+      strcat(got, k ? ", " : "");
+      strcat(got, dn);
+    }
+    return CRYO_ERROR(err, CRYO_ERR_FORMAT,
+                      "forcing file '%s', variable '%s': dimensions (%s%s), expected (time, y, x)",
+                      p->path, var, got, ndims > 3 ? ", ..." : "");
+  }
+  char units[ATT_LEN];
+  int present;
+  CRYO_CALL(text_att(p->ncid, fd->varid, p->path, var, "units", units, &present, err));
+  CRYO_CHECK(!present || units_match(cryo_exchange_fields[f].units, units), err, CRYO_ERR_FORMAT,
+             "forcing file '%s', variable '%s': units '%s', expected '%s' (convert the data)",
+             p->path, var, units, cryo_exchange_fields[f].units);
+  const char *fill_att[2] = {"_FillValue", "missing_value"};
+  for (int k = 0; k < 2 && !fd->has_fill; ++k)
+    fd->has_fill = nc_get_att_double(p->ncid, fd->varid, fill_att[k], &fd->fill) == NC_NOERR;
+  for (int k = 0; k < 2; ++k) {
+    fd->rec[k] = -1;
+    fd->slot[k] = malloc(sizeof(double) * (size_t)ncell);
+  }
+  CRYO_CHECK(fd->slot[0] && fd->slot[1], err, CRYO_ERR_MEMORY,
+             "forcing file '%s', variable '%s': out of memory", p->path, var);
+  return CRYO_OK;
+}
+
+static void make_segments(int g0, int n_local, int n_global, int periodic, seg_list *sl) {
+  sl->n = 0;
+  for (int l = -1; l <= n_local; ++l) {
+    int g = g0 + l;
+    g = periodic ? (g % n_global + n_global) % n_global
+                 : (g < 0 ? 0 : (g >= n_global ? n_global - 1 : g));
+    int k = sl->n - 1;
+    if (k >= 0 && sl->g0[k] + sl->count[k] == g) {
+      sl->count[k]++;
+    } else {
+      sl->g0[++k] = g;
+      sl->count[k] = 1;
+      sl->l0[k] = l;
+      sl->n = k + 1;
+    }
+  }
+}
+
+/* Read record rec of field f into dst (CRYO_CELL layout, ring included). */
+static int read_record(cryo_exchange *x, int f, int rec, double *dst, cryo_err *err) {
+  nc_impl *p = impl_of(x);
+  const cryo_block *b = &x->block;
+  const nc_field *fd = &p->f[f];
+  const char *var = p->names[f];
+  for (int ky = 0; ky < p->sy.n; ++ky)
+    for (int kx = 0; kx < p->sx.n; ++kx) {
+      size_t start[3] = {(size_t)rec, (size_t)p->sy.g0[ky], (size_t)p->sx.g0[kx]};
+      size_t count[3] = {1, (size_t)p->sy.count[ky], (size_t)p->sx.count[kx]};
+      int s = nc_get_vara_double(p->ncid, fd->varid, start, count, p->tmp);
+      if (s != NC_NOERR) return nc_fail(err, s, p->path, var, "nc_get_vara_double");
+      for (int jj = 0; jj < p->sy.count[ky]; ++jj)
+        for (int ii = 0; ii < p->sx.count[kx]; ++ii) {
+          double v = p->tmp[(size_t)jj * p->sx.count[kx] + ii];
+          CRYO_CHECK(isfinite(v) && !(fd->has_fill && v == fd->fill), err, CRYO_ERR_DATA,
+                     "forcing file '%s', variable '%s': %s value %g at time index %d, y %d, "
+                     "x %d (0-based)",
+                     p->path, var, isfinite(v) ? "fill" : "non-finite", v, rec, p->sy.g0[ky] + jj,
+                     p->sx.g0[kx] + ii);
+          dst[CRYO_CELL(b, p->sx.l0[kx] + ii, p->sy.l0[ky] + jj)] = v;
+        }
+    }
+  return CRYO_OK;
+}
+
+/* Make the field's two slots hold records k and k + 1, reading only what is
+ * not there yet. *lo, *hi: the slots holding them. */
+static int load_pair(cryo_exchange *x, int f, int k, int *lo, int *hi, cryo_err *err) {
+  nc_field *fd = &impl_of(x)->f[f];
+  int want[2] = {k, k + 1}, at[2] = {-1, -1};
+  for (int w = 0; w < 2; ++w)
+    for (int s = 0; s < 2; ++s)
+      if (fd->rec[s] == want[w]) at[w] = s;
+  for (int w = 0; w < 2; ++w) {
+    if (at[w] >= 0) continue;
+    int s = at[1 - w] >= 0 ? 1 - at[1 - w] : w;
+    fd->rec[s] = -1;
+    CRYO_CALL(read_record(x, f, want[w], fd->slot[s], err));
+    fd->rec[s] = want[w];
+    impl_of(x)->reads++;
+    at[w] = s;
+  }
+  *lo = at[0];
+  *hi = at[1];
+  return CRYO_OK;
+}
+
+static int nc_get(cryo_exchange *x, double time, int field, double *buf, cryo_err *err) {
+  nc_impl *p = impl_of(x);
+  const double *t = p->t;
+  int nt = p->nt;
+  CRYO_CHECK(time >= t[0] && time <= t[nt - 1], err, CRYO_ERR_DATA,
+             "model time %.10g s after the run start (%s) is outside forcing file '%s' "
+             "(variable '%s', time units \"%s\"): its records cover %.10g to %.10g s after the "
+             "run start (time = %.10g to %.10g)",
+             time, p->start_date, p->path, p->names[field], p->time_units, t[0], t[nt - 1],
+             p->t_file[0], p->t_file[nt - 1]);
+  /* Interval k: t[k] <= time < t[k+1], the last one closed at its end. */
+  int k = 0;
+  if (nt > 1) {
+    int lo = 0, hi = nt - 2;
+    while (lo < hi) {
+      int mid = (lo + hi + 1) / 2;
+      if (t[mid] <= time)
+        lo = mid;
+      else
+        hi = mid - 1;
+    }
+    k = lo;
+  }
+  long ncell = CRYO_NCELL(&x->block);
+  if (nt == 1) {
+    nc_field *fd = &p->f[field];
+    if (fd->rec[0] != 0) {
+      fd->rec[0] = -1;
+      CRYO_CALL(read_record(x, field, 0, fd->slot[0], err));
+      fd->rec[0] = 0;
+      p->reads++;
+    }
+    memcpy(buf, fd->slot[0], sizeof(double) * (size_t)ncell);
+    return CRYO_OK;
+  }
+  int lo, hi;
+  CRYO_CALL(load_pair(x, field, k, &lo, &hi, err));
+  /* (1 - w) a + w b returns a and b exactly at the record times. */
+  double w = (time - t[k]) / (t[k + 1] - t[k]);
+  const double *a = p->f[field].slot[lo], *bv = p->f[field].slot[hi];
+  for (long c = 0; c < ncell; ++c)
+    buf[c] = (1.0 - w) * a[c] + w * bv[c];
+  return CRYO_OK;
+}
+
+static int nc_put(cryo_exchange *x, double time, int field, const double *buf, cryo_err *err) {
+  (void)x;
+  (void)time;
+  (void)field;
+  (void)buf;
+  (void)err;
+  return CRYO_OK;
+}
+
+static void nc_destroy(cryo_exchange *x) {
+  nc_impl *p = impl_of(x);
+  if (!p) return;
+  if (p->ncid >= 0) nc_close(p->ncid);
+  for (int f = 0; f < CRYO_NFIELD; ++f) {
+    free(p->names[f]);
+    free(p->f[f].slot[0]);
+    free(p->f[f].slot[1]);
+  }
+  free(p->path);
+  free(p->t);
+  free(p->t_file);
+  free(p->tmp);
+  free(p);
+  x->impl = NULL;
+}
+
+long cryo_exchange_netcdf_reads(const cryo_exchange *x) {
+  if (!x || !x->ops || strcmp(x->ops->name, "netcdf") != 0) return -1;
+  return ((const nc_impl *)x->impl)->reads;
+}
+
+static const cryo_exchange_ops netcdf_ops = {
+    .name = "netcdf",
+    .get = nc_get,
+    .put = nc_put,
+    .set_field = NULL,
+    .get_field = NULL,
+    .destroy = nc_destroy,
+};
+
+int cryo_exchange_netcdf_create(cryo_exchange *x, const cryo_exchange_config *cfg, cryo_err *err) {
+  CRYO_CHECK(cfg->forcing_file && cfg->forcing_file[0], err, CRYO_ERR_MISSING,
+             "forcing = 'netcdf' needs a forcing file (forcing_file)");
+  CRYO_CHECK(cfg->start_date && cfg->start_date[0], err, CRYO_ERR_MISSING,
+             "forcing = 'netcdf' needs the run start date");
+  nc_impl *p = calloc(1, sizeof *p);
+  CRYO_CHECK(p, err, CRYO_ERR_MEMORY, "netcdf exchange: out of memory");
+  p->ncid = -1;
+  x->impl = p;
+  x->ops = &netcdf_ops;
+  const cryo_block *b = &x->block;
+  p->path = strdup(cfg->forcing_file);
+  p->tmp = malloc(sizeof(double) * (size_t)CRYO_NCELL(b));
+  CRYO_CHECK(p->path && p->tmp, err, CRYO_ERR_MEMORY, "netcdf exchange: out of memory");
+  snprintf(p->start_date, sizeof p->start_date, "%s", cfg->start_date);
+  for (int f = 0; f < CRYO_NFIELD; ++f) {
+    if (cryo_exchange_fields[f].model != x->model || cryo_exchange_fields[f].dir != CRYO_FIELD_IN)
+      continue;
+    const char *name = cfg->var_names[f] && cfg->var_names[f][0] ? cfg->var_names[f]
+                                                                 : cryo_exchange_fields[f].name;
+    p->names[f] = strdup(name);
+    CRYO_CHECK(p->names[f], err, CRYO_ERR_MEMORY, "netcdf exchange: out of memory");
+  }
+  CRYO_CHECK(access(p->path, R_OK) == 0, err, CRYO_ERR_FILE, "forcing file '%s' cannot be read: %s",
+             p->path, strerror(errno));
+  int s = nc_open(p->path, NC_NOWRITE, &p->ncid);
+  if (s != NC_NOERR) {
+    p->ncid = -1;
+    return CRYO_ERROR(err, CRYO_ERR_NETCDF, "forcing file '%s' cannot be opened as NetCDF: %s",
+                      p->path, nc_strerror(s));
+  }
+  int dims[3];
+  size_t len[3];
+  const char *dim_names[3] = {"time", "y", "x"};
+  for (int k = 0; k < 3; ++k)
+    CRYO_CALL(dim_id(p, dim_names[k], &dims[k], &len[k], err));
+  CRYO_CHECK(len[0] >= 1, err, CRYO_ERR_FORMAT,
+             "forcing file '%s': dimension 'time' is empty (variable 'time' has no records)",
+             p->path);
+  CRYO_CHECK(len[1] == (size_t)b->ny_global && len[2] == (size_t)b->nx_global, err, CRYO_ERR_FORMAT,
+             "forcing file '%s': dimensions (y, x) = (%zu, %zu), but the grid has (ny, nx) = "
+             "(%d, %d) cells; the forcing variables must be given at the cell centres",
+             p->path, len[1], len[2], b->ny_global, b->nx_global);
+  p->nt = (int)len[0];
+  CRYO_CALL(read_time_axis(p, dims[0], cfg, err));
+  for (int f = 0; f < CRYO_NFIELD; ++f)
+    if (p->names[f]) CRYO_CALL(open_field(p, dims, f, CRYO_NCELL(b), err));
+  make_segments(b->i0, b->nx, b->nx_global, b->periodic_x, &p->sx);
+  make_segments(b->j0, b->ny, b->ny_global, b->periodic_y, &p->sy);
+  return CRYO_OK;
+}

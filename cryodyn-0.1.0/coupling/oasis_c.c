@@ -1,0 +1,374 @@
+/* OASIS3-MCT coupling layer (DESIGN.md section 7): cryodyn statuses and messages
+ * around either OASIS3-MCT 5.x's C API (CRYO_HAVE_OASIS_C) or the Fortran bridge
+ * to Debian's 2.0-era API (coupling/oasis_bridge.F90). Return codes and pitfalls:
+ * shared/notes/oasis.md and the OASIS3-MCT user guide.
+ *
+ * OASIS itself is process-global state, so this layer keeps a process-global
+ * table of the partitions and variables it defined: put/get need each field's
+ * name for messages and its partition size for the size check that saves the run
+ * from OASIS's exit-0 abort on a wrong array size. */
+#include "cryo_oasis.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#ifdef CRYO_HAVE_OASIS_C
+#include <oasis_c.h>
+#else
+void cryo_oasis_f_init_comp(int *compid, const char *name, int *kinfo);
+void cryo_oasis_f_get_localcomm(int *fcomm, int *kinfo);
+void cryo_oasis_f_def_partition(int *part_id, int nparal, const int *kparal, int global_size,
+                                int *kinfo);
+void cryo_oasis_f_def_var(int *var_id, const char *name, int part_id, int kinout, int local_size,
+                          int *kinfo);
+void cryo_oasis_f_enddef(int *kinfo);
+void cryo_oasis_f_put(int var_id, int date, int n, const double *field, int *kinfo);
+void cryo_oasis_f_get(int var_id, int date, int n, double *field, int *kinfo);
+void cryo_oasis_f_terminate(int *kinfo);
+#endif
+
+/* OASIS return codes (identical in 2.0 and 5.x). */
+enum {
+  KINFO_OK = 0,
+  KINFO_VAR_UNCPL = -1,
+  KINFO_RECVD = 3,
+  KINFO_SENT = 4,
+  KINFO_LOCTRANS = 5,
+  KINFO_TOREST = 6,
+  KINFO_OUTPUT = 7,
+  KINFO_SENTOUT = 8,
+  KINFO_TORESTOUT = 9,
+  KINFO_FROMREST = 10,
+  KINFO_INPUT = 11,
+  KINFO_RECVOUT = 12,
+  KINFO_FROMRESTOUT = 13,
+  KINFO_WAITGROUP = 14
+};
+
+typedef struct oasis_var {
+  int id;       /* OASIS variable id */
+  int kinout;   /* CRYO_OASIS_IN or CRYO_OASIS_OUT */
+  long npoints; /* local size of its partition */
+  char name[CRYO_OASIS_VAR_NAME_MAX + 1];
+} oasis_var;
+
+static char comp_name[CRYO_OASIS_COMP_NAME_MAX + 1];
+static int nparts;
+static int part_ids[CRYO_OASIS_MAX_PARTS];
+static long part_npoints[CRYO_OASIS_MAX_PARTS];
+static int nvars;
+static oasis_var vars[CRYO_OASIS_MAX_VARS];
+
+const char *cryo_oasis_kinfo_name(int kinfo) {
+  switch (kinfo) {
+  case KINFO_OK:
+    return "OASIS_Ok";
+  case KINFO_VAR_UNCPL:
+    return "OASIS_Var_Uncpl";
+  case -2:
+    return "OASIS_NotDef";
+  case -10:
+    return "OASIS_Error";
+  case 2:
+    return "OASIS_InOut";
+  case KINFO_RECVD:
+    return "OASIS_Recvd";
+  case KINFO_SENT:
+    return "OASIS_Sent";
+  case KINFO_LOCTRANS:
+    return "OASIS_LocTrans";
+  case KINFO_TOREST:
+    return "OASIS_ToRest";
+  case KINFO_OUTPUT:
+    return "OASIS_Output";
+  case KINFO_SENTOUT:
+    return "OASIS_SentOut";
+  case KINFO_TORESTOUT:
+    return "OASIS_ToRestOut";
+  case KINFO_FROMREST:
+    return "OASIS_FromRest";
+  case KINFO_INPUT:
+    return "OASIS_Input";
+  case KINFO_RECVOUT:
+    return "OASIS_RecvOut";
+  case KINFO_FROMRESTOUT:
+    return "OASIS_FromRestOut";
+  case KINFO_WAITGROUP:
+    return "OASIS_Waitgroup";
+  default:
+    return "unknown OASIS return code";
+  }
+}
+
+/* Codes a put may return without anything having gone wrong (OASIS user guide,
+ * oasis_put). */
+static int put_ok(int kinfo) {
+  return kinfo == KINFO_OK || kinfo == KINFO_SENT || kinfo == KINFO_LOCTRANS ||
+         kinfo == KINFO_TOREST || kinfo == KINFO_OUTPUT || kinfo == KINFO_SENTOUT ||
+         kinfo == KINFO_TORESTOUT || kinfo == KINFO_WAITGROUP;
+}
+
+static int get_ok(int kinfo) {
+  return kinfo == KINFO_OK || kinfo == KINFO_RECVD || kinfo == KINFO_FROMREST ||
+         kinfo == KINFO_INPUT || kinfo == KINFO_RECVOUT || kinfo == KINFO_FROMRESTOUT ||
+         kinfo == KINFO_OUTPUT;
+}
+
+/* The table entry of an OASIS variable id, or NULL. */
+static const oasis_var *find_var(int var_id) {
+  for (int k = 0; k < nvars; k++)
+    if (vars[k].id == var_id) return &vars[k];
+  return NULL;
+}
+
+int cryo_oasis_init_comp(int *compid, const char *name, cryo_err *err) {
+  CRYO_CHECK(compid && name, err, CRYO_ERR_ARG,
+             "cryo_oasis_init_comp: compid and name must be set");
+  size_t len = strlen(name);
+  CRYO_CHECK(len >= 1 && len <= CRYO_OASIS_COMP_NAME_MAX, err, CRYO_ERR_RANGE,
+             "OASIS component name '%s' has %zu characters, must have 1 to %d (OASIS3-MCT 2.0 "
+             "keeps only %d; it must match $NBMODEL in the namcouple)",
+             name, len, CRYO_OASIS_COMP_NAME_MAX, CRYO_OASIS_COMP_NAME_MAX);
+  int kinfo;
+#ifdef CRYO_HAVE_OASIS_C
+  kinfo = oasis_c_init_comp(compid, name, OASIS_COUPLED);
+#else
+  cryo_oasis_f_init_comp(compid, name, &kinfo);
+#endif
+  CRYO_CHECK(kinfo == KINFO_OK, err, CRYO_ERR_COUPLING,
+             "OASIS oasis_init_comp for component '%s' failed: kinfo = %d (%s)", name, kinfo,
+             cryo_oasis_kinfo_name(kinfo));
+  memcpy(comp_name, name, len + 1);
+  nparts = 0;
+  nvars = 0;
+  return CRYO_OK;
+}
+
+int cryo_oasis_get_localcomm(MPI_Comm *comm, cryo_err *err) {
+  CRYO_CHECK(comm, err, CRYO_ERR_ARG, "cryo_oasis_get_localcomm: comm must be set");
+  int kinfo;
+#ifdef CRYO_HAVE_OASIS_C
+  kinfo = oasis_c_get_localcomm(comm);
+#else
+  int fcomm = 0;
+  cryo_oasis_f_get_localcomm(&fcomm, &kinfo);
+  if (kinfo == KINFO_OK) *comm = MPI_Comm_f2c((MPI_Fint)fcomm);
+#endif
+  CRYO_CHECK(kinfo == KINFO_OK, err, CRYO_ERR_COUPLING,
+             "OASIS oasis_get_localcomm for component '%s' failed: kinfo = %d (%s)", comp_name,
+             kinfo, cryo_oasis_kinfo_name(kinfo));
+  return CRYO_OK;
+}
+
+/* Number of grid points a kparal description covers on this rank, or -1 if the
+ * description is malformed (checked here because OASIS aborts with exit 0). */
+static long kparal_npoints(const int *kparal, int n) {
+  if (n < 3) return -1;
+  switch (kparal[0]) {
+  case CRYO_OASIS_SERIAL:
+  case CRYO_OASIS_APPLE:
+    return kparal[2] >= 0 && kparal[1] >= 0 ? kparal[2] : -1;
+  case CRYO_OASIS_BOX:
+    if (n < CRYO_OASIS_BOX_PARAMS || kparal[1] < 0 || kparal[2] < 0 || kparal[3] < 0 ||
+        kparal[4] < kparal[2])
+      return -1;
+    return (long)kparal[2] * kparal[3];
+  case CRYO_OASIS_ORANGE: {
+    if (kparal[1] < 0 || n < 2 + 2 * kparal[1]) return -1;
+    long total = 0;
+    for (int s = 0; s < kparal[1]; s++) {
+      if (kparal[2 + 2 * s] < 0 || kparal[3 + 2 * s] < 0) return -1;
+      total += kparal[3 + 2 * s];
+    }
+    return total;
+  }
+  case CRYO_OASIS_POINTS:
+    return kparal[1] >= 0 && n >= 2 + kparal[1] ? kparal[1] : -1;
+  default:
+    return -1;
+  }
+}
+
+int cryo_oasis_def_partition(int *part_id, const int *kparal, int n, int global_size,
+                             cryo_err *err) {
+  CRYO_CHECK(part_id && kparal, err, CRYO_ERR_ARG,
+             "cryo_oasis_def_partition: part_id and kparal must be set");
+  CRYO_CHECK(nparts < CRYO_OASIS_MAX_PARTS, err, CRYO_ERR_RANGE,
+             "component '%s' defines more than %d OASIS partitions", comp_name,
+             CRYO_OASIS_MAX_PARTS);
+  long npoints = kparal_npoints(kparal, n);
+  CRYO_CHECK(npoints >= 0 && npoints <= global_size, err, CRYO_ERR_ARG,
+             "OASIS partition of component '%s': kparal = {%d, %d, %d, ...} (%d values) is not "
+             "a valid serial/apple/box/orange/points description within %d global points",
+             comp_name, kparal[0], n > 1 ? kparal[1] : 0, n > 2 ? kparal[2] : 0, n, global_size);
+  int kinfo;
+#ifdef CRYO_HAVE_OASIS_C
+  char part_name[32];
+  snprintf(part_name, sizeof part_name, "cryo_part%d", nparts);
+  kinfo = oasis_c_def_partition(part_id, n, kparal, global_size, part_name);
+#else
+  cryo_oasis_f_def_partition(part_id, n, kparal, global_size, &kinfo);
+#endif
+  CRYO_CHECK(kinfo == KINFO_OK, err, CRYO_ERR_COUPLING,
+             "OASIS oasis_def_partition for component '%s' failed: kinfo = %d (%s)", comp_name,
+             kinfo, cryo_oasis_kinfo_name(kinfo));
+  part_ids[nparts] = *part_id;
+  part_npoints[nparts] = npoints;
+  nparts++;
+  return CRYO_OK;
+}
+
+int cryo_oasis_box_kparal(int *kparal, int i0, int j0, int nx_local, int ny_local, int nx_global,
+                          cryo_err *err) {
+  CRYO_CHECK(kparal, err, CRYO_ERR_ARG, "cryo_oasis_box_kparal: kparal must be set");
+  CRYO_CHECK(i0 >= 0 && j0 >= 0 && nx_local >= 0 && ny_local >= 0 && i0 + nx_local <= nx_global,
+             err, CRYO_ERR_RANGE,
+             "OASIS box partition: first point (%d, %d), size %d x %d must lie inside a grid %d "
+             "points wide",
+             i0, j0, nx_local, ny_local, nx_global);
+  kparal[0] = CRYO_OASIS_BOX;
+  kparal[1] = j0 * nx_global + i0;
+  kparal[2] = nx_local;
+  kparal[3] = ny_local;
+  kparal[4] = nx_global;
+  return CRYO_OK;
+}
+
+int cryo_oasis_def_var(int *var_id, const char *name, int part_id, int kinout, cryo_err *err) {
+  CRYO_CHECK(var_id && name, err, CRYO_ERR_ARG, "cryo_oasis_def_var: var_id and name must be set");
+  size_t len = strlen(name);
+  CRYO_CHECK(len >= 1 && len <= CRYO_OASIS_VAR_NAME_MAX, err, CRYO_ERR_RANGE,
+             "OASIS field name '%s' has %zu characters, must have 1 to %d", name, len,
+             CRYO_OASIS_VAR_NAME_MAX);
+  CRYO_CHECK(kinout == CRYO_OASIS_IN || kinout == CRYO_OASIS_OUT, err, CRYO_ERR_ARG,
+             "OASIS field '%s': kinout = %d, must be CRYO_OASIS_IN (%d) or CRYO_OASIS_OUT (%d)",
+             name, kinout, CRYO_OASIS_IN, CRYO_OASIS_OUT);
+  CRYO_CHECK(nvars < CRYO_OASIS_MAX_VARS, err, CRYO_ERR_RANGE,
+             "component '%s' defines more than %d OASIS fields ('%s' is one too many)", comp_name,
+             CRYO_OASIS_MAX_VARS, name);
+  long npoints = -1;
+  for (int p = 0; p < nparts; p++)
+    if (part_ids[p] == part_id) npoints = part_npoints[p];
+  CRYO_CHECK(npoints >= 0, err, CRYO_ERR_ARG,
+             "OASIS field '%s': partition id %d was not defined by cryo_oasis_def_partition", name,
+             part_id);
+  int kinfo;
+#ifdef CRYO_HAVE_OASIS_C
+  kinfo = oasis_c_def_var(var_id, name, part_id, 1, kinout, OASIS_DOUBLE);
+#else
+  cryo_oasis_f_def_var(var_id, name, part_id, kinout, (int)npoints, &kinfo);
+#endif
+  const char *dir = kinout == CRYO_OASIS_IN ? "received" : "sent";
+  CRYO_CHECK(kinfo == KINFO_OK, err, CRYO_ERR_COUPLING,
+             "OASIS oasis_def_var for field '%s' (%s by component '%s') failed: kinfo = %d (%s)",
+             name, dir, comp_name, kinfo, cryo_oasis_kinfo_name(kinfo));
+  /* OASIS returns id -1 with kinfo 0 for a name that no $STRINGS entry couples
+   * to this component; left alone, the field would silently never be exchanged. */
+  CRYO_CHECK(*var_id >= 0, err, CRYO_ERR_COUPLING,
+             "OASIS field '%s' (%s by component '%s') is not coupled by the namcouple "
+             "(oasis_def_var returned id %d): check the field names in its $STRINGS section",
+             name, dir, comp_name, *var_id);
+  oasis_var *v = &vars[nvars++];
+  v->id = *var_id;
+  v->kinout = kinout;
+  v->npoints = npoints;
+  memcpy(v->name, name, len + 1);
+  return CRYO_OK;
+}
+
+int cryo_oasis_enddef(cryo_err *err) {
+  int kinfo;
+#ifdef CRYO_HAVE_OASIS_C
+  kinfo = oasis_c_enddef();
+#else
+  cryo_oasis_f_enddef(&kinfo);
+#endif
+  CRYO_CHECK(kinfo == KINFO_OK, err, CRYO_ERR_COUPLING,
+             "OASIS oasis_enddef for component '%s' failed: kinfo = %d (%s)", comp_name, kinfo,
+             cryo_oasis_kinfo_name(kinfo));
+  return CRYO_OK;
+}
+
+/* Common checks of put and get: known id, right direction, right size. */
+static int check_exchange(const oasis_var **v, int var_id, int kinout, int nx, int ny,
+                          const void *field, const int *kinfo, cryo_err *err) {
+  const char *what = kinout == CRYO_OASIS_OUT ? "cryo_oasis_put" : "cryo_oasis_get";
+  CRYO_CHECK(field && kinfo, err, CRYO_ERR_ARG, "%s: field and kinfo must be set", what);
+  *v = find_var(var_id);
+  CRYO_CHECK(*v, err, CRYO_ERR_ARG, "%s: OASIS variable id %d was not defined by component '%s'",
+             what, var_id, comp_name);
+  CRYO_CHECK((*v)->kinout == kinout, err, CRYO_ERR_ARG,
+             "%s: OASIS field '%s' was defined as %s, not %s", what, (*v)->name,
+             (*v)->kinout == CRYO_OASIS_IN ? "received (CRYO_OASIS_IN)" : "sent (CRYO_OASIS_OUT)",
+             kinout == CRYO_OASIS_IN ? "received" : "sent");
+  CRYO_CHECK(nx >= 0 && ny >= 0 && (long)nx * ny == (*v)->npoints, err, CRYO_ERR_ARG,
+             "%s: OASIS field '%s' array is %d x %d = %ld points, its partition has %ld on this "
+             "rank",
+             what, (*v)->name, nx, ny, (long)nx * ny, (*v)->npoints);
+  return CRYO_OK;
+}
+
+int cryo_oasis_put(int var_id, int date, int nx, int ny, const double *field, int *kinfo,
+                   cryo_err *err) {
+  const oasis_var *v;
+  CRYO_CALL(check_exchange(&v, var_id, CRYO_OASIS_OUT, nx, ny, field, kinfo, err));
+#ifdef CRYO_HAVE_OASIS_C
+  /* x fastest in memory is OASIS's column-major storage of an (nx, ny) array. */
+  int status = oasis_c_put(var_id, date, nx, ny, 1, OASIS_DOUBLE, OASIS_COL_MAJOR, field,
+                           OASIS_NO_RESTART, kinfo);
+  CRYO_CHECK(status == KINFO_OK, err, CRYO_ERR_COUPLING,
+             "OASIS oasis_c_put of field '%s' at date %d s failed: return code %d (%s), "
+             "kinfo = %d (%s)",
+             v->name, date, status, cryo_oasis_kinfo_name(status), *kinfo,
+             cryo_oasis_kinfo_name(*kinfo));
+#else
+  cryo_oasis_f_put(var_id, date, nx * ny, field, kinfo);
+#endif
+  CRYO_CHECK(put_ok(*kinfo), err, CRYO_ERR_COUPLING,
+             "OASIS oasis_put of field '%s' at date %d s failed: kinfo = %d (%s)", v->name, date,
+             *kinfo, cryo_oasis_kinfo_name(*kinfo));
+  return CRYO_OK;
+}
+
+int cryo_oasis_get(int var_id, int date, int nx, int ny, double *field, int *kinfo, cryo_err *err) {
+  const oasis_var *v;
+  CRYO_CALL(check_exchange(&v, var_id, CRYO_OASIS_IN, nx, ny, field, kinfo, err));
+#ifdef CRYO_HAVE_OASIS_C
+  int status = oasis_c_get(var_id, date, nx, ny, 1, OASIS_DOUBLE, OASIS_COL_MAJOR, field, kinfo);
+  CRYO_CHECK(status == KINFO_OK, err, CRYO_ERR_COUPLING,
+             "OASIS oasis_c_get of field '%s' at date %d s failed: return code %d (%s), "
+             "kinfo = %d (%s)",
+             v->name, date, status, cryo_oasis_kinfo_name(status), *kinfo,
+             cryo_oasis_kinfo_name(*kinfo));
+#else
+  cryo_oasis_f_get(var_id, date, nx * ny, field, kinfo);
+#endif
+  CRYO_CHECK(get_ok(*kinfo), err, CRYO_ERR_COUPLING,
+             "OASIS oasis_get of field '%s' at date %d s failed: kinfo = %d (%s)", v->name, date,
+             *kinfo, cryo_oasis_kinfo_name(*kinfo));
+  return CRYO_OK;
+}
+
+int cryo_oasis_terminate(cryo_err *err) {
+  int kinfo;
+#ifdef CRYO_HAVE_OASIS_C
+  kinfo = oasis_c_terminate();
+#else
+  cryo_oasis_f_terminate(&kinfo);
+#endif
+  CRYO_CHECK(kinfo == KINFO_OK, err, CRYO_ERR_COUPLING,
+             "OASIS oasis_terminate for component '%s' failed: kinfo = %d (%s)", comp_name, kinfo,
+             cryo_oasis_kinfo_name(kinfo));
+  nparts = 0;
+  nvars = 0;
+  return CRYO_OK;
+}
+
+void cryo_oasis_abort(int compid, const char *routine, const char *msg, const char *file, int line,
+                      int code) {
+  fprintf(stderr, "cryo_oasis_abort (component id %d, '%s'): %s: %s (%s:%d)\n", compid, comp_name,
+          routine ? routine : "?", msg ? msg : "", file ? file : "?", line);
+  fflush(stderr);
+  fflush(stdout);
+  MPI_Abort(MPI_COMM_WORLD, code != 0 ? code : 1);
+}

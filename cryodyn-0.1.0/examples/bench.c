@@ -1,0 +1,1184 @@
+/* GPU benchmark harness (DESIGN.md section 10): times every dynamics kernel
+ * against its byte floor, after the time-oriented model of seed 000.
+ *
+ * For each kernel the floor is the fewest bytes it must move through device
+ * memory: each input array read once and each output array written once, over
+ * the points the kernel actually touches. The device copy bandwidth is
+ * measured in the same run (a large device-to-device copy kernel, bytes read
+ * plus bytes written), and the table gives
+ *   time per call (median of many synchronous calls after a warm-up),
+ *   floor bytes, floor bytes / time (GB/s),
+ *   e_time = (floor bytes / copy bandwidth) / time,
+ *   elements (cells, nodes or hexahedra) per second.
+ * Before any timing, each kernel's device result is compared with a serial
+ * host build of the same kernel linked into this binary under the prefix
+ * ref_ (examples/bench_gpu.sh renames the symbols), and the largest
+ * difference relative to the largest reference value is printed.
+ *
+ * The same source builds without OpenACC (host arrays, OpenMP or serial
+ * loops) for a quick check on any machine; bench_gpu.sh builds both.
+ *
+ * Usage: bench [--all | --quick] [--profile | --launch] [--reps N]
+ *        bench --cyclone NX DAYS DT NEVP OUTDIR
+ *   --all      sea ice 1024^2 and 4096^2 cells, land ice 128x128x16 and
+ *              512x512x16 elements, ISMIP-HOM A Newton solve 40x40x10 (default)
+ *   --quick    small sizes for a CPU check (256^2, 512^2; 32x32x16, 64x64x16; 20x20x5)
+ *   --profile  each kernel once, no warm-up, no checks, no solve (run under ncu)
+ *   --launch   only the fixed cost of a launch, with little and with 16 GiB
+ *              of device memory allocated
+ *   --reps N   calls per timing (median; default 50)
+ *   --cyclone  the full Mehlmann cyclone on NX x NX cells (dx = 512 km / NX)
+ *              for DAYS days with macro step DT s and NEVP mEVP iterations,
+ *              through cryo_seaice_step on one block (no MPI, no I/O in the
+ *              loop); writes shear, divergence, h, a, u, v as raw float64
+ *              (OUTDIR/<name>_<hours>h.bin) and a text header every 24 h and
+ *              at the end, and prints the median time per macro step and per
+ *              mEVP sub-step
+ * Exit status 1 when a correctness check fails.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#if defined(_OPENACC)
+#include <openacc.h>
+#endif
+
+#include "cryo_acc.h"
+#include "cryo_error.h"
+#include "landice.h"
+#include "seaice.h"
+#include "seaice_cyclone.h"
+
+/* Serial host builds of the kernels (symbols renamed by bench_gpu.sh). */
+extern __typeof__(cryo_seaice_stress_kernel) ref_cryo_seaice_stress_kernel;
+extern __typeof__(cryo_seaice_velocity_kernel) ref_cryo_seaice_velocity_kernel;
+extern __typeof__(cryo_seaice_advect_kernel) ref_cryo_seaice_advect_kernel;
+extern __typeof__(cryo_landice_residual) ref_cryo_landice_residual;
+extern __typeof__(cryo_landice_jacobian) ref_cryo_landice_jacobian;
+extern __typeof__(cryo_landice_matvec) ref_cryo_landice_matvec;
+extern __typeof__(cryo_landice_geometry) ref_cryo_landice_geometry;
+extern __typeof__(cryo_landice_solve_velocity) ref_cryo_landice_solve_velocity;
+
+/* ---------------------------------------------------------------- memory */
+
+static void *host_alloc(size_t n) {
+  void *p = calloc(n ? n : 1, sizeof(double));
+  if (!p) {
+    fprintf(stderr, "bench: host allocation of %zu doubles failed\n", n);
+    exit(EXIT_FAILURE);
+  }
+  return p;
+}
+
+#if defined(_OPENACC)
+static double *dev_alloc(size_t n) {
+  double *p = acc_malloc(n * sizeof(double));
+  if (!p) {
+    fprintf(stderr, "bench: acc_malloc of %zu doubles failed\n", n);
+    exit(EXIT_FAILURE);
+  }
+  return p;
+}
+static void dev_free(double *p) {
+  acc_free(p);
+}
+static void to_dev(double *d, const double *h, size_t n) {
+  acc_memcpy_to_device(d, (void *)h, n * sizeof(double));
+}
+static void to_host(double *h, const double *d, size_t n) {
+  acc_memcpy_from_device(h, (void *)d, n * sizeof(double));
+}
+#else
+static double *dev_alloc(size_t n) {
+  return host_alloc(n);
+}
+static void dev_free(double *p) {
+  free(p);
+}
+static void to_dev(double *d, const double *h, size_t n) {
+  memcpy(d, h, n * sizeof(double));
+}
+static void to_host(double *h, const double *d, size_t n) {
+  memcpy(h, d, n * sizeof(double));
+}
+#endif
+
+/* Largest |x - ref| over the largest |ref|: 0 for identical arrays, NaN
+ * anywhere gives NaN. */
+static double rel_diff(const double *x, const double *ref, size_t n) {
+  double dmax = 0.0, rmax = 0.0;
+  for (size_t i = 0; i < n; ++i) {
+    double d = fabs(x[i] - ref[i]);
+    if (isnan(d)) return NAN;
+    dmax = fmax(dmax, d);
+    rmax = fmax(rmax, fabs(ref[i]));
+  }
+  return rmax > 0.0 ? dmax / rmax : dmax;
+}
+
+/* Difference of a device array from a host reference. */
+static double dev_diff(const double *d, const double *ref, size_t n) {
+  double *h = host_alloc(n);
+  to_host(h, d, n);
+  double r = rel_diff(h, ref, n);
+  free(h);
+  return r;
+}
+
+/* Deterministic noise in [0, 1) from a seed and an index (splitmix64). */
+static double noise(uint64_t seed, uint64_t i) {
+  uint64_t z = seed * 0x9E3779B97F4A7C15ULL + i + 0x632BE59BD9B4E019ULL;
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+  z ^= z >> 31;
+  return (double)(z >> 11) * 0x1.0p-53;
+}
+
+/* ---------------------------------------------------------------- timing */
+
+static double now(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static int cmp_double(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+typedef void (*bench_fn)(void *ctx);
+
+/* Median seconds per call of f over reps synchronous calls after warm calls.
+ * OpenACC parallel regions without async return when the kernel is done, so
+ * the host clock around each call times the device work plus its launch. */
+static double time_median(bench_fn f, void *ctx, int warm, int reps) {
+  for (int r = 0; r < warm; ++r)
+    f(ctx);
+  double *t = host_alloc((size_t)reps);
+  for (int r = 0; r < reps; ++r) {
+    double t0 = now();
+    f(ctx);
+    t[r] = now() - t0;
+  }
+  qsort(t, (size_t)reps, sizeof(double), cmp_double);
+  double m = reps % 2 ? t[reps / 2] : 0.5 * (t[reps / 2 - 1] + t[reps / 2]);
+  free(t);
+  return m;
+}
+
+/* ---------------------------------------------------------------- results */
+
+#define MAX_ROWS 64
+
+typedef struct {
+  char kernel[48];
+  char size[32];
+  double seconds;   /* median per call */
+  double bytes;     /* floor */
+  double elements;  /* cells, nodes or hexahedra per call */
+  const char *unit; /* what elements counts */
+} result_row;
+
+static result_row rows[MAX_ROWS];
+static int n_rows;
+static int n_check_fail;
+/* --profile: each kernel once, no warm-up and no host reference, for a
+ * profiler (ncu) to read the kernels' own durations and counters */
+static int g_profile;
+
+static int warmups(int n) {
+  return g_profile ? 0 : n;
+}
+
+static void add_row(const char *kernel, const char *size, double seconds, double bytes,
+                    double elements, const char *unit) {
+  if (n_rows == MAX_ROWS) return;
+  result_row *r = &rows[n_rows++];
+  snprintf(r->kernel, sizeof r->kernel, "%s", kernel);
+  snprintf(r->size, sizeof r->size, "%s", size);
+  r->seconds = seconds;
+  r->bytes = bytes;
+  r->elements = elements;
+  r->unit = unit;
+}
+
+/* Print and remember a correctness check: tol is the largest difference
+ * accepted (rounding differences of a different compiler and evaluation order). */
+static void check(const char *what, const char *size, double diff, double tol) {
+  int ok = diff <= tol;
+  printf("check %-34s %-14s max rel diff %.3e  (tol %.0e) %s\n", what, size, diff, tol,
+         ok ? "ok" : "FAIL");
+  if (!ok) ++n_check_fail;
+}
+
+/* ---------------------------------------------------------------- device copy */
+
+static void copy_kernel(long n, const double *src, double *dst) {
+  CRYO_DEVICE_LOOP((src, dst))
+  for (long e = 0; e < n; ++e)
+    dst[e] = src[e];
+}
+
+/* One-iteration region: the fixed cost of a launch that maps one pointer. */
+static void empty_kernel(double *a) {
+  CRYO_DEVICE_LOOP((a))
+  for (long e = 0; e < 1; ++e)
+    a[e] += 1.0;
+}
+
+typedef struct {
+  long n;
+  double *a, *b;
+} copy_ctx;
+
+static void run_copy(void *vc) {
+  copy_ctx *c = vc;
+  copy_kernel(c->n, c->a, c->b);
+}
+
+static void run_empty(void *vc) {
+  copy_ctx *c = vc;
+  empty_kernel(c->a);
+}
+
+/* Returns the copy bandwidth in bytes/s (read + write). */
+static double measure_copy(long n, int reps) {
+  copy_ctx c = {n, dev_alloc((size_t)n), dev_alloc((size_t)n)};
+  double *h = host_alloc((size_t)n);
+  for (long i = 0; i < n; ++i)
+    h[i] = noise(1, (uint64_t)i);
+  to_dev(c.a, h, (size_t)n);
+  double t = time_median(run_copy, &c, 3, reps);
+  check("device copy", "", dev_diff(c.b, h, (size_t)n), 0.0);
+  char size[32];
+  snprintf(size, sizeof size, "%.0f MiB", n * 8.0 / 1048576.0);
+  add_row("copy (dst = src)", size, t, 16.0 * n, (double)n, "doubles");
+  double te = time_median(run_empty, &c, 3, reps * 4);
+  add_row("empty region (1 iteration)", "", te, 0.0, 1.0, "launches");
+  free(h);
+  dev_free(c.a);
+  dev_free(c.b);
+  return 16.0 * n / t;
+}
+
+/* ---------------------------------------------------------------- sea ice */
+
+/* Unoptimized structure of the mEVP stress update, for comparison (seed 000
+ * Fig. 2 "baseline"): one loop per stage, Gauss-point intermediates in
+ * global arrays (strain, then VP stress, then projection and relaxation).
+ * Same formulas as kernels/seaice_stress.c; dG0 tracers only. */
+typedef struct {
+  double rdx2, rdy2, pstar, cstr, k1, k2, k3, dmin2, ralpha;
+} base_consts;
+
+static void base_strain(long ncell, long nxc, const double *mask, const double *u, const double *v,
+                        double *e11g, double *e22g, double *e12g, double rdx2, double rdy2) {
+  CRYO_DEVICE_LOOP((mask, u, v, e11g, e22g, e12g))
+  for (long c = 0; c < ncell; ++c) {
+    if (mask[c] == 0.0) continue;
+    const long n00 = c + c / nxc, n10 = n00 + 1, n01 = n00 + nxc + 1, n11 = n01 + 1;
+    for (int g = 0; g < 4; ++g) {
+      const double gx = (g & 1) ? 0.57735026918962576451 : -0.57735026918962576451;
+      const double gy = (g & 2) ? 0.57735026918962576451 : -0.57735026918962576451;
+      /* bilinear velocity derivatives at (gx, gy) */
+      const double ux = rdx2 * ((1 - gy) * (u[n10] - u[n00]) + (1 + gy) * (u[n11] - u[n01]));
+      const double uy = rdy2 * ((1 - gx) * (u[n01] - u[n00]) + (1 + gx) * (u[n11] - u[n10]));
+      const double vx = rdx2 * ((1 - gy) * (v[n10] - v[n00]) + (1 + gy) * (v[n11] - v[n01]));
+      const double vy = rdy2 * ((1 - gx) * (v[n01] - v[n00]) + (1 + gx) * (v[n11] - v[n10]));
+      e11g[4 * c + g] = ux;
+      e22g[4 * c + g] = vy;
+      e12g[4 * c + g] = 0.5 * (uy + vx);
+    }
+  }
+}
+
+static void base_vp(long ncell, base_consts k, const double *mask, const double *h, const double *a,
+                    const double *e11g, const double *e22g, const double *e12g, double *t11g,
+                    double *t22g, double *t12g) {
+  CRYO_DEVICE_LOOP((mask, h, a, e11g, e22g, e12g, t11g, t22g, t12g))
+  for (long q = 0; q < 4 * ncell; ++q) {
+    const long c = q / 4;
+    if (mask[c] == 0.0) continue;
+    const double hg = fmax(h[c], 0.0), ag = fmin(fmax(a[c], 0.0), 1.0);
+    const double pg = k.pstar * hg * exp(-k.cstr * (1.0 - ag));
+    const double e11 = e11g[q], e22 = e22g[q], e12 = e12g[q];
+    const double delta = sqrt(k.dmin2 + k.k1 * (e11 * e11 + e22 * e22) + 2.0 * k.k2 * e11 * e22 +
+                              4.0 * k.k3 * e12 * e12);
+    const double zeta = pg / (2.0 * delta);
+    t11g[q] = zeta * (k.k1 * e11 + k.k2 * e22) - 0.5 * pg;
+    t22g[q] = zeta * (k.k1 * e22 + k.k2 * e11) - 0.5 * pg;
+    t12g[q] = 2.0 * zeta * k.k3 * e12;
+  }
+}
+
+static void base_relax(long ncell, double ralpha, const double *mask, const double *t11g,
+                       const double *t22g, const double *t12g, double *s11, double *s12,
+                       double *s22) {
+  CRYO_DEVICE_LOOP((mask, t11g, t22g, t12g, s11, s12, s22))
+  for (long c = 0; c < ncell; ++c) {
+    if (mask[c] == 0.0) continue;
+    for (int m = 0; m < 3; ++m) {
+      double p11 = 0.0, p12 = 0.0, p22 = 0.0;
+      for (int g = 0; g < 4; ++g) {
+        const double gx = (g & 1) ? 0.57735026918962576451 : -0.57735026918962576451;
+        const double gy = (g & 2) ? 0.57735026918962576451 : -0.57735026918962576451;
+        const double w = m == 0 ? 0.25 : m == 1 ? 0.75 * gx : 0.75 * gy;
+        p11 += w * t11g[4 * c + g];
+        p12 += w * t12g[4 * c + g];
+        p22 += w * t22g[4 * c + g];
+      }
+      s11[3 * c + m] += (p11 - s11[3 * c + m]) * ralpha;
+      s12[3 * c + m] += (p12 - s12[3 * c + m]) * ralpha;
+      s22[3 * c + m] += (p22 - s22[3 * c + m]) * ralpha;
+    }
+  }
+}
+
+typedef struct {
+  cryo_seaice_params p;
+  cryo_block b;
+  long ncell, nnode;
+  /* device arrays */
+  double *u, *v, *u_n, *v_n, *s11, *s12, *s22, *h, *a, *mask, *uair, *vair, *uocn, *vocn;
+  double *h_work, *a_work;
+  double *g[6]; /* baseline Gauss-point intermediates, 4 per cell each */
+} seaice_ctx;
+
+static void run_stress(void *vc) {
+  seaice_ctx *c = vc;
+  cryo_seaice_stress_kernel(&c->p, &c->b, c->u, c->v, c->h, c->a, c->mask, c->s11, c->s12, c->s22);
+}
+
+static void run_velocity(void *vc) {
+  seaice_ctx *c = vc;
+  cryo_seaice_velocity_kernel(&c->p, &c->b, c->s11, c->s12, c->s22, c->h, c->a, c->mask, c->uair,
+                              c->vair, c->uocn, c->vocn, c->u_n, c->v_n, c->u, c->v);
+}
+
+static void run_substep(void *vc) {
+  run_stress(vc);
+  run_velocity(vc);
+}
+
+static void run_advect(void *vc) {
+  seaice_ctx *c = vc;
+  cryo_seaice_advect_kernel(&c->p, &c->b, c->u, c->v, c->mask, c->h, c->a, c->h_work, c->a_work);
+}
+
+static void run_base_stress(void *vc) {
+  seaice_ctx *c = vc;
+  const cryo_seaice_params *p = &c->p;
+  const double re2 = 1.0 / (p->ecc * p->ecc);
+  base_consts k = {0.5 / c->b.dx, 0.5 / c->b.dy, p->pstar, p->c_strength,
+                   1.0 + re2,     1.0 - re2,     re2,      p->delta_min * p->delta_min,
+                   1.0 / p->alpha};
+  const long nxc = c->b.nx + 2;
+  base_strain(c->ncell, nxc, c->mask, c->u, c->v, c->g[0], c->g[1], c->g[2], k.rdx2, k.rdy2);
+  base_vp(c->ncell, k, c->mask, c->h, c->a, c->g[0], c->g[1], c->g[2], c->g[3], c->g[4], c->g[5]);
+  base_relax(c->ncell, k.ralpha, c->mask, c->g[3], c->g[4], c->g[5], c->s11, c->s12, c->s22);
+}
+
+/* Host state of an n x n cell box of the cyclone benchmark (512 km): ice
+ * thickness 0.3 m + 0.005 m (sin(6e-5 x) + sin(3e-5 y)) with 10 % noise,
+ * concentration 0.95 .. 1, velocities of about 0.1 m/s (a smooth pattern
+ * plus 20 % noise) that vanish on the walls, the cyclone wind and ocean gyre
+ * at day 2, and stresses consistent with that velocity: the viscous-plastic
+ * stress itself (one stress update with alpha = 1 from zero). */
+typedef struct {
+  double *u, *v, *u_n, *v_n, *s11, *s12, *s22, *h, *a, *mask, *uair, *vair, *uocn, *vocn;
+  double *h_work, *a_work;
+} seaice_host;
+
+static void seaice_host_init(const cryo_seaice_params *p, const cryo_block *b, seaice_host *s) {
+  const long ncell = CRYO_NCELL(b), nnode = CRYO_NNODE(b);
+  const int n = b->nx;
+  double **cells[] = {&s->h, &s->a, &s->mask, &s->h_work, &s->a_work};
+  double **nodes[] = {&s->u, &s->v, &s->u_n, &s->v_n, &s->uair, &s->vair, &s->uocn, &s->vocn};
+  for (size_t q = 0; q < sizeof cells / sizeof *cells; ++q)
+    *cells[q] = host_alloc((size_t)ncell);
+  for (size_t q = 0; q < sizeof nodes / sizeof *nodes; ++q)
+    *nodes[q] = host_alloc((size_t)nnode);
+  s->s11 = host_alloc((size_t)ncell * 3);
+  s->s12 = host_alloc((size_t)ncell * 3);
+  s->s22 = host_alloc((size_t)ncell * 3);
+  for (int j = -1; j <= n; ++j)
+    for (int i = -1; i <= n; ++i) {
+      const long c = CRYO_CELL(b, i, j);
+      const double x = (i + 0.5) * b->dx, y = (j + 0.5) * b->dy;
+      const int inside = i >= 0 && i < n && j >= 0 && j < n;
+      s->mask[c] = inside;
+      s->h[c] = (0.3 + 0.005 * (sin(6e-5 * x) + sin(3e-5 * y))) * (0.95 + 0.1 * noise(2, c));
+      s->a[c] = 0.95 + 0.05 * noise(3, c);
+    }
+  const double two_pi = 6.283185307179586, len = n * b->dx;
+  for (int j = -1; j <= n + 1; ++j)
+    for (int i = -1; i <= n + 1; ++i) {
+      const long q = CRYO_NODE(b, i, j);
+      const double x = i * b->dx, y = j * b->dy;
+      const int moving = i > 0 && i < n && j > 0 && j < n;
+      s->u[q] = moving ? 0.1 * (cos(two_pi * y / len) + 0.2 * (noise(4, q) - 0.5)) : 0.0;
+      s->v[q] = moving ? 0.1 * (sin(two_pi * x / len) + 0.2 * (noise(5, q) - 0.5)) : 0.0;
+      s->u_n[q] = 0.98 * s->u[q];
+      s->v_n[q] = 0.98 * s->v[q];
+      cryo_cyclone_wind(x, y, 2.0 * 86400.0, &s->uair[q], &s->vair[q]);
+      cryo_cyclone_ocean(x, y, &s->uocn[q], &s->vocn[q]);
+    }
+  cryo_seaice_params p1 = *p;
+  p1.alpha = 1.0;
+  ref_cryo_seaice_stress_kernel(&p1, b, s->u, s->v, s->h, s->a, s->mask, s->s11, s->s12, s->s22);
+}
+
+static void seaice_host_free(seaice_host *s) {
+  double *all[] = {s->u, s->v,    s->u_n,  s->v_n,  s->s11,  s->s12,  s->s22,    s->h,
+                   s->a, s->mask, s->uair, s->vair, s->uocn, s->vocn, s->h_work, s->a_work};
+  for (size_t q = 0; q < sizeof all / sizeof *all; ++q)
+    free(all[q]);
+}
+
+/* Device results of one stress, velocity and advection step, and of the
+ * baseline stress, against the serial host kernels. */
+static void seaice_check(seaice_ctx *c, seaice_host *hs, const char *size) {
+  const size_t nc = (size_t)c->ncell, nn = (size_t)c->nnode;
+  run_stress(c);
+  ref_cryo_seaice_stress_kernel(&c->p, &c->b, hs->u, hs->v, hs->h, hs->a, hs->mask, hs->s11,
+                                hs->s12, hs->s22);
+  double d = fmax(dev_diff(c->s11, hs->s11, 3 * nc),
+                  fmax(dev_diff(c->s12, hs->s12, 3 * nc), dev_diff(c->s22, hs->s22, 3 * nc)));
+  check("seaice stress (s11,s12,s22)", size, d, 1e-12);
+  run_velocity(c);
+  ref_cryo_seaice_velocity_kernel(&c->p, &c->b, hs->s11, hs->s12, hs->s22, hs->h, hs->a, hs->mask,
+                                  hs->uair, hs->vair, hs->uocn, hs->vocn, hs->u_n, hs->v_n, hs->u,
+                                  hs->v);
+  check("seaice velocity (u,v)", size, fmax(dev_diff(c->u, hs->u, nn), dev_diff(c->v, hs->v, nn)),
+        1e-12);
+  run_advect(c);
+  ref_cryo_seaice_advect_kernel(&c->p, &c->b, hs->u, hs->v, hs->mask, hs->h, hs->a, hs->h_work,
+                                hs->a_work);
+  check("seaice advect (h,a work)", size,
+        fmax(dev_diff(c->h_work, hs->h_work, nc), dev_diff(c->a_work, hs->a_work, nc)), 1e-12);
+  /* the baseline, from the initial state again, must match the optimized kernel */
+  seaice_host_free(hs);
+  seaice_host_init(&c->p, &c->b, hs);
+  to_dev(c->s11, hs->s11, 3 * nc);
+  to_dev(c->s12, hs->s12, 3 * nc);
+  to_dev(c->s22, hs->s22, 3 * nc);
+  to_dev(c->u, hs->u, nn);
+  to_dev(c->v, hs->v, nn);
+  run_base_stress(c);
+  ref_cryo_seaice_stress_kernel(&c->p, &c->b, hs->u, hs->v, hs->h, hs->a, hs->mask, hs->s11,
+                                hs->s12, hs->s22);
+  d = fmax(dev_diff(c->s11, hs->s11, 3 * nc),
+           fmax(dev_diff(c->s12, hs->s12, 3 * nc), dev_diff(c->s22, hs->s22, 3 * nc)));
+  check("seaice stress baseline (3 loops)", size, d, 1e-12);
+}
+
+static void bench_seaice(int n, int reps) {
+  seaice_ctx c;
+  memset(&c, 0, sizeof c);
+  cryo_seaice_params_cyclone(&c.p);
+  c.b = (cryo_block){n, n, 0, 0, n, n, CRYO_CYCLONE_L / n, CRYO_CYCLONE_L / n, 0, 0};
+  c.ncell = CRYO_NCELL(&c.b);
+  c.nnode = CRYO_NNODE(&c.b);
+  const size_t nc = (size_t)c.ncell, nn = (size_t)c.nnode;
+  char size[32];
+  snprintf(size, sizeof size, "%dx%d cells", n, n);
+
+  seaice_host hs;
+  seaice_host_init(&c.p, &c.b, &hs);
+  double **dn[] = {&c.u, &c.v, &c.u_n, &c.v_n, &c.uair, &c.vair, &c.uocn, &c.vocn};
+  double *hn[] = {hs.u, hs.v, hs.u_n, hs.v_n, hs.uair, hs.vair, hs.uocn, hs.vocn};
+  for (int q = 0; q < 8; ++q) {
+    *dn[q] = dev_alloc(nn);
+    to_dev(*dn[q], hn[q], nn);
+  }
+  double **dc[] = {&c.h, &c.a, &c.mask, &c.h_work, &c.a_work};
+  double *hc[] = {hs.h, hs.a, hs.mask, hs.h_work, hs.a_work};
+  for (int q = 0; q < 5; ++q) {
+    *dc[q] = dev_alloc(nc);
+    to_dev(*dc[q], hc[q], nc);
+  }
+  double **ds[] = {&c.s11, &c.s12, &c.s22};
+  double *hsd[] = {hs.s11, hs.s12, hs.s22};
+  for (int q = 0; q < 3; ++q) {
+    *ds[q] = dev_alloc(3 * nc);
+    to_dev(*ds[q], hsd[q], 3 * nc);
+  }
+  for (int q = 0; q < 6; ++q)
+    c.g[q] = dev_alloc(4 * nc);
+
+  /* correctness: one stress, velocity and advection step, device vs host */
+  if (!g_profile) seaice_check(&c, &hs, size);
+
+  /* floors, over the touched points (n^2 active cells, (n+1)^2 nodes) */
+  const double act = (double)n * n, ring = (double)nc, nod = (double)(n + 1) * (n + 1);
+  const double inner = (double)(n - 1) * (n - 1), wall = nod - inner;
+  /* stress: u, v at the active cells' nodes; h, a of active cells; mask of
+   * every cell of the loop; 9 stress coefficients read and written */
+  const double b_stress = 8.0 * (2 * nod + 2 * act + ring + 18 * act);
+  /* velocity: 9 stress coefficients, h, a of active cells; mask of every
+   * cell; inner nodes read u, v, u_n, v_n and 4 forcing values and write
+   * u, v; wall nodes write u, v */
+  const double b_vel = 8.0 * (11 * act + ring + 10 * inner + 2 * wall);
+  /* advection: u, v at nodes, h, a, mask of owned cells and their ring, two outputs */
+  const double b_adv = 8.0 * (2 * nod + 3 * ring + 2 * act);
+
+  add_row("seaice stress", size, time_median(run_stress, &c, warmups(3), reps), b_stress, act,
+          "cells");
+  add_row("seaice stress baseline", size, time_median(run_base_stress, &c, warmups(3), reps),
+          b_stress, act, "cells");
+  add_row("seaice velocity", size, time_median(run_velocity, &c, warmups(3), reps), b_vel, nod,
+          "nodes");
+  add_row("seaice mEVP sub-step", size, time_median(run_substep, &c, warmups(3), reps),
+          b_stress + b_vel, act, "cells");
+  add_row("seaice advect", size, time_median(run_advect, &c, warmups(3), reps), b_adv, act,
+          "cells");
+
+  seaice_host_free(&hs);
+  for (int q = 0; q < 8; ++q)
+    dev_free(*dn[q]);
+  for (int q = 0; q < 5; ++q)
+    dev_free(*dc[q]);
+  for (int q = 0; q < 3; ++q)
+    dev_free(*ds[q]);
+  for (int q = 0; q < 6; ++q)
+    dev_free(c.g[q]);
+}
+
+/* ---------------------------------------------------------------- land ice */
+
+/* Periodic halo fill of one rank's block, as the component's exchange does
+ * with one rank: the low halo takes the last owned point, the high halo the
+ * first (nodes: node 1, since node nx is the image of node 0). */
+static void halo_wrap_dev(const cryo_block *b, int nodes, int nlev, double *f) {
+  const long nx = b->nx, ny = b->ny, stride = nx + 2 + nodes;
+  const long npts = stride * (ny + 2 + nodes);
+  CRYO_DEVICE_LOOP((f))
+  for (long e = 0; e < npts; ++e) {
+    const long i = e % stride - 1, j = e / stride - 1;
+    const long hx = nx + nodes, hy = ny + nodes; /* high halo index */
+    if (i >= 0 && i < hx && j >= 0 && j < hy) continue;
+    const long si = i < 0 ? nx - 1 : i == hx ? nodes : i;
+    const long sj = j < 0 ? ny - 1 : j == hy ? nodes : j;
+    const long src = (sj + 1) * stride + si + 1;
+    for (int k = 0; k < nlev; ++k)
+      f[e * nlev + k] = f[src * nlev + k];
+  }
+}
+
+static void halo_wrap_host(const cryo_block *b, int nodes, int nlev, double *f) {
+  const long nx = b->nx, ny = b->ny, stride = nx + 2 + nodes;
+  const long npts = stride * (ny + 2 + nodes);
+  for (long e = 0; e < npts; ++e) {
+    const long i = e % stride - 1, j = e / stride - 1;
+    const long hx = nx + nodes, hy = ny + nodes;
+    if (i >= 0 && i < hx && j >= 0 && j < hy) continue;
+    const long si = i < 0 ? nx - 1 : i == hx ? nodes : i;
+    const long sj = j < 0 ? ny - 1 : j == hy ? nodes : j;
+    const long src = (sj + 1) * stride + si + 1;
+    for (int k = 0; k < nlev; ++k)
+      f[e * nlev + k] = f[src * nlev + k];
+  }
+}
+
+typedef struct {
+  const cryo_block *b;
+  int device;
+} halo_ctx;
+
+static int bench_halo(void *vc, cryo_location loc, int nlev, int nfield, double *const *fields) {
+  halo_ctx *c = vc;
+  for (int f = 0; f < nfield; ++f) {
+    if (c->device)
+      halo_wrap_dev(c->b, loc == CRYO_AT_NODE, nlev, fields[f]);
+    else
+      halo_wrap_host(c->b, loc == CRYO_AT_NODE, nlev, fields[f]);
+  }
+  return CRYO_OK;
+}
+
+/* One rank: global sums and maxima are the local values. */
+static int bench_sum(void *ctx, long long *vals, int n) {
+  (void)ctx, (void)vals, (void)n;
+  return CRYO_OK;
+}
+
+static int bench_max(void *ctx, double *vals, int n) {
+  (void)ctx, (void)vals, (void)n;
+  return CRYO_OK;
+}
+
+/* Allocate every state array of the table (device or host, zeroed on the host). */
+static void landice_alloc(const cryo_block *b, const cryo_landice_params *p, cryo_landice_state *s,
+                          int device) {
+  const cryo_landice_array_info *t;
+  int n = cryo_landice_arrays(p, &t);
+  memset(s, 0, sizeof *s);
+  for (int q = 0; q < n; ++q) {
+    size_t pts = (size_t)(t[q].loc == CRYO_AT_NODE ? CRYO_NNODE(b) : CRYO_NCELL(b)) * t[q].nlev;
+    double **slot = (double **)((char *)s + t[q].offset);
+    *slot = device ? dev_alloc(pts) : host_alloc(pts);
+    if (device) cryo_landice_zero((long)pts, *slot);
+  }
+}
+
+static void landice_free(const cryo_landice_params *p, cryo_landice_state *s, int device) {
+  const cryo_landice_array_info *t;
+  int n = cryo_landice_arrays(p, &t);
+  for (int q = 0; q < n; ++q) {
+    double **slot = (double **)((char *)s + t[q].offset);
+    if (device)
+      dev_free(*slot);
+    else
+      free(*slot);
+    *slot = NULL;
+  }
+}
+
+static void setup_landice(cryo_block *b, cryo_landice_params *p, int n, int nz, double length) {
+  *b = (cryo_block){n, n, 0, 0, n, n, length / n, length / n, 1, 1};
+  cryo_landice_params_default(p);
+  p->n_layers = nz;
+  p->geometry_case = CRYO_LANDICE_CASE_ISMIP_HOM_A;
+  p->domain_length = length;
+}
+
+typedef struct {
+  cryo_block b;
+  cryo_landice_params p;
+  cryo_landice_state s; /* device */
+  double *vel;          /* device velocity of the benchmark state */
+  cryo_err err;
+} landice_ctx;
+
+static void run_residual(void *vc) {
+  landice_ctx *c = vc;
+  cryo_landice_residual(&c->b, &c->p, &c->s, c->vel, c->s.res, &c->err);
+}
+
+static void run_jacobian(void *vc) {
+  landice_ctx *c = vc;
+  cryo_landice_jacobian(&c->b, &c->p, &c->s, c->vel, &c->err);
+}
+
+static void run_matvec(void *vc) {
+  landice_ctx *c = vc;
+  cryo_landice_matvec(&c->b, &c->p, c->s.matrix, c->vel, c->s.cg_q);
+}
+
+static void bench_landice(int n, int nz, int reps, int check_jacobian) {
+  landice_ctx c;
+  memset(&c, 0, sizeof c);
+  setup_landice(&c.b, &c.p, n, nz, 80.0e3);
+  const int nlev = 2 * (nz + 1);
+  const size_t nnode = (size_t)CRYO_NNODE(&c.b), nvel = nnode * nlev;
+  const size_t nmat = nnode * 108 * (size_t)(nz + 1);
+  char size[32];
+  snprintf(size, sizeof size, "%dx%dx%d elem", n, n, nz);
+  landice_alloc(&c.b, &c.p, &c.s, 1);
+  cryo_err_clear(&c.err);
+  if (cryo_landice_geometry(&c.b, &c.p, &c.s, &c.err) != CRYO_OK) {
+    fprintf(stderr, "bench: %s\n", c.err.msg);
+    exit(EXIT_FAILURE);
+  }
+  /* ISMIP-HOM A-like velocity: a shear profile 1 - (1 - zeta)^4 of a surface
+   * speed 20 .. 30 m/a with 5 % noise, zero at the no-slip bed; periodic
+   * images share the noise (it hashes the wrapped node index) */
+  double *vel = host_alloc(nvel);
+  const double two_pi = 6.283185307179586;
+  for (int j = -1; j <= n + 1; ++j)
+    for (int i = -1; i <= n + 1; ++i) {
+      const int iw = (i + n) % n, jw = (j + n) % n;
+      const double us = 25.0 + 5.0 * sin(two_pi * iw / n) * sin(two_pi * jw / n);
+      for (int k = 0; k <= nz; ++k) {
+        const double z = 1.0 - (double)k / nz, shape = 1.0 - z * z * z * z;
+        const uint64_t id = ((uint64_t)jw * n + iw) * nlev + 2 * k;
+        vel[CRYO_NODE(&c.b, i, j) * nlev + 2 * k] = us * shape * (0.975 + 0.05 * noise(6, id));
+        vel[CRYO_NODE(&c.b, i, j) * nlev + 2 * k + 1] = 0.1 * us * shape * (noise(7, id) - 0.5);
+      }
+    }
+  c.vel = dev_alloc(nvel);
+  to_dev(c.vel, vel, nvel);
+
+  /* host reference: geometry and the three kernels */
+  cryo_landice_state r;
+  memset(&r, 0, sizeof r);
+  cryo_landice_params pr = c.p;
+  r.bed = host_alloc(nnode);
+  r.thk_node = host_alloc(nnode);
+  r.beta2 = host_alloc(nnode);
+  to_host(r.bed, c.s.bed, nnode);
+  to_host(r.thk_node, c.s.thk_node, nnode);
+  to_host(r.beta2, c.s.beta2, nnode);
+  r.res = host_alloc(nvel);
+  cryo_err rerr;
+  cryo_err_clear(&rerr);
+  if (g_profile) check_jacobian = 0;
+  run_residual(&c);
+  if (!g_profile) {
+    ref_cryo_landice_residual(&c.b, &pr, &r, vel, r.res, &rerr);
+    check("landice residual", size, dev_diff(c.s.res, r.res, nvel), 1e-11);
+  }
+  if (check_jacobian) {
+    r.matrix = host_alloc(nmat);
+    run_jacobian(&c);
+    ref_cryo_landice_jacobian(&c.b, &pr, &r, vel, &rerr);
+    check("landice jacobian", size, dev_diff(c.s.matrix, r.matrix, nmat), 1e-11);
+    double *y = host_alloc(nvel);
+    run_matvec(&c);
+    ref_cryo_landice_matvec(&c.b, &pr, r.matrix, vel, y);
+    check("landice matvec", size, dev_diff(c.s.cg_q, y, nvel), 1e-11);
+    free(y);
+    free(r.matrix);
+  }
+
+  /* floors: velocity (nlev values) read at the (n+3)^2 nodes the element
+   * columns [-1, n] touch, bed, thk_node, beta2 at those nodes; residual
+   * written at the (n+1)^2 computed rows; the Jacobian writes the blocks
+   * that exist: 27 per node level, 18 at the bed and surface levels */
+  const double nodes_rd = (double)nnode, rows = (double)(n + 1) * (n + 1);
+  const double elems = (double)n * n * nz;
+  const double blocks = rows * (27.0 * (nz + 1) - 18.0);
+  const double b_res = 8.0 * (nodes_rd * (nlev + 3) + rows * nlev);
+  const double b_jac = 8.0 * (nodes_rd * (nlev + 3) + 4.0 * blocks);
+  const double b_mv = 8.0 * (4.0 * blocks + nodes_rd * nlev + rows * nlev);
+  add_row("landice residual (6 launches)", size, time_median(run_residual, &c, warmups(2), reps),
+          b_res, elems, "elements");
+  add_row("landice jacobian (6 launches)", size, time_median(run_jacobian, &c, warmups(2), reps),
+          b_jac, elems, "elements");
+  add_row("landice matvec", size, time_median(run_matvec, &c, warmups(2), reps), b_mv,
+          rows * (nz + 1), "node levels");
+
+  free(r.bed);
+  free(r.thk_node);
+  free(r.beta2);
+  free(r.res);
+  free(vel);
+  dev_free(c.vel);
+  landice_free(&c.p, &c.s, 1);
+}
+
+/* Full Newton solve of ISMIP-HOM A, device and host reference. */
+static void bench_solve(int n, int nz, double length, int reps) {
+  cryo_block b;
+  cryo_landice_params p, pr;
+  setup_landice(&b, &p, n, nz, length);
+  pr = p;
+  char size[32];
+  snprintf(size, sizeof size, "%dx%dx%d L=%.0fkm", n, n, nz, length / 1e3);
+  cryo_landice_state sd, sh;
+  landice_alloc(&b, &p, &sd, 1);
+  landice_alloc(&b, &pr, &sh, 0);
+  cryo_err err;
+  cryo_err_clear(&err);
+  if (cryo_landice_geometry(&b, &p, &sd, &err) != CRYO_OK ||
+      ref_cryo_landice_geometry(&b, &pr, &sh, &err) != CRYO_OK) {
+    fprintf(stderr, "bench: %s\n", err.msg);
+    exit(EXIT_FAILURE);
+  }
+  halo_ctx hd = {&b, 1}, hh = {&b, 0};
+  cryo_comm_ops od = {&hd, bench_halo, bench_sum, bench_max};
+  cryo_comm_ops oh = {&hh, bench_halo, bench_sum, bench_max};
+  const size_t nvel = (size_t)CRYO_NNODE(&b) * 2 * (nz + 1), nnode = (size_t)CRYO_NNODE(&b);
+  cryo_landice_newton_log log_d[64], log_h[64];
+  int nlog_d = 0, nlog_h = 0;
+
+  double t0 = now();
+  int st = ref_cryo_landice_solve_velocity(&b, &pr, &sh, &oh, log_h, 64, &nlog_h, &err);
+  double t_host = now() - t0;
+  if (st != CRYO_OK) {
+    fprintf(stderr, "bench: host solve: %s\n", err.msg);
+    exit(EXIT_FAILURE);
+  }
+  double *times = host_alloc((size_t)reps);
+  for (int r = 0; r < reps; ++r) {
+    cryo_landice_zero((long)nvel, sd.vel);
+    t0 = now();
+    st = cryo_landice_solve_velocity(&b, &p, &sd, &od, log_d, 64, &nlog_d, &err);
+    times[r] = now() - t0;
+    if (st != CRYO_OK) {
+      fprintf(stderr, "bench: device solve: %s\n", err.msg);
+      exit(EXIT_FAILURE);
+    }
+  }
+  qsort(times, (size_t)reps, sizeof(double), cmp_double);
+  const double t_dev = times[reps / 2];
+  free(times);
+  int cg_d = 0, cg_h = 0;
+  for (int q = 0; q < nlog_d; ++q)
+    cg_d += log_d[q].linear_iterations;
+  for (int q = 0; q < nlog_h; ++q)
+    cg_h += log_h[q].linear_iterations;
+  double *us = host_alloc(nnode);
+  to_host(us, sd.u_surf, nnode);
+  double vmax = 0.0;
+  for (size_t q = 0; q < nnode; ++q)
+    vmax = fmax(vmax, us[q]);
+  free(us);
+  printf("solve %s: device %d Newton steps, %d CG iterations, max surface u %.4f m/a; "
+         "host reference %d steps, %d CG iterations, %.3f s\n",
+         size, nlog_d - 1, cg_d, vmax, nlog_h - 1, cg_h, t_host);
+  check("landice Newton solve (u_surf)", size, dev_diff(sd.u_surf, sh.u_surf, nnode), 1e-6);
+  add_row("landice Newton solve ISMIP-HOM A", size, t_dev, 0.0, (double)n * n * nz, "elements");
+  landice_free(&p, &sd, 1);
+  landice_free(&pr, &sh, 0);
+}
+
+/* ---------------------------------------------------------------- launch cost */
+
+/* A region that maps nothing: no clauses, no host variables. */
+static void nomap_region(void) {
+#if defined(_OPENACC)
+#pragma acc parallel num_gangs(1) vector_length(32)
+  {}
+#endif
+}
+
+/* A second, different one-pointer region, to see whether alternating
+ * kernels costs more than repeating one. */
+static void empty_kernel2(double *a) {
+  CRYO_DEVICE_LOOP((a))
+  for (long e = 0; e < 1; ++e)
+    a[e] *= 0.5;
+}
+
+static void run_nomap(void *vc) {
+  (void)vc;
+  nomap_region();
+}
+
+static void run_alternate(void *vc) {
+  copy_ctx *c = vc;
+  empty_kernel(c->a);
+  empty_kernel2(c->a);
+}
+
+/* Fixed cost per launch: median of reps synchronous launches, with little
+ * device memory allocated and with `gib` GiB more allocated. */
+static void launch_costs(int reps, int gib) {
+  copy_ctx c = {1, dev_alloc(1), NULL};
+  double *big[64];
+  for (int round = 0; round < 2; ++round) {
+    const int g = round ? gib : 0;
+    for (int q = 0; q < g && q < 64; ++q) {
+      big[q] = dev_alloc((size_t)1 << 27);
+      cryo_landice_zero(1L << 27, big[q]);
+    }
+    printf("launch cost with %2d GiB allocated: no-map region %.1f us, deviceptr region %.1f us, "
+           "two alternating deviceptr regions %.1f us per launch\n",
+           g, 1e6 * time_median(run_nomap, &c, 10, reps),
+           1e6 * time_median(run_empty, &c, 10, reps),
+           0.5e6 * time_median(run_alternate, &c, 10, reps));
+    for (int q = 0; q < g && q < 64; ++q)
+      dev_free(big[q]);
+  }
+  dev_free(c.a);
+}
+
+/* ---------------------------------------------------------------- cyclone run */
+
+/* The full Mehlmann cyclone (BENCHMARKS.md) on one block through the same
+ * driver the component calls every macro step (cryo_seaice_forcing_cyclone,
+ * then cryo_seaice_step), with the state allocated from cryo_seaice_arrays
+ * and initialized as component/cryo_seaice.c does (init = 'cyclone'): mask 1
+ * on owned cells and 0 in the halo ring (the closed walls), h = 0.3 +
+ * 0.005 (sin 6e-5 x + sin 3e-5 y) m and a = 1 on owned cells, 0 in the ring,
+ * everything else 0. One block, not periodic: the halo callback has nothing
+ * to fill and the global sum and maximum are the local values.
+ *
+ * The halo callback doubles as a clock: cryo_seaice_step calls it for (u, v)
+ * once before the mEVP loop and once after each sub-step's velocity kernel,
+ * so consecutive calls bracket one sub-step (stress + velocity launches). The
+ * first interval of each macro step also holds the velocity-save launch and is
+ * left out of the sub-step median. */
+typedef struct {
+  double *stamp; /* host clock at each (u, v) halo call of the current macro step */
+  int n, cap;
+} cyclone_clock;
+
+static int cyclone_halo(void *vc, cryo_location loc, int nlev, int nfield, double *const *fields) {
+  cyclone_clock *k = vc;
+  (void)nlev, (void)fields;
+  if (loc == CRYO_AT_NODE && nfield == 2 && k->n < k->cap) k->stamp[k->n++] = now();
+  return CRYO_OK;
+}
+
+static double median_sorted(double *t, long n) {
+  qsort(t, (size_t)n, sizeof(double), cmp_double);
+  return n % 2 ? t[n / 2] : 0.5 * (t[n / 2 - 1] + t[n / 2]);
+}
+
+static void write_raw(const char *dir, const char *name, const char *tag, const double *x,
+                      size_t n) {
+  char path[1024];
+  snprintf(path, sizeof path, "%s/%s_%s.bin", dir, name, tag);
+  FILE *f = fopen(path, "wb");
+  if (!f || fwrite(x, sizeof(double), n, f) != n || fclose(f)) {
+    fprintf(stderr, "bench: cannot write %s\n", path);
+    exit(EXIT_FAILURE);
+  }
+}
+
+/* Rates and totals at time t; owned cells (ny x nx) and owned nodes
+ * ((ny+1) x (nx+1)), row-major, x fastest, float64 in the host byte order
+ * (little-endian on x86-64), plus a text header. */
+static void cyclone_output(const cryo_seaice_params *p, const cryo_block *b, cryo_seaice_state *s,
+                           const cryo_comm_ops *ops, double t, const char *dir) {
+  const int na = CRYO_SEAICE_NA(p->tracer_order);
+  const long nx = b->nx, ny = b->ny, ncell = CRYO_NCELL(b), nnode = CRYO_NNODE(b);
+  cryo_seaice_diag_rates(b, s->u, s->v, s->mask, s->shear, s->divergence);
+  double volume, area, speed;
+  if (cryo_seaice_diag_totals(p, b, s, ops, &volume, &area, &speed) != CRYO_OK) {
+    fprintf(stderr, "bench: cryo_seaice_diag_totals failed\n");
+    exit(EXIT_FAILURE);
+  }
+  char tag[32];
+  snprintf(tag, sizeof tag, "%gh", t / 3600.0);
+  printf("t = %s (%.0f s): max ice speed %.6f m/s, total volume %.9e m3, area %.9e m2\n", tag, t,
+         speed, volume, area);
+  const struct {
+    const char *name;
+    const double *dev;
+    int node, nlev;
+  } out[] = {{"shear", s->shear, 0, 1}, {"divergence", s->divergence, 0, 1},
+             {"h", s->h, 0, na},        {"a", s->a, 0, na},
+             {"u", s->u, 1, 1},         {"v", s->v, 1, 1}};
+  double *all = host_alloc((size_t)(ncell > nnode ? ncell : nnode) * na);
+  double *owned = host_alloc((size_t)(nx + 1) * (ny + 1));
+  for (size_t q = 0; q < sizeof out / sizeof *out; ++q) {
+    const int node = out[q].node, nl = out[q].nlev;
+    to_host(all, out[q].dev, (size_t)(node ? nnode : ncell) * nl);
+    size_t m = 0;
+    for (long j = 0; j < ny + node; ++j)
+      for (long i = 0; i < nx + node; ++i)
+        owned[m++] = all[(node ? CRYO_NODE(b, i, j) : CRYO_CELL(b, i, j)) * nl];
+    write_raw(dir, out[q].name, tag, owned, m);
+  }
+  free(all);
+  free(owned);
+  char path[1024];
+  snprintf(path, sizeof path, "%s/cyclone_%s.txt", dir, tag);
+  FILE *f = fopen(path, "w");
+  if (!f) {
+    fprintf(stderr, "bench: cannot write %s\n", path);
+    exit(EXIT_FAILURE);
+  }
+  fprintf(f,
+          "nx %ld\nny %ld\ndx %.17g\ndy %.17g\ntime_s %.17g\nmax_speed_m_s %.17g\n"
+          "volume_m3 %.17g\narea_m2 %.17g\n"
+          "layout float64 little-endian, row-major (y, x), x fastest; cells: shear, divergence "
+          "(s-1), h (m, cell mean), a (1, cell mean) %ld x %ld; nodes: u, v (m s-1) %ld x %ld\n",
+          nx, ny, b->dx, b->dy, t, speed, volume, area, ny, nx, ny + 1, nx + 1);
+  fclose(f);
+}
+
+static int run_cyclone(int n, double days, double dt, int n_evp, const char *dir) {
+  cryo_seaice_params p;
+  cryo_seaice_params_cyclone(&p);
+  p.dt = dt;
+  p.n_evp = n_evp;
+  cryo_err err;
+  cryo_err_clear(&err);
+  if (n < 2 || cryo_seaice_params_check(&p, &err) != CRYO_OK) {
+    fprintf(stderr, "bench: --cyclone: %s\n", n < 2 ? "NX must be >= 2" : err.msg);
+    return EXIT_FAILURE;
+  }
+  const cryo_block b = {n, n, 0, 0, n, n, CRYO_CYCLONE_L / n, CRYO_CYCLONE_L / n, 0, 0};
+  const long ncell = CRYO_NCELL(&b), nnode = CRYO_NNODE(&b);
+  const int na = CRYO_SEAICE_NA(p.tracer_order);
+  const long nsteps = llround(days * 86400.0 / dt);
+  mkdir(dir, 0755);
+
+  /* every array of the table, as the component allocates them; zero, then
+   * mask, h, a (cell means) set on the host and copied in */
+  cryo_seaice_state s;
+  memset(&s, 0, sizeof s);
+  const cryo_seaice_array_info *tab;
+  const int narr = cryo_seaice_arrays(&p, &tab);
+  double *zero = host_alloc((size_t)(ncell > nnode ? ncell : nnode) * 3);
+  double *mask = host_alloc((size_t)ncell), *h = host_alloc((size_t)ncell * na),
+         *a = host_alloc((size_t)ncell * na);
+  for (int j = 0; j < n; ++j)
+    for (int i = 0; i < n; ++i) {
+      const long c = CRYO_CELL(&b, i, j);
+      const double x = (b.i0 + i + 0.5) * b.dx, y = (b.j0 + j + 0.5) * b.dy;
+      mask[c] = 1.0;
+      h[c * na] = 0.3 + 0.005 * (sin(6e-5 * x) + sin(3e-5 * y));
+      a[c * na] = 1.0;
+    }
+  double bytes = 0.0;
+  for (int q = 0; q < narr; ++q) {
+    const size_t pts = (size_t)(tab[q].loc == CRYO_AT_NODE ? nnode : ncell) * tab[q].nlev;
+    double **slot = (double **)((char *)&s + tab[q].offset);
+    *slot = dev_alloc(pts);
+    to_dev(*slot, zero, pts);
+    bytes += 8.0 * pts;
+  }
+  to_dev(s.mask, mask, (size_t)ncell);
+  to_dev(s.h, h, (size_t)ncell * na);
+  to_dev(s.a, a, (size_t)ncell * na);
+  free(zero);
+  free(mask);
+  free(h);
+  free(a);
+
+  cyclone_clock clk = {host_alloc((size_t)n_evp + 2), 0, n_evp + 2};
+  cryo_comm_ops ops = {&clk, cyclone_halo, bench_sum, bench_max};
+  double *t_step = host_alloc((size_t)nsteps);
+  const long nsub_per = n_evp - 1;
+  double *t_sub = host_alloc((size_t)(nsteps * (nsub_per > 0 ? nsub_per : 1)));
+  long nsub = 0;
+  printf("cyclone %dx%d cells, dx = %.1f m, dt = %g s, n_evp = %d, alpha = %g, beta = %g, "
+         "tracer order %d, %ld macro steps (%g days), %d arrays, %.1f MB on the device\n",
+         n, n, b.dx, dt, n_evp, p.alpha, p.beta, p.tracer_order, nsteps, days, narr, bytes / 1e6);
+  fflush(stdout);
+
+  const double t_run = now();
+  double t_report = t_run;
+  for (long k = 0; k < nsteps; ++k) {
+    clk.n = 0;
+    const double t0 = now();
+    cryo_seaice_forcing_cyclone(&b, (double)k * dt, s.uair, s.vair, s.uocn, s.vocn);
+    if (cryo_seaice_step(&p, &b, &s, &ops) != CRYO_OK) {
+      fprintf(stderr, "bench: cryo_seaice_step failed at step %ld\n", k);
+      return EXIT_FAILURE;
+    }
+    t_step[k] = now() - t0;
+    for (int q = 2; q < clk.n; ++q)
+      t_sub[nsub++] = clk.stamp[q] - clk.stamp[q - 1];
+    const double t = (double)(k + 1) * dt;
+    if (fmod(t, 86400.0) == 0.0 || k + 1 == nsteps) cyclone_output(&p, &b, &s, &ops, t, dir);
+    if (now() - t_report > 30.0) {
+      t_report = now();
+      printf("  step %ld / %ld, %.0f s elapsed\n", k + 1, nsteps, t_report - t_run);
+      fflush(stdout);
+    }
+  }
+  const double wall = now() - t_run;
+  double sum_step = 0.0;
+  for (long k = 0; k < nsteps; ++k)
+    sum_step += t_step[k];
+  const double step_med = median_sorted(t_step, nsteps);
+  const double step_min = t_step[0], step_max = t_step[nsteps - 1];
+  printf("wall time %.2f s (macro steps %.2f s, output %.2f s)\n", wall, sum_step, wall - sum_step);
+  printf("per macro step (forcing + cryo_seaice_step): median %.1f us, min %.1f us, max %.1f us\n",
+         1e6 * step_med, 1e6 * step_min, 1e6 * step_max);
+  if (nsub > 0) {
+    const double sub_med = median_sorted(t_sub, nsub);
+    printf("per mEVP sub-step (stress + velocity kernel, between (u, v) halo calls): median "
+           "%.2f us over %ld sub-steps, 10%% %.2f us, 90%% %.2f us; %.3e cells/s\n",
+           1e6 * sub_med, nsub, 1e6 * t_sub[nsub / 10], 1e6 * t_sub[(nsub * 9) / 10],
+           (double)n * n / sub_med);
+    printf("per macro step / n_evp: %.2f us\n", 1e6 * step_med / n_evp);
+  }
+  free(t_step);
+  free(t_sub);
+  free(clk.stamp);
+  for (int q = 0; q < narr; ++q)
+    dev_free(*(double **)((char *)&s + tab[q].offset));
+  return EXIT_SUCCESS;
+}
+
+/* ---------------------------------------------------------------- main */
+
+static void print_table(double bw) {
+  printf("\n| kernel | size | time/call (us) | floor (MB) | floor GB/s | e_time (of copy BW) | "
+         "elements/s |\n|---|---|---:|---:|---:|---:|---:|\n");
+  for (int q = 0; q < n_rows; ++q) {
+    const result_row *r = &rows[q];
+    printf("| %s | %s | %.1f | ", r->kernel, r->size, 1e6 * r->seconds);
+    if (r->bytes > 0.0)
+      printf("%.1f | %.0f | %.3f | ", r->bytes / 1e6, r->bytes / r->seconds / 1e9,
+             r->bytes / bw / r->seconds);
+    else
+      printf("- | - | - | ");
+    printf("%.3e %s |\n", r->elements / r->seconds, r->unit);
+  }
+}
+
+int main(int argc, char **argv) {
+  int quick = 0, reps = 50, launch = 0;
+  const char *cyc_dir = NULL;
+  int cyc_n = 0, cyc_nevp = 0;
+  double cyc_days = 0.0, cyc_dt = 0.0;
+  for (int q = 1; q < argc; ++q) {
+    if (!strcmp(argv[q], "--cyclone") && q + 5 < argc) {
+      cyc_n = atoi(argv[q + 1]);
+      cyc_days = atof(argv[q + 2]);
+      cyc_dt = atof(argv[q + 3]);
+      cyc_nevp = atoi(argv[q + 4]);
+      cyc_dir = argv[q + 5];
+      q += 5;
+      continue;
+    }
+    if (!strcmp(argv[q], "--quick"))
+      quick = 1;
+    else if (!strcmp(argv[q], "--all"))
+      quick = 0;
+    else if (!strcmp(argv[q], "--profile"))
+      g_profile = 1;
+    else if (!strcmp(argv[q], "--launch"))
+      launch = 1;
+    else if (!strcmp(argv[q], "--reps") && q + 1 < argc)
+      reps = atoi(argv[++q]);
+    else {
+      fprintf(stderr,
+              "usage: %s [--all | --quick | --profile | --launch] [--reps N]\n"
+              "       %s --cyclone NX DAYS DT NEVP OUTDIR\n",
+              argv[0], argv[0]);
+      return EXIT_FAILURE;
+    }
+  }
+  if (reps < 1) reps = 1;
+  if (g_profile) reps = 1;
+#if defined(_OPENACC)
+  const int ndev = acc_get_num_devices(acc_device_nvidia);
+  if (ndev < 1) {
+    fprintf(stderr, "bench: OpenACC build but no NVIDIA device (is libgomp-plugin-nvptx.so.1 "
+                    "on LD_LIBRARY_PATH?)\n");
+    return EXIT_FAILURE;
+  }
+  /* acc_init picks device 0 and JIT-compiles the PTX (a second
+   * initialization, e.g. by acc_set_device_num first, is refused) */
+  double t0 = now();
+  acc_init(acc_device_nvidia);
+  printf("device: %s (%s, driver %s), OpenACC %d, acc_init %.2f s\n",
+         acc_get_property_string(0, acc_device_nvidia, acc_property_name),
+         acc_get_property_string(0, acc_device_nvidia, acc_property_vendor),
+         acc_get_property_string(0, acc_device_nvidia, acc_property_driver), _OPENACC, now() - t0);
+#elif defined(_OPENMP)
+  printf("device: host, OpenMP loops (CPU check build)\n");
+#else
+  printf("device: host, serial loops (CPU check build)\n");
+#endif
+  if (cyc_dir) return run_cyclone(cyc_n, cyc_days, cyc_dt, cyc_nevp, cyc_dir);
+  printf("repetitions per kernel: %d (median)\n", reps);
+  if (launch) {
+    launch_costs(reps * 4, quick ? 1 : 16);
+    return EXIT_SUCCESS;
+  }
+
+  const double bw = measure_copy(quick ? (1L << 24) : (1L << 27), reps);
+  printf("copy bandwidth (read + write): %.1f GB/s\n", bw / 1e9);
+  const int sea[2] = {quick ? 256 : 1024, quick ? 512 : 4096};
+  for (int q = 0; q < 2; ++q)
+    bench_seaice(sea[q], reps);
+  const int li[2] = {quick ? 32 : 128, quick ? 64 : 512};
+  for (int q = 0; q < 2; ++q)
+    bench_landice(li[q], 16, q == 0 ? reps : (reps + 1) / 2, q == 0);
+  if (g_profile)
+    ;
+  else if (quick)
+    bench_solve(20, 5, 80.0e3, 1);
+  else
+    bench_solve(40, 10, 80.0e3, 3);
+  print_table(bw);
+  printf("\ncorrectness checks failed: %d\n", n_check_fail);
+  return n_check_fail ? EXIT_FAILURE : EXIT_SUCCESS;
+}

@@ -1,0 +1,131 @@
+/* What the toy ocean (examples/toy_ocean.c) and the OASIS exchange test
+ * (tests/oasis_exchange_comp.c) send each other: field names of
+ * namelists/namcouple_seaice_toyocean, the forcing the toy sends (a steady gyre
+ * or a uniform current, and a uniform wind), the value pattern the test sends so
+ * that the receiver can check every value exactly, and the options both programs
+ * share. Both evaluate the same inline functions, so equal inputs give equal bits
+ * on both sides of the coupler. */
+#ifndef TOY_OCEAN_FIELDS_H
+#define TOY_OCEAN_FIELDS_H
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Partner -> ice: surface current x, y (m s-1) from the ocean, and the 10 m wind
+ * x, y (m s-1) that the toy also sends, standing in for an atmosphere. */
+#define TOY_NOCN 4
+static const char *const toy_ocn_send[TOY_NOCN] = {"O_OCurx1", "O_OCury1", "A_Uwind1", "A_Vwind1"};
+static const char *const toy_ice_recv[TOY_NOCN] = {"I_OCurx1", "I_OCury1", "I_Uwind1", "I_Vwind1"};
+enum { TOY_OCN_U, TOY_OCN_V, TOY_AIR_U, TOY_AIR_V };
+
+/* Ice -> ocean: ice velocity x, y (m s-1), concentration (1), thickness (m), and
+ * the stress of the ocean on the ice x, y (N m-2; the stress on the ocean is its
+ * negative). */
+#define TOY_NICE 6
+static const char *const toy_ice_send[TOY_NICE] = {"I_IceVx1", "I_IceVy1", "I_IceFrc",
+                                                   "I_IceTck", "I_OTaux1", "I_OTauy1"};
+static const char *const toy_ocn_recv[TOY_NICE] = {"O_IceVx1", "O_IceVy1", "O_IceFrc",
+                                                   "O_IceTck", "O_OTaux1", "O_OTauy1"};
+enum { TOY_ICE_U, TOY_ICE_V, TOY_ICE_FRC, TOY_ICE_TCK, TOY_ICE_TAUX, TOY_ICE_TAUY };
+
+/* Options shared by both programs. */
+typedef struct toy_setup {
+  int nx, ny;          /* global grid size, cells */
+  int run, period;     /* run length and coupling period, s */
+  int gyre;            /* 1: steady gyre of speed u0; 0: uniform current (u0, v0) */
+  double u0, v0;       /* m s-1 */
+  double uwind, vwind; /* uniform wind, m s-1 */
+} toy_setup;
+
+static inline void toy_setup_defaults(toy_setup *s) {
+  *s = (toy_setup){.nx = 40,
+                   .ny = 30,
+                   .run = 14400,
+                   .period = 3600,
+                   .gyre = 1,
+                   .u0 = 0.1,
+                   .v0 = 0.0,
+                   .uwind = 5.0,
+                   .vwind = -2.5};
+}
+
+/* Parse argv[*a] (and its value) if it is a shared option: --nx --ny --run
+ * --period (integers >= 1), --ocean gyre|uniform, --u0 --v0 --uwind --vwind
+ * (m s-1, |value| < 100). Returns 1 and advances *a when consumed, 0 for an
+ * option that is not shared, -1 with a message in msg for a bad value. */
+static inline int toy_parse_option(int argc, char **argv, int *a, toy_setup *s, char *msg,
+                                   size_t len) {
+  const char *flag = argv[*a];
+  static const char *const ints[] = {"--nx", "--ny", "--run", "--period"};
+  static const char *const reals[] = {"--u0", "--v0", "--uwind", "--vwind"};
+  int *ivals[] = {&s->nx, &s->ny, &s->run, &s->period};
+  double *rvals[] = {&s->u0, &s->v0, &s->uwind, &s->vwind};
+  int kind = -1, k = -1;
+  for (int q = 0; q < 4; q++) {
+    if (!strcmp(flag, ints[q])) kind = 0, k = q;
+    if (!strcmp(flag, reals[q])) kind = 1, k = q;
+  }
+  if (!strcmp(flag, "--ocean")) kind = 2;
+  if (kind < 0) return 0;
+  if (*a + 1 >= argc) {
+    snprintf(msg, len, "option %s needs a value", flag);
+    return -1;
+  }
+  const char *val = argv[++*a];
+  char *end;
+  errno = 0;
+  if (kind == 0) {
+    long v = strtol(val, &end, 10);
+    if (errno || end == val || *end || v < 1 || v > 10000000L) {
+      snprintf(msg, len, "%s %s: must be an integer from 1 to 1e7", flag, val);
+      return -1;
+    }
+    *ivals[k] = (int)v;
+  } else if (kind == 1) {
+    double v = strtod(val, &end);
+    if (errno || end == val || *end || !(fabs(v) < 100.0)) {
+      snprintf(msg, len, "%s %s: must be a speed in m s-1 below 100", flag, val);
+      return -1;
+    }
+    *rvals[k] = v;
+  } else if (!strcmp(val, "gyre") || !strcmp(val, "uniform")) {
+    s->gyre = !strcmp(val, "gyre");
+  } else {
+    snprintf(msg, len, "--ocean %s: must be gyre or uniform", val);
+    return -1;
+  }
+  return 1;
+}
+
+/* Steady single gyre on the unit square of nx x ny cell centres: stream function
+ * psi = u0 sin(pi x) sin(pi y), u = -dpsi/dy, v = dpsi/dx (non-divergent). */
+static inline void toy_gyre(int i, int j, int nx, int ny, double u0 /* m s-1 */,
+                            double *u /* m s-1 */, double *v /* m s-1 */) {
+  const double pi = 3.14159265358979323846;
+  double x = (i + 0.5) / nx, y = (j + 0.5) / ny;
+  *u = -u0 * sin(pi * x) * cos(pi * y);
+  *v = u0 * cos(pi * x) * sin(pi * y);
+}
+
+/* The four fields the toy sends, at global cell (i, j), in toy_ocn_send order. */
+static inline void toy_forcing(const toy_setup *s, int i, int j, double out[TOY_NOCN]) {
+  if (s->gyre) {
+    toy_gyre(i, j, s->nx, s->ny, s->u0, &out[TOY_OCN_U], &out[TOY_OCN_V]);
+  } else {
+    out[TOY_OCN_U] = s->u0;
+    out[TOY_OCN_V] = s->v0;
+  }
+  out[TOY_AIR_U] = s->uwind;
+  out[TOY_AIR_V] = s->vwind;
+}
+
+/* Test value of ice field k at coupling step `step` and global point g of a grid of
+ * npoints points: an integer below 2^53 (exact in double) unique per (k, step, g). */
+static inline double toy_pattern(int k, int step, long g, long npoints) {
+  return (double)(((long)(k + 1) * 100000 + step) * npoints + g);
+}
+
+#endif

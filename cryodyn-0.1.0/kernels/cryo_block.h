@@ -1,0 +1,48 @@
+/* What a kernel knows about the mesh: this rank's block of the global
+ * logically rectangular grid, with one halo layer, and the callbacks through
+ * which numerical drivers (mEVP step, Newton-Krylov) reach the component for
+ * halo exchanges and global reductions. No MPI, no NetCDF here.
+ *
+ * Index conventions (i along x, j along y; halo width 1):
+ *   cells  (i, j), i in [-1, nx],   j in [-1, ny]:   CRYO_CELL(b, i, j) = (j+1)*(nx+2) + (i+1)
+ *   nodes  (i, j), i in [-1, nx+1], j in [-1, ny+1]: CRYO_NODE(b, i, j) = (j+1)*(nx+3) + (i+1)
+ * Node (i, j) is the lower-left corner of cell (i, j); cell (i, j) has corners
+ * (i,j), (i+1,j), (i,j+1), (i+1,j+1). A rank owns cells [0,nx) x [0,ny) and
+ * computes nodes [0,nx] x [0,ny]; nodes on a block edge are computed by both
+ * neighbours with identical arithmetic, so results do not depend on the
+ * decomposition. Multi-level fields (dG coefficients, sigma levels, vector
+ * components) store `nlev` values per cell or node, level fastest:
+ * value(idx, k) = a[idx * nlev + k].
+ */
+#ifndef CRYO_BLOCK_H
+#define CRYO_BLOCK_H
+
+typedef struct cryo_block {
+  int nx, ny;             /* cells owned by this rank in x and y */
+  int i0, j0;             /* global index of this rank's first owned cell */
+  int nx_global, ny_global;
+  double dx, dy;          /* cell size, m */
+  int periodic_x, periodic_y;
+} cryo_block;
+
+#define CRYO_CELL(b, i, j) ((long)((j) + 1) * ((b)->nx + 2) + ((i) + 1))
+#define CRYO_NODE(b, i, j) ((long)((j) + 1) * ((b)->nx + 3) + ((i) + 1))
+#define CRYO_NCELL(b) ((long)((b)->nx + 2) * ((b)->ny + 2))
+#define CRYO_NNODE(b) ((long)((b)->nx + 3) * ((b)->ny + 3))
+
+typedef enum cryo_location { CRYO_AT_CELL = 0, CRYO_AT_NODE = 1 } cryo_location;
+
+/* Services the component lends to numerical drivers. Each returns a cryo_status. */
+typedef struct cryo_comm_ops {
+  void *ctx;
+  /* Fill the halo of `nfield` device arrays at `loc`, each with `nlev` values
+   * per cell or node (periodic wrap included where the block says so). */
+  int (*halo)(void *ctx, cryo_location loc, int nlev, int nfield, double *const *fields);
+  /* Replace vals[0..n) by their exact sums over all ranks (integer: exact,
+   * hence independent of the decomposition). */
+  int (*sum_int64)(void *ctx, long long *vals, int n);
+  /* Replace vals[0..n) by their maxima over all ranks. */
+  int (*max_double)(void *ctx, double *vals, int n);
+} cryo_comm_ops;
+
+#endif

@@ -1,0 +1,226 @@
+/* Land-ice dynamics: first-order Stokes (Blatter-Pattyn) velocity and
+ * thickness evolution (DESIGN.md section 6, after seed 000, equation 1).
+ *
+ * Mesh: the 2-D block of cryo_block.h extruded into nz = n_layers
+ * terrain-following layers. Node (i, j, k), k = 0 (bed) .. nz (surface), sits
+ * at x = i dx, y = j dy, z = bed + (k / nz) thk_node + slope_x x + slope_y y.
+ * Element (i, j, k) is the hexahedron between node columns (i..i+1, j..j+1) and
+ * levels k, k+1; trilinear Q1 basis, 2x2x2 Gauss points, 16 local unknowns.
+ *
+ * Units: metres, pascals and years of 365 days (a). Velocity m a-1, rate
+ * factor Pa-n a-1, beta2 Pa a m-1, smb and basal melt m a-1 of ice, viscosity
+ * Pa a. Only the thickness step length dt is in seconds (namelist unit).
+ *
+ * Storage (a[index * nlev + level], cryo_block.h):
+ *   velocity  node, nlev = 2 (nz + 1): u at 2k, v at 2k + 1 (interleaved per level)
+ *   matrix    node, nlev = 108 (nz + 1): row (node, k) holds 27 neighbour 2x2
+ *             blocks, neighbour nb = (dk+1)*9 + (dj+1)*3 + (di+1), entry
+ *             [((k * 27) + nb) * 4 + 2 * c_row + c_col]
+ *   2-D fields one value per node or cell.
+ * Tilted analytic cases (slab, ISMIP-HOM) keep bed and surface periodic: the
+ * background plane slope_x x + slope_y y is added inside each element (only
+ * elevation differences within an element matter) and to the driving stress.
+ *
+ * Lateral boundaries: periodic (block->periodic_x/y, the halo wraps; the
+ * solver needs an even number of cells in a periodic direction so that a node
+ * and its periodic image hold the same bits), or on a
+ * non-periodic global edge either free (natural: zero lateral stress, elements
+ * outside the domain do not exist) or Dirichlet (velocity held at its value on
+ * entry at the edge nodes). Bed: linear friction beta2 u or no slip (u = 0).
+ */
+#ifndef CRYO_LANDICE_H
+#define CRYO_LANDICE_H
+
+#include <stddef.h>
+
+#include "cryo_block.h"
+
+/* Seconds in the model year (365 days). */
+#define CRYO_LANDICE_YEAR 31536000.0
+
+/* Largest number of layers: the column preconditioner and kernels keep
+ * per-column scratch in fixed-size private arrays. */
+#define CRYO_LANDICE_MAX_LAYERS 64
+
+enum cryo_landice_lateral { CRYO_LANDICE_LATERAL_FREE = 0, CRYO_LANDICE_LATERAL_DIRICHLET = 1 };
+
+enum cryo_landice_case {
+  CRYO_LANDICE_CASE_FILE = 0, /* geometry supplied by the caller */
+  CRYO_LANDICE_CASE_SLAB,
+  CRYO_LANDICE_CASE_ISMIP_HOM_A,
+  CRYO_LANDICE_CASE_ISMIP_HOM_C
+};
+
+typedef struct cryo_landice_params {
+  int n_layers;         /* nz, 1 .. CRYO_LANDICE_MAX_LAYERS */
+  double glen_n;        /* Glen exponent n, >= 1 */
+  double rate_factor;   /* A, Pa-n a-1 */
+  double rho_ice;       /* kg m-3 */
+  double gravity;       /* m s-2 */
+  double beta2;         /* uniform basal friction, Pa a m-1 (slab; ISMIP-HOM C mean) */
+  int no_slip;          /* 1: u = 0 at the bed; 0: friction beta2 u */
+  int lateral_bc;       /* enum cryo_landice_lateral, non-periodic edges only */
+  double eps_reg;       /* strain-rate regularization, a-1 */
+  double slope_x;       /* background surface and bed slope ds/dx (set by the analytic cases) */
+  double slope_y;       /* background slope ds/dy */
+  int geometry_case;    /* enum cryo_landice_case */
+  double domain_length; /* L of the analytic cases, m */
+  double slope_deg;     /* slab surface slope alpha, degrees */
+  double thickness;     /* slab thickness, m */
+  double newton_rtol;   /* stop when |R| <= newton_rtol |R_0| */
+  int newton_max_iter;  /* Newton steps before CRYO_ERR_SOLVER */
+  double linear_rtol;   /* CG stops when |r| <= linear_rtol |b| */
+  int linear_max_iter;  /* CG iterations per Newton step (not converging is not an error) */
+  double dt;            /* thickness step, s */
+} cryo_landice_params;
+
+/* Defaults: ISMIP-HOM values (n = 3, A = 1e-16 Pa-3 a-1, rho 910, g 9.81),
+ * 10 layers, no slip, free lateral edges, eps_reg 1e-5 a-1, Newton rtol 1e-8,
+ * 50 Newton steps, CG rtol 1e-3 and 500 iterations, dt one day. */
+void cryo_landice_params_default(cryo_landice_params *p);
+
+/* State: every array allocated (device-resident) by the component with the
+ * sizes of cryo_landice_arrays(); kernels take them as raw pointers. */
+typedef struct cryo_landice_state {
+  double *vel;        /* node, 2(nz+1): (u, v), m a-1 */
+  double *thk;        /* cell: ice thickness, m */
+  double *thk_node;   /* node: thickness used by the velocity solve, m */
+  double *bed;        /* node: bed elevation above the background plane, m */
+  double *usrf;       /* node: surface elevation above the background plane, m */
+  double *beta2;      /* node: basal friction, Pa a m-1 */
+  double *smb;        /* cell: surface mass balance, m a-1 */
+  double *basal_melt; /* cell: basal melt rate, m a-1 */
+  double *u_surf;     /* node: surface x velocity, m a-1 */
+  double *v_surf;     /* node: surface y velocity, m a-1 */
+  double *ubar;       /* node, 2: depth-averaged (u, v), m a-1 */
+  double *matrix;     /* node, 108(nz+1): Jacobian (layout above) */
+  double *pc;         /* node, 4(nz+1): inverted column pivot blocks */
+  double *res;        /* node, 2(nz+1): residual */
+  double *du;         /* node, 2(nz+1): Newton step / CG iterate */
+  double *cg_r;       /* node, 2(nz+1): CG work vectors */
+  double *cg_z;
+  double *cg_p;
+  double *cg_q;
+  double *trial;     /* node, 2(nz+1): line-search velocity */
+  double *work_cell; /* cell: per-column energies, thickness fluxes */
+} cryo_landice_state;
+
+enum cryo_landice_role {
+  CRYO_LANDICE_PROGNOSTIC = 0, /* restart */
+  CRYO_LANDICE_FORCING,
+  CRYO_LANDICE_STATIC,
+  CRYO_LANDICE_DIAGNOSTIC,
+  CRYO_LANDICE_WORK
+};
+
+typedef struct cryo_landice_array_info {
+  const char *name;
+  int loc;                                       /* CRYO_AT_CELL or CRYO_AT_NODE */
+  int nlev;                                      /* values per cell or node */
+  int role;                                      /* enum cryo_landice_role */
+  size_t offset;                                 /* offsetof(cryo_landice_state, member) */
+  const char *units, *standard_name, *long_name; /* standard_name NULL when CF has none */
+} cryo_landice_array_info;
+
+/* Table of the state arrays for params p (nlev depends on n_layers); *t
+ * points to static storage rewritten by each call. Returns the count. */
+int cryo_landice_arrays(const cryo_landice_params *p, const cryo_landice_array_info **t);
+
+/* One Newton step of cryo_landice_solve_velocity. */
+typedef struct cryo_landice_newton_log {
+  double residual_norm; /* |R(U_k)| before the step, owned dofs, 2-norm */
+  double energy;        /* functional E(U_k), J */
+  int linear_iterations;
+  double linear_residual; /* CG |r| / |b| at exit */
+  double step_length;     /* line-search alpha */
+} cryo_landice_newton_log;
+
+/* ---- kernels (one loop each; device addresses) ---- */
+
+/* Zero n doubles. */
+void cryo_landice_zero(long n, double *a);
+
+/* Add the element residuals of one of 8 colours (colour = px + 2 py + 4 pk:
+ * parities of the global column indices i0 + i, j0 + j and of the layer k;
+ * columns i in [-1, nx], j in [-1, ny]) to res. Calling colours 0..7 in
+ * order assembles the full residual deterministically. */
+void cryo_landice_residual_colour(const cryo_block *b, const cryo_landice_params *p, int colour,
+                                  const double *vel, const double *bed, const double *thk_node,
+                                  const double *beta2, double *res);
+
+/* Same elements: add the 16x16 element Jacobians to matrix. */
+void cryo_landice_jacobian_colour(const cryo_block *b, const cryo_landice_params *p, int colour,
+                                  const double *vel, const double *bed, const double *thk_node,
+                                  const double *beta2, double *matrix);
+
+/* Per owned cell column (i, j in [0, nx) x [0, ny)): the column's share of
+ * the functional E(U) into energy[CRYO_CELL]. */
+void cryo_landice_energy_columns(const cryo_block *b, const cryo_landice_params *p,
+                                 const double *vel, const double *bed, const double *thk_node,
+                                 const double *beta2, double *energy);
+
+/* Residual and matrix rows of the Dirichlet dofs (bed with no slip, lateral
+ * Dirichlet edges) become identity: res = 0, row and column zero, diagonal 1.
+ * Either pointer may be NULL. */
+void cryo_landice_dirichlet(const cryo_block *b, const cryo_landice_params *p, double *res,
+                            double *matrix);
+
+/* ---- drivers (host code calling kernels, halo and reductions) ---- */
+
+struct cryo_err;
+
+/* Compute res = R(vel) at node rows [0,nx] x [0,ny] (Dirichlet rows zero).
+ * vel must have a filled halo. */
+int cryo_landice_residual(const cryo_block *b, const cryo_landice_params *p,
+                          const cryo_landice_state *s, const double *vel, double *res,
+                          struct cryo_err *err);
+
+/* Assemble the Jacobian dR/dU at vel (halo filled) into s->matrix. */
+int cryo_landice_jacobian(const cryo_block *b, const cryo_landice_params *p,
+                          const cryo_landice_state *s, const double *vel, struct cryo_err *err);
+
+/* y = J x at rows [0,nx] x [0,ny]; x must have a filled halo. */
+void cryo_landice_matvec(const cryo_block *b, const cryo_landice_params *p, const double *matrix,
+                         const double *x, double *y);
+
+/* Solve R(vel) = 0 by damped Newton (energy / residual line search) with
+ * column-block-Jacobi CG, starting from s->vel; on return s->vel, u_surf,
+ * v_surf and ubar hold the solution (vel halo filled). history (may be NULL)
+ * receives up to history_capacity records, one per Newton step and a last
+ * one for the converged state (linear_iterations 0, step_length 0); *n_log
+ * (may be NULL) their count. Errors: CRYO_ERR_SOLVER with the residual
+ * numbers when Newton does not reach newton_rtol in newton_max_iter steps or
+ * the line search fails; CRYO_ERR_DATA for a node thickness <= 0 or NaN;
+ * CRYO_ERR_RANGE for bad params or an odd cell count in a periodic direction. */
+int cryo_landice_solve_velocity(const cryo_block *b, const cryo_landice_params *p,
+                                cryo_landice_state *s, const cryo_comm_ops *ops,
+                                cryo_landice_newton_log *history, int history_capacity, int *n_log,
+                                struct cryo_err *err);
+
+/* Advance s->thk by p->dt seconds: dH/dt + div(H ubar) = smb - basal_melt,
+ * upwind finite volumes with CFL-limited sub-steps (count in *n_sub, may be
+ * NULL), H >= 0; then thk_node and usrf from the new thickness. */
+int cryo_landice_evolve_thickness(const cryo_block *b, const cryo_landice_params *p,
+                                  cryo_landice_state *s, const cryo_comm_ops *ops, int *n_sub,
+                                  struct cryo_err *err);
+
+/* Reproducible global sum of a cell field over owned cells [0,nx) x [0,ny)
+ * (fixed-point, cryo_reprosum.h): the same bits for any decomposition. */
+int cryo_landice_cell_sum(const cryo_block *b, const double *w, const cryo_comm_ops *ops,
+                          double *sum, struct cryo_err *err);
+
+/* Total ice volume sum(thk) dx dy over owned cells, m3 (reproducible sum). */
+int cryo_landice_volume(const cryo_block *b, const cryo_landice_state *s, const cryo_comm_ops *ops,
+                        double *volume, struct cryo_err *err);
+
+/* Fill bed, thk_node, usrf, beta2 (nodes, halo included), thk (cells) for
+ * the analytic cases (p->geometry_case, BENCHMARKS.md) and set p->slope_x,
+ * p->slope_y, and p->no_slip for ISMIP-HOM (A: 1, C: 0); smb, basal_melt 0.
+ * Needs periodic x and y; ISMIP-HOM needs nx_global dx = ny_global dy = L. */
+int cryo_landice_geometry(const cryo_block *b, cryo_landice_params *p, cryo_landice_state *s,
+                          struct cryo_err *err);
+
+/* Check params ranges (CRYO_ERR_RANGE naming the key and its range). */
+int cryo_landice_params_check(const cryo_landice_params *p, struct cryo_err *err);
+
+#endif

@@ -1,0 +1,379 @@
+/* Element computations of the first-order Stokes kernels, shared by the
+ * residual, Jacobian and energy kernels (private to kernels/landice_*.c).
+ *
+ * Weak form (seed 000, equation 1; DESIGN.md section 6), per test function
+ * phi_a of local node a:
+ *   R_a^u = int 2 mu [(2 u_x + v_y) phi_x + (u_y + v_x)/2 phi_y + u_z/2 phi_z] + rho g s_x phi
+ *         + int_bed beta2 u phi
+ *   R_a^v = int 2 mu [(2 v_y + u_x) phi_y + (u_y + v_x)/2 phi_x + v_z/2 phi_z] + rho g s_y phi
+ *         + int_bed beta2 v phi
+ * with eps_e^2 = u_x^2 + v_y^2 + u_x v_y + (u_y + v_x)^2/4 + u_z^2/4 + v_z^2/4
+ * (first-order effective strain rate; |u_z|/2 for the slab) and
+ *   mu = 1/2 A^(-1/n) (eps_e^2 + eps_reg^2)^((1-n)/(2n)).
+ * R is the gradient of the convex functional
+ *   E(U) = int A^(-1/n) 2n/(n+1) (eps_e^2 + eps_reg^2)^((n+1)/(2n)) + rho g grad s . u
+ *        + int_bed beta2 |u|^2 / 2,
+ * so the bracket above is g_a = d(eps_e^2)/dU_a and the exact Jacobian is
+ *   K_ab = int 2 mu d2(eps_e^2)/dU_a dU_b + 2 (dmu/d eps_e^2) g_a g_b   (symmetric).
+ * Bed integrals use the horizontal projection dx dy (first-order convention).
+ *
+ * Local node a = c + 4 l: corner c = (cx + 2 cy) of the column quad, level l
+ * (0: k, 1: k + 1); local dof 2 a + component. Reference coordinates in
+ * [-1, 1]^3, x = x0 + (1 + xi) dx/2, y likewise, z trilinear from the nodes.
+ */
+#ifndef CRYO_LANDICE_ELEMENT_H
+#define CRYO_LANDICE_ELEMENT_H
+
+#include <math.h>
+
+#include "cryo_acc.h"
+#include "landice.h"
+
+#if defined(_OPENACC)
+#define CRYO_LANDICE_ROUTINE CRYO_PRAGMA(acc routine seq)
+#else
+#define CRYO_LANDICE_ROUTINE
+#endif
+
+/* Fixed-size inner loops fully unrolled, so that the small private arrays
+ * live in registers (seed 001, "Specialize"). */
+#if defined(__GNUC__) && !defined(__NVCOMPILER)
+#define CRYO_LANDICE_UNROLL CRYO_PRAGMA(GCC unroll 16)
+#else
+#define CRYO_LANDICE_UNROLL
+#endif
+
+/* Gauss point coordinate 1/sqrt(3) of the 2-point rule (weights 1). */
+#define CRYO_LANDICE_GP 0.57735026918962576451
+
+/* What the element routines need from params, as private scalars. */
+typedef struct landice_coef {
+  double half_dx, half_dy; /* m */
+  double afac;             /* A^(-1/n), Pa a^(1/n) */
+  double mu_exp;           /* (1 - n) / (2 n) */
+  double e_exp;            /* (n + 1) / (2 n) */
+  double e_fac;            /* 2 n / (n + 1) */
+  double eps2;             /* eps_reg^2, a-2 */
+  double rhog;             /* rho g, Pa m-1 */
+  double slope_x, slope_y; /* background plane */
+  int friction;            /* 1: beta2 u at the bed of layer 0 */
+} landice_coef;
+
+static inline landice_coef landice_coef_make(const cryo_block *b, const cryo_landice_params *p) {
+  landice_coef c;
+  c.half_dx = 0.5 * b->dx;
+  c.half_dy = 0.5 * b->dy;
+  c.afac = pow(p->rate_factor, -1.0 / p->glen_n);
+  c.mu_exp = (1.0 - p->glen_n) / (2.0 * p->glen_n);
+  c.e_exp = (p->glen_n + 1.0) / (2.0 * p->glen_n);
+  c.e_fac = 2.0 * p->glen_n / (p->glen_n + 1.0);
+  c.eps2 = p->eps_reg * p->eps_reg;
+  c.rhog = p->rho_ice * p->gravity;
+  c.slope_x = p->slope_x;
+  c.slope_y = p->slope_y;
+  c.friction = !p->no_slip;
+  return c;
+}
+
+/* Element inputs gathered from the column: node elevations z[8] (plane
+ * included), surface s[4] at the corners, beta2[4], velocity u[16]. */
+typedef struct landice_elem_in {
+  double z[8];
+  double s[4];
+  double beta2[4];
+  double u[16];
+  int bottom; /* layer 0: the bed face carries friction */
+} landice_elem_in;
+
+/* Physical basis gradients at one Gauss point (xi, eta, zeta) and the weight
+ * times the Jacobian determinant (dx dy / 4) z_zeta. */
+CRYO_LANDICE_ROUTINE
+static inline void landice_basis(const landice_coef *c, const double z[8], double xi, double eta,
+                                 double zeta, double phi[8], double gx[8], double gy[8],
+                                 double gz[8], double *wdet) {
+  double dxi[8], deta[8], dzeta[8];
+  double z_xi = 0.0, z_eta = 0.0, z_zeta = 0.0;
+  CRYO_LANDICE_UNROLL
+  for (int a = 0; a < 8; ++a) {
+    double sa = (a & 1) ? 1.0 : -1.0, ta = (a & 2) ? 1.0 : -1.0, ra = (a & 4) ? 1.0 : -1.0;
+    double fx = 1.0 + sa * xi, fy = 1.0 + ta * eta, fz = 1.0 + ra * zeta;
+    phi[a] = 0.125 * fx * fy * fz;
+    dxi[a] = 0.125 * sa * fy * fz;
+    deta[a] = 0.125 * ta * fx * fz;
+    dzeta[a] = 0.125 * ra * fx * fy;
+    z_xi += z[a] * dxi[a];
+    z_eta += z[a] * deta[a];
+    z_zeta += z[a] * dzeta[a];
+  }
+  /* x depends on xi only and y on eta only, so the inverse map is explicit. */
+  double inv_zz = 1.0 / z_zeta;
+  CRYO_LANDICE_UNROLL
+  for (int a = 0; a < 8; ++a) {
+    gz[a] = dzeta[a] * inv_zz;
+    gx[a] = (dxi[a] - gz[a] * z_xi) / c->half_dx;
+    gy[a] = (deta[a] - gz[a] * z_eta) / c->half_dy;
+  }
+  *wdet = c->half_dx * c->half_dy * z_zeta;
+}
+
+/* Surface gradient at (xi, eta) from the corner surface values, plane included. */
+CRYO_LANDICE_ROUTINE
+static inline void landice_surface_grad(const landice_coef *c, const double s[4], double xi,
+                                        double eta, double *sx, double *sy) {
+  double ax = 0.0, ay = 0.0;
+  for (int q = 0; q < 4; ++q) {
+    double sq = (q & 1) ? 1.0 : -1.0, tq = (q & 2) ? 1.0 : -1.0;
+    ax += s[q] * 0.25 * sq * (1.0 + tq * eta);
+    ay += s[q] * 0.25 * tq * (1.0 + sq * xi);
+  }
+  *sx = ax / c->half_dx + c->slope_x;
+  *sy = ay / c->half_dy + c->slope_y;
+}
+
+/* Velocity gradient and eps_e^2 at a Gauss point. */
+CRYO_LANDICE_ROUTINE
+static inline double landice_strain(const double u[16], const double gx[8], const double gy[8],
+                                    const double gz[8], double grad[6]) {
+  double ux = 0.0, uy = 0.0, uz = 0.0, vx = 0.0, vy = 0.0, vz = 0.0;
+  CRYO_LANDICE_UNROLL
+  for (int a = 0; a < 8; ++a) {
+    ux += u[2 * a] * gx[a];
+    uy += u[2 * a] * gy[a];
+    uz += u[2 * a] * gz[a];
+    vx += u[2 * a + 1] * gx[a];
+    vy += u[2 * a + 1] * gy[a];
+    vz += u[2 * a + 1] * gz[a];
+  }
+  grad[0] = ux;
+  grad[1] = uy;
+  grad[2] = uz;
+  grad[3] = vx;
+  grad[4] = vy;
+  grad[5] = vz;
+  double sxy = uy + vx;
+  return ux * ux + vy * vy + ux * vy + 0.25 * (sxy * sxy + uz * uz + vz * vz);
+}
+
+/* Element residual r[16] (seed 000 Fig. 2 "optimized": one fused loop over
+ * the Gauss points, local accumulation). */
+CRYO_LANDICE_ROUTINE
+static inline void landice_elem_residual(const landice_coef *c, const landice_elem_in *in,
+                                         double r[16]) {
+  CRYO_LANDICE_UNROLL
+  for (int a = 0; a < 16; ++a)
+    r[a] = 0.0;
+  for (int q = 0; q < 8; ++q) {
+    double xi = (q & 1) ? CRYO_LANDICE_GP : -CRYO_LANDICE_GP;
+    double eta = (q & 2) ? CRYO_LANDICE_GP : -CRYO_LANDICE_GP;
+    double zeta = (q & 4) ? CRYO_LANDICE_GP : -CRYO_LANDICE_GP;
+    double phi[8], gx[8], gy[8], gz[8], wdet, grad[6], sx, sy;
+    landice_basis(c, in->z, xi, eta, zeta, phi, gx, gy, gz, &wdet);
+    landice_surface_grad(c, in->s, xi, eta, &sx, &sy);
+    double e2 = landice_strain(in->u, gx, gy, gz, grad);
+    double two_mu = c->afac * pow(e2 + c->eps2, c->mu_exp) * wdet;
+    double s00 = two_mu * (2.0 * grad[0] + grad[4]);
+    double s11 = two_mu * (2.0 * grad[4] + grad[0]);
+    double s01 = two_mu * 0.5 * (grad[1] + grad[3]);
+    double s02 = two_mu * 0.5 * grad[2];
+    double s12 = two_mu * 0.5 * grad[5];
+    double f0 = c->rhog * sx * wdet, f1 = c->rhog * sy * wdet;
+    CRYO_LANDICE_UNROLL
+    for (int a = 0; a < 8; ++a) {
+      r[2 * a] += s00 * gx[a] + s01 * gy[a] + s02 * gz[a] + f0 * phi[a];
+      r[2 * a + 1] += s01 * gx[a] + s11 * gy[a] + s12 * gz[a] + f1 * phi[a];
+    }
+  }
+  if (in->bottom && c->friction) {
+    double w = c->half_dx * c->half_dy;
+    for (int q = 0; q < 4; ++q) {
+      double xi = (q & 1) ? CRYO_LANDICE_GP : -CRYO_LANDICE_GP;
+      double eta = (q & 2) ? CRYO_LANDICE_GP : -CRYO_LANDICE_GP;
+      double psi[4], b2 = 0.0, ub = 0.0, vb = 0.0;
+      CRYO_LANDICE_UNROLL
+      for (int m = 0; m < 4; ++m) {
+        psi[m] = 0.25 * (1.0 + ((m & 1) ? xi : -xi)) * (1.0 + ((m & 2) ? eta : -eta));
+        b2 += psi[m] * in->beta2[m];
+        ub += psi[m] * in->u[2 * m];
+        vb += psi[m] * in->u[2 * m + 1];
+      }
+      CRYO_LANDICE_UNROLL
+      for (int m = 0; m < 4; ++m) {
+        r[2 * m] += w * b2 * ub * psi[m];
+        r[2 * m + 1] += w * b2 * vb * psi[m];
+      }
+    }
+  }
+}
+
+/* Rows 2a and 2a + 1 of the exact element Jacobian K = dr/dU (symmetric):
+ * kr[c][m] = K[2a + c][m]. One thread per (element, local node a) keeps 32
+ * accumulators instead of 256 (seed 001: private arrays must fit registers). */
+CRYO_LANDICE_ROUTINE
+static inline void landice_elem_jacobian_rows(const landice_coef *c, const landice_elem_in *in,
+                                              int a, double kr[2][16]) {
+  CRYO_LANDICE_UNROLL
+  for (int m = 0; m < 16; ++m) {
+    kr[0][m] = 0.0;
+    kr[1][m] = 0.0;
+  }
+  for (int q = 0; q < 8; ++q) {
+    double xi = (q & 1) ? CRYO_LANDICE_GP : -CRYO_LANDICE_GP;
+    double eta = (q & 2) ? CRYO_LANDICE_GP : -CRYO_LANDICE_GP;
+    double zeta = (q & 4) ? CRYO_LANDICE_GP : -CRYO_LANDICE_GP;
+    double phi[8], gx[8], gy[8], gz[8], wdet, grad[6];
+    landice_basis(c, in->z, xi, eta, zeta, phi, gx, gy, gz, &wdet);
+    double e2 = landice_strain(in->u, gx, gy, gz, grad);
+    double two_mu = c->afac * pow(e2 + c->eps2, c->mu_exp) * wdet;
+    /* 2 dmu/d(eps_e^2) = 2 mu (1-n)/(2n) / (eps_e^2 + eps_reg^2) */
+    double two_dmu = two_mu * c->mu_exp / (e2 + c->eps2);
+    double sxy = 0.5 * (grad[1] + grad[3]);
+    double a0 = 2.0 * grad[0] + grad[4], a1 = 2.0 * grad[4] + grad[0];
+    double hu = 0.5 * grad[2], hv = 0.5 * grad[5];
+    /* g_(2a), g_(2a+1) = d(eps_e^2)/dU of this row, scaled by 2 dmu */
+    double ga0 = two_dmu * (a0 * gx[a] + sxy * gy[a] + hu * gz[a]);
+    double ga1 = two_dmu * (a1 * gy[a] + sxy * gx[a] + hv * gz[a]);
+    CRYO_LANDICE_UNROLL
+    for (int m = 0; m < 8; ++m) {
+      double gm0 = a0 * gx[m] + sxy * gy[m] + hu * gz[m];
+      double gm1 = a1 * gy[m] + sxy * gx[m] + hv * gz[m];
+      double xx = gx[a] * gx[m], yy = gy[a] * gy[m], zz = gz[a] * gz[m];
+      double xy = gx[a] * gy[m], yx = gy[a] * gx[m];
+      kr[0][2 * m] += two_mu * (2.0 * xx + 0.5 * (yy + zz)) + ga0 * gm0;
+      kr[0][2 * m + 1] += two_mu * (xy + 0.5 * yx) + ga0 * gm1;
+      kr[1][2 * m] += two_mu * (yx + 0.5 * xy) + ga1 * gm0;
+      kr[1][2 * m + 1] += two_mu * (2.0 * yy + 0.5 * (xx + zz)) + ga1 * gm1;
+    }
+  }
+  if (in->bottom && c->friction && a < 4) {
+    double w = c->half_dx * c->half_dy;
+    for (int q = 0; q < 4; ++q) {
+      double xi = (q & 1) ? CRYO_LANDICE_GP : -CRYO_LANDICE_GP;
+      double eta = (q & 2) ? CRYO_LANDICE_GP : -CRYO_LANDICE_GP;
+      double psi[4], b2 = 0.0;
+      CRYO_LANDICE_UNROLL
+      for (int m = 0; m < 4; ++m) {
+        psi[m] = 0.25 * (1.0 + ((m & 1) ? xi : -xi)) * (1.0 + ((m & 2) ? eta : -eta));
+        b2 += psi[m] * in->beta2[m];
+      }
+      CRYO_LANDICE_UNROLL
+      for (int m = 0; m < 4; ++m) {
+        double v = w * b2 * psi[a] * psi[m];
+        kr[0][2 * m] += v;
+        kr[1][2 * m + 1] += v;
+      }
+    }
+  }
+}
+
+/* Element share of the functional E(U). */
+CRYO_LANDICE_ROUTINE
+static inline double landice_elem_energy(const landice_coef *c, const landice_elem_in *in) {
+  double e = 0.0;
+  for (int q = 0; q < 8; ++q) {
+    double xi = (q & 1) ? CRYO_LANDICE_GP : -CRYO_LANDICE_GP;
+    double eta = (q & 2) ? CRYO_LANDICE_GP : -CRYO_LANDICE_GP;
+    double zeta = (q & 4) ? CRYO_LANDICE_GP : -CRYO_LANDICE_GP;
+    double phi[8], gx[8], gy[8], gz[8], wdet, grad[6], sx, sy;
+    landice_basis(c, in->z, xi, eta, zeta, phi, gx, gy, gz, &wdet);
+    landice_surface_grad(c, in->s, xi, eta, &sx, &sy);
+    double e2 = landice_strain(in->u, gx, gy, gz, grad);
+    double uq = 0.0, vq = 0.0;
+    CRYO_LANDICE_UNROLL
+    for (int a = 0; a < 8; ++a) {
+      uq += phi[a] * in->u[2 * a];
+      vq += phi[a] * in->u[2 * a + 1];
+    }
+    e += wdet * (c->afac * c->e_fac * pow(e2 + c->eps2, c->e_exp) + c->rhog * (sx * uq + sy * vq));
+  }
+  if (in->bottom && c->friction) {
+    double w = c->half_dx * c->half_dy;
+    for (int q = 0; q < 4; ++q) {
+      double xi = (q & 1) ? CRYO_LANDICE_GP : -CRYO_LANDICE_GP;
+      double eta = (q & 2) ? CRYO_LANDICE_GP : -CRYO_LANDICE_GP;
+      double b2 = 0.0, ub = 0.0, vb = 0.0;
+      CRYO_LANDICE_UNROLL
+      for (int m = 0; m < 4; ++m) {
+        double psi = 0.25 * (1.0 + ((m & 1) ? xi : -xi)) * (1.0 + ((m & 2) ? eta : -eta));
+        b2 += psi * in->beta2[m];
+        ub += psi * in->u[2 * m];
+        vb += psi * in->u[2 * m + 1];
+      }
+      e += 0.5 * w * b2 * (ub * ub + vb * vb);
+    }
+  }
+  return e;
+}
+
+/* Gather element (i, j, k) inputs; n[4] are the corner node indices
+ * CRYO_NODE of (i + cx, j + cy), nlev = 2 (nz + 1). */
+CRYO_LANDICE_ROUTINE
+static inline void landice_elem_gather(const landice_coef *c, const long n[4], int k, int nz,
+                                       const double *vel, const double *bed, const double *thk_node,
+                                       const double *beta2, landice_elem_in *in) {
+  int nlev = 2 * (nz + 1);
+  double lo = (double)k / nz, hi = (double)(k + 1) / nz;
+  CRYO_LANDICE_UNROLL
+  for (int m = 0; m < 4; ++m) {
+    /* plane relative to the element's corner 0: gradients see differences only */
+    double plane = ((m & 1) ? 2.0 * c->half_dx * c->slope_x : 0.0) +
+                   ((m & 2) ? 2.0 * c->half_dy * c->slope_y : 0.0);
+    double bm = bed[n[m]], hm = thk_node[n[m]];
+    in->z[m] = bm + lo * hm + plane;
+    in->z[m + 4] = bm + hi * hm + plane;
+    in->s[m] = bm + hm;
+    in->beta2[m] = beta2[n[m]];
+    const double *um = vel + n[m] * nlev + 2 * k;
+    in->u[2 * m] = um[0];
+    in->u[2 * m + 1] = um[1];
+    in->u[2 * m + 8] = um[2];
+    in->u[2 * m + 9] = um[3];
+  }
+  in->bottom = (k == 0);
+}
+
+/* Column of global index (gi, gj) exists: inside the global domain, or
+ * wrapped by periodicity. */
+CRYO_LANDICE_ROUTINE
+static inline int landice_column_exists(int gi, int gj, int nxg, int nyg, int px, int py) {
+  return (px || (gi >= 0 && gi < nxg)) && (py || (gj >= 0 && gj < nyg));
+}
+
+/* Node (gi, gj, k) is a Dirichlet node: bed with no slip, or a non-periodic
+ * global edge with lateral Dirichlet conditions. */
+CRYO_LANDICE_ROUTINE
+static inline int landice_node_fixed(int gi, int gj, int k, int nxg, int nyg, int px, int py,
+                                     int no_slip, int lateral_dirichlet) {
+  if (no_slip && k == 0) return 1;
+  if (!lateral_dirichlet) return 0;
+  return (!px && (gi == 0 || gi == nxg)) || (!py && (gj == 0 || gj == nyg));
+}
+
+/* First column index i >= -1 of colour parity px (of the global index) and
+ * the number of such columns up to nx. */
+static inline void landice_colour_range(int i0, int nx, int px, int *first, int *count) {
+  int f = -1;
+  if ((((i0 + f) % 2) + 2) % 2 != px) f = 0;
+  *first = f;
+  *count = (nx - f) / 2 + 1;
+}
+
+/* Elements of one colour: column parities (colour & 1, colour >> 1 & 1) of
+ * the global column indices and layer parity colour >> 2, so that no two
+ * elements of a launch share a node. Element e of the colour is
+ *   k = fk + 2 (e % nk), i = fi + 2 (e / nk % ni), j = fj + 2 (e / (nk ni)):
+ * layers fastest, so neighbouring threads read neighbouring levels of the
+ * column-contiguous arrays (coalesced on GPUs). */
+typedef struct landice_colour {
+  int fi, ni, fj, nj, fk, nk;
+} landice_colour;
+
+static inline landice_colour landice_colour_make(const cryo_block *b, int nz, int colour) {
+  landice_colour c;
+  landice_colour_range(b->i0, b->nx, colour & 1, &c.fi, &c.ni);
+  landice_colour_range(b->j0, b->ny, (colour >> 1) & 1, &c.fj, &c.nj);
+  c.fk = (colour >> 2) & 1;
+  c.nk = (nz - c.fk + 1) / 2;
+  return c;
+}
+
+#endif

@@ -1,0 +1,534 @@
+/* Newton-Krylov solver for the first-order Stokes velocity (DESIGN.md
+ * section 6): damped Newton with a backtracking line search on the convex
+ * functional E(U) (or on |R|), conjugate gradients on the symmetric positive
+ * definite Jacobian with a column (vertical line) block-Jacobi preconditioner.
+ *
+ * Rows [0,nx] x [0,ny] are computed on every block that holds them (elements
+ * [-1,nx] x [-1,ny] redundantly), so only the direction vector needs a node
+ * halo exchange per CG iteration. Every floating-point sum is a fixed-point
+ * reproducible sum over owned nodes (cryo_reprosum.h): a node is owned once
+ * globally (i in [0,nx), plus i = nx on the last block of a non-periodic x;
+ * likewise j), so the iterates are bit-identical for any decomposition. */
+#include <math.h>
+#include <stddef.h>
+
+#include "cryo_error.h"
+#include "cryo_reprosum.h"
+#include "landice_element.h"
+
+void cryo_landice_params_default(cryo_landice_params *p) {
+  p->n_layers = 10;
+  p->glen_n = 3.0;
+  p->rate_factor = 1.0e-16;
+  p->rho_ice = 910.0;
+  p->gravity = 9.81;
+  p->beta2 = 1000.0;
+  p->no_slip = 1;
+  p->lateral_bc = CRYO_LANDICE_LATERAL_FREE;
+  p->eps_reg = 1.0e-5;
+  p->slope_x = 0.0;
+  p->slope_y = 0.0;
+  p->geometry_case = CRYO_LANDICE_CASE_FILE;
+  p->domain_length = 80.0e3;
+  p->slope_deg = 0.5;
+  p->thickness = 1000.0;
+  p->newton_rtol = 1.0e-8;
+  p->newton_max_iter = 50;
+  p->linear_rtol = 1.0e-3;
+  p->linear_max_iter = 500;
+  p->dt = 86400.0;
+}
+
+int cryo_landice_params_check(const cryo_landice_params *p, cryo_err *err) {
+  CRYO_CHECK(p->n_layers >= 1 && p->n_layers <= CRYO_LANDICE_MAX_LAYERS, err, CRYO_ERR_RANGE,
+             "&cryo_landice: n_layers = %d, must be in [1, %d]", p->n_layers,
+             CRYO_LANDICE_MAX_LAYERS);
+  CRYO_CHECK(p->glen_n >= 1.0 && p->glen_n <= 10.0, err, CRYO_ERR_RANGE,
+             "&cryo_landice: glen_n = %g, must be in [1, 10]", p->glen_n);
+  CRYO_CHECK(p->rate_factor > 0.0 && isfinite(p->rate_factor), err, CRYO_ERR_RANGE,
+             "&cryo_landice: rate_factor = %g Pa-n a-1, must be > 0", p->rate_factor);
+  CRYO_CHECK(p->rho_ice > 0.0 && p->gravity > 0.0, err, CRYO_ERR_RANGE,
+             "&cryo_landice: rho_ice = %g, gravity = %g, both must be > 0", p->rho_ice, p->gravity);
+  CRYO_CHECK(p->beta2 >= 0.0, err, CRYO_ERR_RANGE,
+             "&cryo_landice: beta2 = %g Pa a m-1, must be >= 0", p->beta2);
+  CRYO_CHECK(p->eps_reg > 0.0, err, CRYO_ERR_RANGE, "&cryo_landice: eps_reg = %g a-1, must be > 0",
+             p->eps_reg);
+  CRYO_CHECK(p->lateral_bc == CRYO_LANDICE_LATERAL_FREE ||
+                 p->lateral_bc == CRYO_LANDICE_LATERAL_DIRICHLET,
+             err, CRYO_ERR_RANGE,
+             "&cryo_landice: lateral_bc = %d, must be 0 (free) or 1 (dirichlet)", p->lateral_bc);
+  CRYO_CHECK(p->newton_rtol > 0.0 && p->newton_rtol < 1.0, err, CRYO_ERR_RANGE,
+             "&cryo_landice: newton_rtol = %g, must be in (0, 1)", p->newton_rtol);
+  CRYO_CHECK(p->linear_rtol > 0.0 && p->linear_rtol < 1.0, err, CRYO_ERR_RANGE,
+             "&cryo_landice: linear_rtol = %g, must be in (0, 1)", p->linear_rtol);
+  CRYO_CHECK(p->newton_max_iter >= 1 && p->linear_max_iter >= 1, err, CRYO_ERR_RANGE,
+             "&cryo_landice: newton_max_iter = %d, linear_max_iter = %d, both must be >= 1",
+             p->newton_max_iter, p->linear_max_iter);
+  CRYO_CHECK(p->dt > 0.0, err, CRYO_ERR_RANGE, "&cryo_landice: dt = %g s, must be > 0", p->dt);
+  return CRYO_OK;
+}
+
+#define LI_ENTRY(nm, lc, lev, rl, mem, un, sn, ln)                                                 \
+  (cryo_landice_array_info) {                                                                      \
+    nm, lc, lev, rl, offsetof(cryo_landice_state, mem), un, sn, ln                                 \
+  }
+
+int cryo_landice_arrays(const cryo_landice_params *p, const cryo_landice_array_info **t) {
+  static cryo_landice_array_info table[21];
+  const int nv = 2 * (p->n_layers + 1), np = p->n_layers + 1;
+  const char *vel_units = "m/(365 day)";
+  int n = 0;
+  table[n++] = LI_ENTRY("velocity", CRYO_AT_NODE, nv, CRYO_LANDICE_PROGNOSTIC, vel, vel_units, NULL,
+                        "land ice horizontal velocity (u, v) at sigma levels, bed first");
+  table[n++] = LI_ENTRY("thk", CRYO_AT_CELL, 1, CRYO_LANDICE_PROGNOSTIC, thk, "m",
+                        "land_ice_thickness", "land ice thickness");
+  table[n++] = LI_ENTRY("thk_node", CRYO_AT_NODE, 1, CRYO_LANDICE_PROGNOSTIC, thk_node, "m", NULL,
+                        "land ice thickness at nodes (velocity solve geometry)");
+  table[n++] = LI_ENTRY("bed", CRYO_AT_NODE, 1, CRYO_LANDICE_STATIC, bed, "m", "bedrock_altitude",
+                        "bed elevation above the background plane slope_x x + slope_y y");
+  table[n++] =
+      LI_ENTRY("usrf", CRYO_AT_NODE, 1, CRYO_LANDICE_DIAGNOSTIC, usrf, "m", "surface_altitude",
+               "surface elevation above the background plane slope_x x + slope_y y");
+  table[n++] = LI_ENTRY("beta2", CRYO_AT_NODE, 1, CRYO_LANDICE_STATIC, beta2, "Pa (365 day)/m",
+                        NULL, "basal friction coefficient");
+  table[n++] = LI_ENTRY("smb", CRYO_AT_CELL, 1, CRYO_LANDICE_FORCING, smb, vel_units, NULL,
+                        "surface mass balance, ice equivalent");
+  table[n++] = LI_ENTRY("basal_melt", CRYO_AT_CELL, 1, CRYO_LANDICE_FORCING, basal_melt, vel_units,
+                        NULL, "basal melt rate, ice equivalent");
+  table[n++] = LI_ENTRY("u_surf", CRYO_AT_NODE, 1, CRYO_LANDICE_DIAGNOSTIC, u_surf, vel_units,
+                        "land_ice_surface_x_velocity", "surface x velocity");
+  table[n++] = LI_ENTRY("v_surf", CRYO_AT_NODE, 1, CRYO_LANDICE_DIAGNOSTIC, v_surf, vel_units,
+                        "land_ice_surface_y_velocity", "surface y velocity");
+  table[n++] = LI_ENTRY("ubar", CRYO_AT_NODE, 2, CRYO_LANDICE_DIAGNOSTIC, ubar, vel_units, NULL,
+                        "depth-averaged velocity (u, v)");
+  table[n++] = LI_ENTRY("matrix", CRYO_AT_NODE, 108 * np, CRYO_LANDICE_WORK, matrix, "", NULL,
+                        "Jacobian, 27 neighbour 2x2 blocks per node and level");
+  table[n++] = LI_ENTRY("pc", CRYO_AT_NODE, 4 * np, CRYO_LANDICE_WORK, pc, "", NULL,
+                        "column preconditioner pivots");
+  table[n++] = LI_ENTRY("res", CRYO_AT_NODE, nv, CRYO_LANDICE_WORK, res, "", NULL, "residual");
+  table[n++] = LI_ENTRY("du", CRYO_AT_NODE, nv, CRYO_LANDICE_WORK, du, "", NULL, "Newton step");
+  table[n++] = LI_ENTRY("cg_r", CRYO_AT_NODE, nv, CRYO_LANDICE_WORK, cg_r, "", NULL, "CG work");
+  table[n++] = LI_ENTRY("cg_z", CRYO_AT_NODE, nv, CRYO_LANDICE_WORK, cg_z, "", NULL, "CG work");
+  table[n++] = LI_ENTRY("cg_p", CRYO_AT_NODE, nv, CRYO_LANDICE_WORK, cg_p, "", NULL, "CG work");
+  table[n++] = LI_ENTRY("cg_q", CRYO_AT_NODE, nv, CRYO_LANDICE_WORK, cg_q, "", NULL, "CG work");
+  table[n++] = LI_ENTRY("trial", CRYO_AT_NODE, nv, CRYO_LANDICE_WORK, trial, "", NULL,
+                        "line-search velocity");
+  table[n++] = LI_ENTRY("work_cell", CRYO_AT_CELL, 1, CRYO_LANDICE_WORK, work_cell, "", NULL,
+                        "column energies, thickness update");
+  *t = table;
+  return n;
+}
+
+/* Owned node range: [0, nxo) x [0, nyo). */
+static void landice_owned(const cryo_block *b, int *nxo, int *nyo) {
+  *nxo = b->nx + ((!b->periodic_x && b->i0 + b->nx == b->nx_global) ? 1 : 0);
+  *nyo = b->ny + ((!b->periodic_y && b->j0 + b->ny == b->ny_global) ? 1 : 0);
+}
+
+static double landice_maxabs_prod(const cryo_block *b, int nlev, const double *x, const double *y) {
+  int nxo, nyo;
+  landice_owned(b, &nxo, &nyo);
+  const int stride = b->nx + 3;
+  const long n = (long)nxo * nyo;
+  double m = 0.0;
+  CRYO_DEVICE_LOOP_REDUCE((x, y), max, m)
+  for (long e = 0; e < n; ++e) {
+    long node = (long)(e / nxo + 1) * stride + (e % nxo + 1);
+    for (int k = 0; k < nlev; ++k)
+      m = fmax(m, fabs(x[node * nlev + k] * y[node * nlev + k]));
+  }
+  return m;
+}
+
+static long long landice_fixed_part(const cryo_block *b, int nlev, const double *x, const double *y,
+                                    double scale, int low) {
+  int nxo, nyo;
+  landice_owned(b, &nxo, &nyo);
+  const int stride = b->nx + 3;
+  const long n = (long)nxo * nyo;
+  long long s = 0;
+  CRYO_DEVICE_LOOP_REDUCE((x, y), +, s)
+  for (long e = 0; e < n; ++e) {
+    long node = (long)(e / nxo + 1) * stride + (e % nxo + 1);
+    for (int k = 0; k < nlev; ++k) {
+      long long hi, lo;
+      cryo_fixed_split(x[node * nlev + k] * y[node * nlev + k], scale, &hi, &lo);
+      s += low ? lo : hi;
+    }
+  }
+  return s;
+}
+
+/* Reproducible global dot product of node fields x, y over owned nodes. */
+static int landice_dot(const cryo_block *b, int nlev, const double *x, const double *y,
+                       const cryo_comm_ops *ops, double *out, cryo_err *err) {
+  double m = landice_maxabs_prod(b, nlev, x, y);
+  CRYO_CALL(ops->max_double(ops->ctx, &m, 1));
+  CRYO_CHECK(isfinite(m), err, CRYO_ERR_DATA,
+             "land-ice solver: NaN or Inf in a dot product (max |x y| = %g)", m);
+  long long nterms = (long long)(b->nx_global + 1) * (b->ny_global + 1) * nlev;
+  double scale = cryo_fixed_scale(m, (long)nterms);
+  long long s[2] = {0, 0};
+  if (scale != 0.0) {
+    s[0] = landice_fixed_part(b, nlev, x, y, scale, 0);
+    s[1] = landice_fixed_part(b, nlev, x, y, scale, 1);
+  }
+  CRYO_CALL(ops->sum_int64(ops->ctx, s, 2));
+  *out = cryo_fixed_join(s[0], s[1], scale);
+  return CRYO_OK;
+}
+
+static int landice_halo_node(const cryo_comm_ops *ops, int nlev, double *x) {
+  double *f[1] = {x};
+  return ops->halo(ops->ctx, CRYO_AT_NODE, nlev, 1, f);
+}
+
+/* y = a x + c y over node rows [0,nx] x [0,ny] (nlev values each). */
+static void landice_axpby(const cryo_block *b, int nlev, double a, const double *x, double c,
+                          double *y) {
+  const int nx = b->nx, stride = b->nx + 3;
+  const long n = (long)(b->nx + 1) * (b->ny + 1);
+  CRYO_DEVICE_LOOP((x, y))
+  for (long e = 0; e < n; ++e) {
+    long node = (long)(e / (nx + 1) + 1) * stride + (e % (nx + 1) + 1);
+    for (int k = 0; k < nlev; ++k)
+      y[node * nlev + k] = a * x[node * nlev + k] + c * y[node * nlev + k];
+  }
+}
+
+/* z = x + a y over all nodes, halo included. */
+static void landice_waxpy(long nnode, int nlev, const double *x, double a, const double *y,
+                          double *z) {
+  const long n = nnode * nlev;
+  CRYO_DEVICE_LOOP((x, y, z))
+  for (long e = 0; e < n; ++e)
+    z[e] = x[e] + a * y[e];
+}
+
+void cryo_landice_matvec(const cryo_block *b, const cryo_landice_params *p, const double *matrix,
+                         const double *x, double *y) {
+  const int nz = p->n_layers, nlev = 2 * (nz + 1), nx = b->nx, stride = b->nx + 3;
+  const long mlev = 108L * (nz + 1);
+  const int i0 = b->i0, j0 = b->j0, nxg = b->nx_global, nyg = b->ny_global;
+  const int px = b->periodic_x, py = b->periodic_y;
+  const long n = (long)(b->nx + 1) * (b->ny + 1);
+  CRYO_DEVICE_LOOP((matrix, x, y))
+  for (long e = 0; e < n; ++e) {
+    int i = (int)(e % (nx + 1)), j = (int)(e / (nx + 1));
+    long node = (long)(j + 1) * stride + (i + 1);
+    for (int k = 0; k <= nz; ++k) {
+      const double *row = matrix + node * mlev + 108L * k;
+      double yu = 0.0, yv = 0.0;
+      for (int nb = 0; nb < 27; ++nb) {
+        int di = nb % 3 - 1, dj = (nb / 3) % 3 - 1, kk = k + nb / 9 - 1;
+        int gi = i0 + i + di, gj = j0 + j + dj;
+        /* skip levels and nodes that do not exist (their halo may hold anything) */
+        if (kk < 0 || kk > nz || (!px && (gi < 0 || gi > nxg)) || (!py && (gj < 0 || gj > nyg)))
+          continue;
+        const double *xv = x + ((long)(j + dj + 1) * stride + (i + di + 1)) * nlev + 2 * kk;
+        yu += row[4 * nb] * xv[0] + row[4 * nb + 1] * xv[1];
+        yv += row[4 * nb + 2] * xv[0] + row[4 * nb + 3] * xv[1];
+      }
+      y[node * nlev + 2 * k] = yu;
+      y[node * nlev + 2 * k + 1] = yv;
+    }
+  }
+}
+
+/* Column block-Jacobi: each node column's block-tridiagonal (2x2 blocks)
+ * matrix is factored by block Gaussian elimination; pc keeps S_k^-1 with
+ * S_0 = D_0, S_k = D_k - L_k S_(k-1)^-1 U_(k-1). */
+static void landice_pc_factor(const cryo_block *b, const cryo_landice_params *p,
+                              const double *matrix, double *pc) {
+  const int nz = p->n_layers, nx = b->nx, stride = b->nx + 3;
+  const long mlev = 108L * (nz + 1);
+  const long n = (long)(b->nx + 1) * (b->ny + 1);
+  CRYO_DEVICE_LOOP((matrix, pc))
+  for (long e = 0; e < n; ++e) {
+    long node = (long)(e / (nx + 1) + 1) * stride + (e % (nx + 1) + 1);
+    const double *m = matrix + node * mlev;
+    double *s = pc + node * 4L * (nz + 1);
+    double si[4] = {0.0, 0.0, 0.0, 0.0};
+    for (int k = 0; k <= nz; ++k) {
+      const double *d = m + 108L * k + 4 * 13;
+      double a0 = d[0], a1 = d[1], a2 = d[2], a3 = d[3];
+      if (k > 0) {
+        const double *l = m + 108L * k + 4 * 4;        /* A(k, k-1) */
+        const double *u = m + 108L * (k - 1) + 4 * 22; /* A(k-1, k) */
+        double t0 = si[0] * u[0] + si[1] * u[2], t1 = si[0] * u[1] + si[1] * u[3];
+        double t2 = si[2] * u[0] + si[3] * u[2], t3 = si[2] * u[1] + si[3] * u[3];
+        a0 -= l[0] * t0 + l[1] * t2;
+        a1 -= l[0] * t1 + l[1] * t3;
+        a2 -= l[2] * t0 + l[3] * t2;
+        a3 -= l[2] * t1 + l[3] * t3;
+      }
+      double inv = 1.0 / (a0 * a3 - a1 * a2);
+      si[0] = a3 * inv;
+      si[1] = -a1 * inv;
+      si[2] = -a2 * inv;
+      si[3] = a0 * inv;
+      for (int q = 0; q < 4; ++q)
+        s[4 * k + q] = si[q];
+    }
+  }
+}
+
+/* z = M^-1 r, column by column (forward then backward block substitution). */
+static void landice_pc_apply(const cryo_block *b, const cryo_landice_params *p,
+                             const double *matrix, const double *pc, const double *r, double *z) {
+  const int nz = p->n_layers, nlev = 2 * (nz + 1), nx = b->nx, stride = b->nx + 3;
+  const long mlev = 108L * (nz + 1);
+  const long n = (long)(b->nx + 1) * (b->ny + 1);
+  CRYO_DEVICE_LOOP((matrix, pc, r, z))
+  for (long e = 0; e < n; ++e) {
+    long node = (long)(e / (nx + 1) + 1) * stride + (e % (nx + 1) + 1);
+    const double *m = matrix + node * mlev, *s = pc + node * 4L * (nz + 1);
+    const double *rr = r + node * nlev;
+    double *zz = z + node * nlev;
+    zz[0] = rr[0];
+    zz[1] = rr[1];
+    for (int k = 1; k <= nz; ++k) {
+      const double *sp = s + 4 * (k - 1), *l = m + 108L * k + 4 * 4;
+      double t0 = sp[0] * zz[2 * k - 2] + sp[1] * zz[2 * k - 1];
+      double t1 = sp[2] * zz[2 * k - 2] + sp[3] * zz[2 * k - 1];
+      zz[2 * k] = rr[2 * k] - (l[0] * t0 + l[1] * t1);
+      zz[2 * k + 1] = rr[2 * k + 1] - (l[2] * t0 + l[3] * t1);
+    }
+    for (int k = nz; k >= 0; --k) {
+      double w0 = zz[2 * k], w1 = zz[2 * k + 1];
+      if (k < nz) {
+        const double *u = m + 108L * k + 4 * 22;
+        w0 -= u[0] * zz[2 * k + 2] + u[1] * zz[2 * k + 3];
+        w1 -= u[2] * zz[2 * k + 2] + u[3] * zz[2 * k + 3];
+      }
+      const double *sk = s + 4 * k;
+      zz[2 * k] = sk[0] * w0 + sk[1] * w1;
+      zz[2 * k + 1] = sk[2] * w0 + sk[3] * w1;
+    }
+  }
+}
+
+int cryo_landice_residual(const cryo_block *b, const cryo_landice_params *p,
+                          const cryo_landice_state *s, const double *vel, double *res,
+                          cryo_err *err) {
+  CRYO_CALL(cryo_landice_params_check(p, err));
+  cryo_landice_zero(CRYO_NNODE(b) * 2 * (p->n_layers + 1), res);
+  for (int colour = 0; colour < 8; ++colour)
+    cryo_landice_residual_colour(b, p, colour, vel, s->bed, s->thk_node, s->beta2, res);
+  cryo_landice_dirichlet(b, p, res, NULL);
+  return CRYO_OK;
+}
+
+int cryo_landice_jacobian(const cryo_block *b, const cryo_landice_params *p,
+                          const cryo_landice_state *s, const double *vel, cryo_err *err) {
+  CRYO_CALL(cryo_landice_params_check(p, err));
+  cryo_landice_zero(CRYO_NNODE(b) * 108L * (p->n_layers + 1), s->matrix);
+  for (int colour = 0; colour < 8; ++colour)
+    cryo_landice_jacobian_colour(b, p, colour, vel, s->bed, s->thk_node, s->beta2, s->matrix);
+  cryo_landice_dirichlet(b, p, NULL, s->matrix);
+  return CRYO_OK;
+}
+
+static double landice_cells_maxabs(const cryo_block *b, const double *w) {
+  const int nx = b->nx;
+  const long n = (long)b->nx * b->ny;
+  double m = 0.0;
+  CRYO_DEVICE_LOOP_REDUCE((w), max, m)
+  for (long e = 0; e < n; ++e)
+    m = fmax(m, fabs(w[(e / nx + 1) * (nx + 2) + e % nx + 1]));
+  return m;
+}
+
+static long long landice_cells_fixed_part(const cryo_block *b, const double *w, double scale,
+                                          int low) {
+  const int nx = b->nx;
+  const long n = (long)b->nx * b->ny;
+  long long acc = 0;
+  CRYO_DEVICE_LOOP_REDUCE((w), +, acc)
+  for (long e = 0; e < n; ++e) {
+    long long hi, lo;
+    cryo_fixed_split(w[(e / nx + 1) * (nx + 2) + e % nx + 1], scale, &hi, &lo);
+    acc += low ? lo : hi;
+  }
+  return acc;
+}
+
+int cryo_landice_cell_sum(const cryo_block *b, const double *w, const cryo_comm_ops *ops,
+                          double *sum, cryo_err *err) {
+  double m = landice_cells_maxabs(b, w);
+  CRYO_CALL(ops->max_double(ops->ctx, &m, 1));
+  CRYO_CHECK(isfinite(m), err, CRYO_ERR_DATA, "land-ice: NaN or Inf in a cell field being summed");
+  double scale = cryo_fixed_scale(m, (long)b->nx_global * b->ny_global);
+  long long part[2] = {0, 0};
+  if (scale != 0.0) {
+    part[0] = landice_cells_fixed_part(b, w, scale, 0);
+    part[1] = landice_cells_fixed_part(b, w, scale, 1);
+  }
+  CRYO_CALL(ops->sum_int64(ops->ctx, part, 2));
+  *sum = cryo_fixed_join(part[0], part[1], scale);
+  return CRYO_OK;
+}
+
+/* E(U) as a reproducible sum of owned column energies. */
+static int landice_energy(const cryo_block *b, const cryo_landice_params *p,
+                          const cryo_landice_state *s, const double *vel, const cryo_comm_ops *ops,
+                          double *energy, cryo_err *err) {
+  cryo_landice_energy_columns(b, p, vel, s->bed, s->thk_node, s->beta2, s->work_cell);
+  return cryo_landice_cell_sum(b, s->work_cell, ops, energy, err);
+}
+
+/* Preconditioned CG for J du = -res; du zero on entry. */
+static int landice_cg(const cryo_block *b, const cryo_landice_params *p, cryo_landice_state *s,
+                      const cryo_comm_ops *ops, int *iters, double *rel, cryo_err *err) {
+  const int nlev = 2 * (p->n_layers + 1);
+  double bb, rz, pq, rr;
+  cryo_landice_zero(CRYO_NNODE(b) * nlev, s->du);
+  landice_axpby(b, nlev, -1.0, s->res, 0.0, s->cg_r);
+  CRYO_CALL(landice_dot(b, nlev, s->cg_r, s->cg_r, ops, &bb, err));
+  *iters = 0;
+  *rel = 0.0;
+  if (bb == 0.0) return CRYO_OK;
+  landice_pc_apply(b, p, s->matrix, s->pc, s->cg_r, s->cg_z);
+  landice_axpby(b, nlev, 1.0, s->cg_z, 0.0, s->cg_p);
+  CRYO_CALL(landice_dot(b, nlev, s->cg_r, s->cg_z, ops, &rz, err));
+  for (int it = 1; it <= p->linear_max_iter; ++it) {
+    CRYO_CALL(landice_halo_node(ops, nlev, s->cg_p));
+    cryo_landice_matvec(b, p, s->matrix, s->cg_p, s->cg_q);
+    CRYO_CALL(landice_dot(b, nlev, s->cg_p, s->cg_q, ops, &pq, err));
+    CRYO_CHECK(pq > 0.0, err, CRYO_ERR_SOLVER,
+               "land-ice CG: p.Jp = %g at iteration %d, the Jacobian is not positive definite", pq,
+               it);
+    double alpha = rz / pq;
+    landice_axpby(b, nlev, alpha, s->cg_p, 1.0, s->du);
+    landice_axpby(b, nlev, -alpha, s->cg_q, 1.0, s->cg_r);
+    CRYO_CALL(landice_dot(b, nlev, s->cg_r, s->cg_r, ops, &rr, err));
+    *iters = it;
+    *rel = sqrt(rr / bb);
+    if (*rel <= p->linear_rtol) break;
+    landice_pc_apply(b, p, s->matrix, s->pc, s->cg_r, s->cg_z);
+    double rz_new;
+    CRYO_CALL(landice_dot(b, nlev, s->cg_r, s->cg_z, ops, &rz_new, err));
+    landice_axpby(b, nlev, 1.0, s->cg_z, rz_new / rz, s->cg_p);
+    rz = rz_new;
+  }
+  return CRYO_OK;
+}
+
+/* Surface velocity and depth average (trapezoid over the sigma levels, exact
+ * for the piecewise-linear profile) at every node, halo included. */
+static void landice_diagnostics(const cryo_block *b, const cryo_landice_params *p,
+                                cryo_landice_state *s) {
+  const int nz = p->n_layers, nlev = 2 * (nz + 1);
+  const long n = CRYO_NNODE(b);
+  const double *vel = s->vel;
+  double *us = s->u_surf, *vs = s->v_surf, *ub = s->ubar;
+  CRYO_DEVICE_LOOP((vel, us, vs, ub))
+  for (long e = 0; e < n; ++e) {
+    const double *v = vel + e * nlev;
+    double su = 0.0, sv = 0.0;
+    for (int k = 0; k < nz; ++k) {
+      su += 0.5 * (v[2 * k] + v[2 * k + 2]);
+      sv += 0.5 * (v[2 * k + 1] + v[2 * k + 3]);
+    }
+    us[e] = v[2 * nz];
+    vs[e] = v[2 * nz + 1];
+    ub[2 * e] = su / nz;
+    ub[2 * e + 1] = sv / nz;
+  }
+}
+
+/* Zero velocity at the Dirichlet bed nodes (no slip), every node. */
+static void landice_zero_bed(const cryo_block *b, const cryo_landice_params *p, double *vel) {
+  const int nlev = 2 * (p->n_layers + 1);
+  const long n = CRYO_NNODE(b);
+  CRYO_DEVICE_LOOP((vel))
+  for (long e = 0; e < n; ++e) {
+    vel[e * nlev] = 0.0;
+    vel[e * nlev + 1] = 0.0;
+  }
+}
+
+static int landice_check_thickness(const cryo_block *b, const cryo_landice_state *s,
+                                   const cryo_comm_ops *ops, cryo_err *err) {
+  const double *h = s->thk_node;
+  const int nx = b->nx, stride = b->nx + 3;
+  const long n = (long)(b->nx + 1) * (b->ny + 1);
+  double m = -INFINITY;
+  CRYO_DEVICE_LOOP_REDUCE((h), max, m)
+  for (long e = 0; e < n; ++e)
+    m = fmax(m, -h[(e / (nx + 1) + 1) * stride + e % (nx + 1) + 1]);
+  CRYO_CALL(ops->max_double(ops->ctx, &m, 1));
+  CRYO_CHECK(m < 0.0, err, CRYO_ERR_DATA,
+             "land-ice velocity: minimum node thickness %g m, must be > 0 everywhere "
+             "(ice-free nodes are not supported)",
+             -m);
+  return CRYO_OK;
+}
+
+int cryo_landice_solve_velocity(const cryo_block *b, const cryo_landice_params *p,
+                                cryo_landice_state *s, const cryo_comm_ops *ops,
+                                cryo_landice_newton_log *history, int history_capacity, int *n_log,
+                                cryo_err *err) {
+  const int nlev = 2 * (p->n_layers + 1);
+  const long nnode = CRYO_NNODE(b);
+  CRYO_CALL(cryo_landice_params_check(p, err));
+  /* Colours follow the parity of global column indices; only with an even
+   * period do a node and its periodic image (node 0, node nx_global) sum their
+   * element contributions in the same order, hence hold the same bits. */
+  CRYO_CHECK(!(b->periodic_x && b->nx_global % 2) && !(b->periodic_y && b->ny_global % 2), err,
+             CRYO_ERR_RANGE,
+             "land-ice velocity: periodic directions need an even number of cells "
+             "(nx_global = %d, ny_global = %d) for decomposition-independent results",
+             b->nx_global, b->ny_global);
+  CRYO_CALL(landice_check_thickness(b, s, ops, err));
+  if (n_log) *n_log = 0;
+  if (p->no_slip) landice_zero_bed(b, p, s->vel);
+  CRYO_CALL(landice_halo_node(ops, nlev, s->vel));
+  double rn, r0, energy;
+  CRYO_CALL(cryo_landice_residual(b, p, s, s->vel, s->res, err));
+  CRYO_CALL(landice_dot(b, nlev, s->res, s->res, ops, &rn, err));
+  rn = sqrt(rn);
+  r0 = rn;
+  CRYO_CALL(landice_energy(b, p, s, s->vel, ops, &energy, err));
+  for (int it = 0;; ++it) {
+    cryo_landice_newton_log rec = {rn, energy, 0, 0.0, 0.0};
+    if (rn <= p->newton_rtol * r0 || rn == 0.0) {
+      if (history && n_log && *n_log < history_capacity) history[(*n_log)++] = rec;
+      landice_diagnostics(b, p, s);
+      return CRYO_OK;
+    }
+    CRYO_CHECK(it < p->newton_max_iter, err, CRYO_ERR_SOLVER,
+               "land-ice Newton: no convergence in newton_max_iter = %d steps: |R| = %.6e, "
+               "|R_0| = %.6e, ratio %.3e > newton_rtol = %.3e",
+               p->newton_max_iter, rn, r0, rn / r0, p->newton_rtol);
+    CRYO_CALL(cryo_landice_jacobian(b, p, s, s->vel, err));
+    landice_pc_factor(b, p, s->matrix, s->pc);
+    CRYO_CALL(landice_cg(b, p, s, ops, &rec.linear_iterations, &rec.linear_residual, err));
+    CRYO_CALL(landice_halo_node(ops, nlev, s->du));
+    double slope;
+    CRYO_CALL(landice_dot(b, nlev, s->res, s->du, ops, &slope, err));
+    /* Armijo on E, or sufficient decrease of |R| (E differences drown in
+     * rounding near the solution, where the full step cuts |R| anyway). */
+    double alpha = 1.0, rt = 0.0, et = 0.0;
+    int accepted = 0;
+    for (int ls = 0; ls < 30 && !accepted; ++ls) {
+      landice_waxpy(nnode, nlev, s->vel, alpha, s->du, s->trial);
+      CRYO_CALL(cryo_landice_residual(b, p, s, s->trial, s->cg_r, err));
+      CRYO_CALL(landice_dot(b, nlev, s->cg_r, s->cg_r, ops, &rt, err));
+      rt = sqrt(rt);
+      CRYO_CALL(landice_energy(b, p, s, s->trial, ops, &et, err));
+      accepted = rt <= (1.0 - 1.0e-4 * alpha) * rn || et <= energy + 1.0e-4 * alpha * slope;
+      if (!accepted) alpha *= 0.5;
+    }
+    CRYO_CHECK(accepted, err, CRYO_ERR_SOLVER,
+               "land-ice Newton: line search failed at step %d: |R| = %.6e, E = %.10e, "
+               "E'(du) = %.3e",
+               it, rn, energy, slope);
+    rec.step_length = alpha;
+    if (history && n_log && *n_log < history_capacity) history[(*n_log)++] = rec;
+    landice_waxpy(nnode, nlev, s->trial, 0.0, s->trial, s->vel);
+    landice_waxpy(nnode, nlev, s->cg_r, 0.0, s->cg_r, s->res);
+    rn = rt;
+    energy = et;
+  }
+}

@@ -1,0 +1,107 @@
+/* Sea-ice parameters (cyclone benchmark defaults, BENCHMARKS.md) and the table
+ * of state arrays the component uses to allocate, halo-exchange, write output
+ * and restarts generically. */
+#include <math.h>
+#include <stddef.h>
+
+#include "cryo_error.h"
+#include "seaice.h"
+
+void cryo_seaice_params_cyclone(cryo_seaice_params *p) {
+  *p = (cryo_seaice_params){.dt = 120.0,
+                            .n_evp = 100,
+                            .alpha = 800.0,
+                            .beta = 800.0,
+                            .pstar = 27500.0,
+                            .c_strength = 20.0,
+                            .ecc = 2.0,
+                            .delta_min = 2.0e-9,
+                            .rho_ice = 900.0,
+                            .rho_air = 1.3,
+                            .rho_ocean = 1026.0,
+                            .c_air = 1.2e-3,
+                            .c_ocean = 5.5e-3,
+                            .coriolis = 1.46e-4,
+                            .h_min = 1.0e-4,
+                            .tracer_order = 0};
+}
+
+/* A real parameter must be finite and at least lo (strictly above when strict). */
+static int check_real(cryo_err *err, const char *name, double x, double lo, int strict) {
+  CRYO_CHECK(isfinite(x) && (strict ? x > lo : x >= lo), err, CRYO_ERR_RANGE,
+             "&cryo_seaice: %s = %g, must be finite and %s %g", name, x, strict ? ">" : ">=", lo);
+  return CRYO_OK;
+}
+
+int cryo_seaice_params_check(const cryo_seaice_params *p, cryo_err *err) {
+  CRYO_CALL(check_real(err, "dt", p->dt, 0.0, 1));
+  CRYO_CHECK(p->n_evp >= 1, err, CRYO_ERR_RANGE, "&cryo_seaice: n_evp = %d, must be >= 1",
+             p->n_evp);
+  CRYO_CALL(check_real(err, "alpha", p->alpha, 0.0, 1));
+  CRYO_CALL(check_real(err, "beta", p->beta, 0.0, 1));
+  CRYO_CALL(check_real(err, "pstar", p->pstar, 0.0, 0));
+  CRYO_CALL(check_real(err, "c_strength", p->c_strength, 0.0, 0));
+  CRYO_CALL(check_real(err, "ecc", p->ecc, 0.0, 1));
+  CRYO_CALL(check_real(err, "delta_min", p->delta_min, 0.0, 1));
+  CRYO_CALL(check_real(err, "rho_ice", p->rho_ice, 0.0, 1));
+  CRYO_CALL(check_real(err, "rho_air", p->rho_air, 0.0, 0));
+  CRYO_CALL(check_real(err, "rho_ocean", p->rho_ocean, 0.0, 0));
+  CRYO_CALL(check_real(err, "c_air", p->c_air, 0.0, 0));
+  CRYO_CALL(check_real(err, "c_ocean", p->c_ocean, 0.0, 0));
+  CRYO_CALL(check_real(err, "coriolis", p->coriolis, -INFINITY, 0));
+  CRYO_CALL(check_real(err, "h_min", p->h_min, 0.0, 1));
+  CRYO_CHECK(p->tracer_order == 0 || p->tracer_order == 1, err, CRYO_ERR_RANGE,
+             "&cryo_seaice: tracer_order = %d, must be 0 or 1", p->tracer_order);
+  return CRYO_OK;
+}
+
+#define ENTRY(member, loc, nlev, role, units, std, longname)                                       \
+  { #member, loc, nlev, role, offsetof(cryo_seaice_state, member), units, std, longname }
+
+/* One table per tracer order: they differ only in the nlev of h, a and their
+ * scratch arrays. */
+#define SEAICE_TABLE(NA)                                                                           \
+  {                                                                                                \
+    ENTRY(u, CRYO_AT_NODE, 1, CRYO_SEAICE_PROGNOSTIC, "m s-1", "sea_ice_x_velocity",               \
+          "sea ice velocity along x"),                                                             \
+        ENTRY(v, CRYO_AT_NODE, 1, CRYO_SEAICE_PROGNOSTIC, "m s-1", "sea_ice_y_velocity",           \
+              "sea ice velocity along y"),                                                         \
+        ENTRY(u_n, CRYO_AT_NODE, 1, CRYO_SEAICE_PROGNOSTIC, "m s-1", NULL,                         \
+              "sea ice velocity along x at the start of the macro step"),                          \
+        ENTRY(v_n, CRYO_AT_NODE, 1, CRYO_SEAICE_PROGNOSTIC, "m s-1", NULL,                         \
+              "sea ice velocity along y at the start of the macro step"),                          \
+        ENTRY(s11, CRYO_AT_CELL, CRYO_SEAICE_NS, CRYO_SEAICE_PROGNOSTIC, "N m-1", NULL,            \
+              "vertically integrated internal ice stress, xx component, dG coefficients"),         \
+        ENTRY(s12, CRYO_AT_CELL, CRYO_SEAICE_NS, CRYO_SEAICE_PROGNOSTIC, "N m-1", NULL,            \
+              "vertically integrated internal ice stress, xy component, dG coefficients"),         \
+        ENTRY(s22, CRYO_AT_CELL, CRYO_SEAICE_NS, CRYO_SEAICE_PROGNOSTIC, "N m-1", NULL,            \
+              "vertically integrated internal ice stress, yy component, dG coefficients"),         \
+        ENTRY(h, CRYO_AT_CELL, NA, CRYO_SEAICE_PROGNOSTIC, "m", "sea_ice_thickness",               \
+              "sea ice thickness (level 0: cell mean)"),                                           \
+        ENTRY(a, CRYO_AT_CELL, NA, CRYO_SEAICE_PROGNOSTIC, "1", "sea_ice_area_fraction",           \
+              "sea ice concentration (level 0: cell mean)"),                                       \
+        ENTRY(uair, CRYO_AT_NODE, 1, CRYO_SEAICE_FORCING, "m s-1", "x_wind",                       \
+              "wind velocity along x"),                                                            \
+        ENTRY(vair, CRYO_AT_NODE, 1, CRYO_SEAICE_FORCING, "m s-1", "y_wind",                       \
+              "wind velocity along y"),                                                            \
+        ENTRY(uocn, CRYO_AT_NODE, 1, CRYO_SEAICE_FORCING, "m s-1", "sea_water_x_velocity",         \
+              "ocean surface velocity along x"),                                                   \
+        ENTRY(vocn, CRYO_AT_NODE, 1, CRYO_SEAICE_FORCING, "m s-1", "sea_water_y_velocity",         \
+              "ocean surface velocity along y"),                                                   \
+        ENTRY(mask, CRYO_AT_CELL, 1, CRYO_SEAICE_STATIC, "1", "sea_binary_mask",                   \
+              "active ocean cell (1) or land / outside the domain (0)"),                           \
+        ENTRY(shear, CRYO_AT_CELL, 1, CRYO_SEAICE_DIAGNOSTIC, "s-1", NULL,                         \
+              "sea ice shear rate at the cell centre"),                                            \
+        ENTRY(divergence, CRYO_AT_CELL, 1, CRYO_SEAICE_DIAGNOSTIC, "s-1",                          \
+              "divergence_of_sea_ice_velocity", "sea ice divergence rate at the cell centre"),     \
+        ENTRY(h_work, CRYO_AT_CELL, NA, CRYO_SEAICE_WORK, "m", NULL, "advection scratch for h"),   \
+        ENTRY(a_work, CRYO_AT_CELL, NA, CRYO_SEAICE_WORK, "1", NULL, "advection scratch for a")    \
+  }
+
+static const cryo_seaice_array_info table_dg0[] = SEAICE_TABLE(1);
+static const cryo_seaice_array_info table_dg1[] = SEAICE_TABLE(3);
+
+int cryo_seaice_arrays(const cryo_seaice_params *p, const cryo_seaice_array_info **table) {
+  *table = p->tracer_order == 1 ? table_dg1 : table_dg0;
+  return (int)(sizeof table_dg0 / sizeof table_dg0[0]);
+}

@@ -1,0 +1,128 @@
+/* Namelist schema and cross-checks (issue 2, item 5; issue 3, item 3): the
+ * defaults are the cyclone benchmark's, values land in the right places, and
+ * every inconsistent combination is an error naming the file and the names
+ * involved. Syntax errors of the reader itself: test_namelist.c. */
+#include "cryo_config.h"
+#include "cryo_test.h"
+
+#include <string.h>
+
+static const char *good =
+    "&cryo_run\n"
+    "  model = 'seaice', run_length = 172800, coupling_interval = 3600\n"
+    "  output_interval = 21600, restart_interval = 86400, output_file = 'o.nc'\n"
+    "/\n"
+    "&cryo_grid nx = 128, ny = 128, dx = 4000., dy = 4000. /\n"
+    "&cryo_seaice dt = 120, n_evp = 100, alpha = 800, beta = 800 /\n";
+
+static void test_defaults(void) {
+  cryo_config cfg;
+  cryo_err err = {0};
+  CU_ASSERT_EQUAL_FATAL(cryo_config_read_string(&cfg, good, "good.nml", &err), CRYO_OK);
+  CU_ASSERT_EQUAL(cfg.run.run_length, 172800);
+  CU_ASSERT_EQUAL(cfg.run.restart_interval, 86400);
+  CU_ASSERT_EQUAL(cfg.grid.nx, 128);
+  CU_ASSERT_EQUAL(cfg.grid.dx, 4000.0);
+  /* BENCHMARKS.md cyclone values */
+  CU_ASSERT_EQUAL(cfg.seaice.p.pstar, 27500.0);
+  CU_ASSERT_EQUAL(cfg.seaice.p.c_strength, 20.0);
+  CU_ASSERT_EQUAL(cfg.seaice.p.delta_min, 2e-9);
+  CU_ASSERT_EQUAL(cfg.seaice.p.rho_ice, 900.0);
+  CU_ASSERT_EQUAL(cfg.seaice.p.rho_air, 1.3);
+  CU_ASSERT_EQUAL(cfg.seaice.p.rho_ocean, 1026.0);
+  CU_ASSERT_EQUAL(cfg.seaice.p.c_air, 1.2e-3);
+  CU_ASSERT_EQUAL(cfg.seaice.p.c_ocean, 5.5e-3);
+  CU_ASSERT_EQUAL(cfg.seaice.p.coriolis, 1.46e-4);
+  CU_ASSERT_STRING_EQUAL(cfg.run.forcing, "analytic");
+  CU_ASSERT_STRING_EQUAL(cfg.run.calendar, "proleptic_gregorian");
+}
+
+typedef struct {
+  const char *text;
+  int status;
+  const char *needle;
+} bad_case;
+
+static void test_inconsistent(void) {
+  static const bad_case cases[] = {
+      {"&cryo_run model='seaice', run_length=7000, coupling_interval=3600 /\n&cryo_grid nx=8, "
+       "ny=8 /\n",
+       CRYO_ERR_RANGE, "run_length = 7000 s is not a multiple of coupling_interval"},
+      {"&cryo_run model='seaice', run_length=7200, coupling_interval=3600, output_interval=5000 "
+       "/\n&cryo_grid nx=8, ny=8 /\n",
+       CRYO_ERR_RANGE, "output_interval = 5000"},
+      {"&cryo_run model='seaice', run_length=7200, coupling_interval=3600, "
+       "restart_interval=1800 /\n&cryo_grid nx=8, ny=8 /\n",
+       CRYO_ERR_RANGE, "restart_interval = 1800"},
+      {"&cryo_run model='seaice', run_length=7200.5, coupling_interval=3600 /\n&cryo_grid nx=8, "
+       "ny=8 /\n",
+       CRYO_ERR_RANGE, "whole"},
+      {"&cryo_run model='seaice', run_length=7200, coupling_interval=3600 /\n&cryo_grid nx=8, "
+       "ny=8 /\n&cryo_seaice dt = 7000 /\n",
+       CRYO_ERR_RANGE, "not a multiple of the seaice time step dt = 7000"},
+      {"&cryo_run model='seaice', run_length=7200, coupling_interval=3600, forcing='netcdf' /\n"
+       "&cryo_grid nx=8, ny=8 /\n",
+       CRYO_ERR_MISSING, "forcing_file"},
+      {"&cryo_run model='seaice', run_length=7200, coupling_interval=3600, start='2001-02-30' "
+       "/\n&cryo_grid nx=8, ny=8 /\n",
+       CRYO_ERR_RANGE, "2001-02-30"},
+      {"&cryo_run model='seaice', run_length=7200, coupling_interval=3600 /\n&cryo_grid nx=8, "
+       "ny=8 /\n&cryo_seaice init = 'uniform' /\n",
+       CRYO_ERR_RANGE, "init = 'cyclone'"},
+      {"&cryo_run model='landice', run_length=86400, coupling_interval=86400 /\n&cryo_grid "
+       "nx=8, ny=8 /\n&cryo_landice dt = 50000 /\n",
+       CRYO_ERR_RANGE, "landice time step"},
+      {"&cryo_run model='seaice', run_length=7200, coupling_interval=3600 /\n", CRYO_ERR_MISSING,
+       "cryo_grid"},
+      {"&cryo_run model='ocean', run_length=7200, coupling_interval=3600 /\n&cryo_grid nx=8, "
+       "ny=8 /\n",
+       CRYO_ERR_RANGE, "ocean"},
+      {"&cryo_run run_length=7200, coupling_interval=3600 /\n&cryo_grid nx=8, ny=8 /\n",
+       CRYO_ERR_MISSING, "model"},
+      {"&cryo_run model='seaice', run_length=7200, coupling_interval=3600 /\n&cryo_grid nx=8 /\n",
+       CRYO_ERR_MISSING, "ny"},
+      {"&cryo_run model='seaice', run_length=7200, coupling_interval=3600 /\n&cryo_grid nx=8, "
+       "ny=8 /\n&cryo_seaice alpha = 0 /\n",
+       CRYO_ERR_RANGE, "alpha"},
+      {"&cryo_run model='seaice', run_length=7200, coupling_interval=3600 /\n&cryo_grid nx=8, "
+       "ny=8, dx=-1 /\n",
+       CRYO_ERR_RANGE, "dx"},
+      {"&cryo_run model='seaice', run_length=7200, coupling_interval=3600, calendar='julian' "
+       "/\n&cryo_grid nx=8, ny=8 /\n",
+       CRYO_ERR_RANGE, "julian"},
+      {"&cryo_run model='landice', run_length=86400, coupling_interval=86400 /\n&cryo_grid "
+       "nx=8, ny=8 /\n&cryo_landice n_layers = 0 /\n",
+       CRYO_ERR_RANGE, "n_layers"},
+      {"&cryo_run model='landice', run_length=86400, coupling_interval=86400 /\n&cryo_grid "
+       "nx=8, ny=8 /\n&cryo_landice case = 'ismip-hom-b' /\n",
+       CRYO_ERR_RANGE, "ismip-hom-b"},
+  };
+  for (size_t k = 0; k < sizeof cases / sizeof cases[0]; ++k) {
+    cryo_config cfg;
+    cryo_err err = {0};
+    int status = cryo_config_read_string(&cfg, cases[k].text, "case.nml", &err);
+    CU_ASSERT_EQUAL(status, cases[k].status);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "case.nml"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, cases[k].needle));
+    if (status != cases[k].status || !strstr(err.msg, cases[k].needle))
+      fprintf(stderr, "case %zu: got %s '%s'\n", k, cryo_status_name(status), err.msg);
+  }
+}
+
+static void test_missing_file(void) {
+  cryo_config cfg;
+  cryo_err err = {0};
+  CU_ASSERT_EQUAL(cryo_config_read(&cfg, "no/such/file.nml", &err), CRYO_ERR_FILE);
+  CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "no/such/file.nml"));
+}
+
+int main(int argc, char **argv) {
+  MPI_Init(&argc, &argv);
+  CU_initialize_registry();
+  CU_TestInfo tests[] = {{"defaults and values", test_defaults},
+                         {"inconsistent settings", test_inconsistent},
+                         {"missing file", test_missing_file},
+                         CU_TEST_INFO_NULL};
+  cryo_test_suite("config", tests);
+  return cryo_test_run();
+}

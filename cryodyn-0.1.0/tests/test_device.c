@@ -1,0 +1,117 @@
+/* Device data layer byte counters (issue 2, item 7; issue 5): a coupling
+ * step moves exactly the coupling fields between host and device and nothing
+ * else. On 1 rank with analytic forcing a step moves 0 bytes; with NetCDF
+ * forcing exactly the 4 cell-centred forcing fields go to the device; field
+ * access moves exactly one field. On 2 ranks only packed halo lines move,
+ * the same number of bytes each way and each step. */
+#include "cryo_impl.h"
+#include "cryo_test.h"
+#include "test_component.h"
+
+#include <netcdf.h>
+#include <stdlib.h>
+
+static int rank, size;
+
+/* Uniform forcing file for an nx x ny grid with records at 0 and 7200 s. */
+static void write_forcing(const char *path, int nx, int ny) {
+  if (rank == 0) {
+    int ncid, dims[3], vars[5];
+    nc_create(path, NC_NETCDF4 | NC_CLOBBER, &ncid);
+    nc_def_dim(ncid, "time", 2, &dims[0]);
+    nc_def_dim(ncid, "y", (size_t)ny, &dims[1]);
+    nc_def_dim(ncid, "x", (size_t)nx, &dims[2]);
+    nc_def_var(ncid, "time", NC_DOUBLE, 1, dims, &vars[0]);
+    nc_put_att_text(ncid, vars[0], "units", 33, "seconds since 2000-01-01 00:00:00");
+    const char *names[4] = {"uwind", "vwind", "uocean", "vocean"};
+    for (int k = 0; k < 4; ++k) {
+      nc_def_var(ncid, names[k], NC_DOUBLE, 3, dims, &vars[k + 1]);
+      nc_put_att_text(ncid, vars[k + 1], "units", 5, "m s-1");
+    }
+    nc_enddef(ncid);
+    double t[2] = {0, 7200};
+    nc_put_var_double(ncid, vars[0], t);
+    double *v = malloc(sizeof *v * 2 * nx * ny);
+    for (int k = 0; k < 4; ++k) {
+      for (int q = 0; q < 2 * nx * ny; ++q) v[q] = k < 2 ? 10.0 - 5 * k : 0.1 * (k - 2);
+      nc_put_var_double(ncid, vars[k + 1], v);
+    }
+    free(v);
+    nc_close(ncid);
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+}
+
+static cryo_component *start(const char *name, const char *extra) {
+  char nml[1024];
+  test_seaice_namelist(nml, sizeof nml, 16, 12, 3600, extra);
+  test_write_file(MPI_COMM_WORLD, name, nml);
+  cryo_component *c = NULL;
+  int status = cryo_init(&c, name, MPI_COMM_WORLD);
+  if (status != CRYO_OK) fprintf(stderr, "%s: %s\n", name, cryo_last_error(c));
+  CU_ASSERT_EQUAL(status, CRYO_OK);
+  return c;
+}
+
+static void test_analytic_step(void) {
+  cryo_component *c = start("dev_a.nml", "");
+  if (!c) return;
+  long long sent[2], got[2];
+  for (int step = 0; step < 2; ++step) {
+    cryo_device_reset_counters(&c->dev);
+    CU_ASSERT_EQUAL(cryo_run(c), CRYO_OK);
+    sent[step] = c->dev.bytes_to_device;
+    got[step] = c->dev.bytes_to_host;
+  }
+  if (size == 1) {
+    CU_ASSERT_EQUAL(sent[0], 0);
+    CU_ASSERT_EQUAL(got[0], 0);
+  } else {
+    /* Only halos move: as much in as out, the same every step, and far less
+     * than one whole velocity field per mEVP iteration. */
+    CU_ASSERT_EQUAL(sent[0], got[0]);
+    CU_ASSERT_EQUAL(sent[0], sent[1]);
+    CU_ASSERT(sent[0] > 0);
+    long iterations = 2 * 20; /* 1200 s / 600 s x n_evp */
+    CU_ASSERT(sent[0] < iterations * 2 * CRYO_NNODE(&c->grid.block) * 8 / 2);
+  }
+  cryo_finalize(&c);
+}
+
+static void test_netcdf_step(void) {
+  write_forcing("dev_forcing.nc", 16, 12);
+  cryo_component *c =
+      start("dev_n.nml", "forcing = 'netcdf', forcing_file = 'dev_forcing.nc'");
+  if (!c) return;
+  cryo_device_reset_counters(&c->dev);
+  CU_ASSERT_EQUAL(cryo_run(c), CRYO_OK);
+  if (size == 1) {
+    CU_ASSERT_EQUAL(c->dev.bytes_to_device, 4 * CRYO_NCELL(&c->grid.block) * 8);
+    CU_ASSERT_EQUAL(c->dev.updates_to_device, 4);
+    CU_ASSERT_EQUAL(c->dev.bytes_to_host, 0);
+  }
+  /* Reading one node field moves exactly that field. */
+  const cryo_block *b = &c->grid.block;
+  long n = (long)(b->nx + 1) * (b->ny + 1);
+  double *u = malloc(sizeof *u * n);
+  cryo_device_reset_counters(&c->dev);
+  CU_ASSERT_EQUAL(cryo_get_field(c, "sea_ice_x_velocity", u, n), CRYO_OK);
+  CU_ASSERT_EQUAL(c->dev.bytes_to_host, CRYO_NNODE(b) * 8);
+  CU_ASSERT_EQUAL(c->dev.bytes_to_device, 0);
+  CU_ASSERT_EQUAL(cryo_get_field(c, "u", u, n - 1), CRYO_ERR_ARG);
+  CU_ASSERT_EQUAL(cryo_get_field(c, "no_such_field", u, n), CRYO_ERR_UNKNOWN);
+  free(u);
+  cryo_finalize(&c);
+}
+
+int main(int argc, char **argv) {
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  CU_initialize_registry();
+  CU_TestInfo tests[] = {{"analytic forcing step", test_analytic_step},
+                         {"NetCDF forcing step and field access", test_netcdf_step},
+                         CU_TEST_INFO_NULL};
+  cryo_test_suite("device", tests);
+  return cryo_test_run();
+}

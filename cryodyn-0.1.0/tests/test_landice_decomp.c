@@ -1,0 +1,205 @@
+/* Decomposition independence of the land-ice solver (kernels/landice_solver.c,
+ * DESIGN.md section 4) without MPI: P "ranks" are threads, each with its own
+ * block and arrays, and a cryo_comm_ops whose halo copies from the owning
+ * block's arrays and whose reductions combine all ranks (barrier-synchronized,
+ * SPMD like MPI).
+ * Setup: ISMIP-HOM A, L = 80 km, 12 x 10 columns (dx != dy), 4 layers, solved
+ * on 1 block, 2 x 1 blocks (6 + 6) and 2 x 2 blocks with uneven sizes (5 + 7
+ * by 4 + 6). Then 3 thickness steps of 5 years with the computed velocity.
+ * Asserts: velocity at every computed node [0,nx] x [0,ny], the Newton
+ * residual log and the thickness of every owned cell are bit-identical to the
+ * single-block run.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <CUnit/Basic.h>
+#include <pthread.h>
+#include <stdio.h>
+
+#include "test_landice_common.h"
+
+#define NXG  12
+#define NYG  10
+#define NZ   4
+#define MAXR 4
+
+typedef struct world {
+  int nranks;
+  pthread_barrier_t barrier;
+  cryo_block blocks[MAXR];
+  double *const *fields[MAXR]; /* published by halo() */
+  long long isum[MAXR][4];
+  double dmax[MAXR][4];
+} world;
+
+typedef struct rank_ctx {
+  world *w;
+  int rank;
+  cryo_landice_params p;
+  cryo_landice_state s;
+  cryo_landice_newton_log hist[32];
+  int nlog, status;
+} rank_ctx;
+
+/* Rank owning global cell column gi, row gj (wrapped). */
+static int owner(const world *w, int gi, int gj) {
+  gi = ((gi % NXG) + NXG) % NXG;
+  gj = ((gj % NYG) + NYG) % NYG;
+  for (int r = 0; r < w->nranks; ++r) {
+    const cryo_block *b = &w->blocks[r];
+    if (gi >= b->i0 && gi < b->i0 + b->nx && gj >= b->j0 && gj < b->j0 + b->ny) return r;
+  }
+  return -1;
+}
+
+static int dec_halo(void *ctx, cryo_location loc, int nlev, int nfield, double *const *fields) {
+  rank_ctx *rc = ctx;
+  world *w = rc->w;
+  const cryo_block *b = &w->blocks[rc->rank];
+  int node = loc == CRYO_AT_NODE;
+  w->fields[rc->rank] = fields;
+  pthread_barrier_wait(&w->barrier);
+  int hx = node ? b->nx + 1 : b->nx, hy = node ? b->ny + 1 : b->ny;
+  for (int j = -1; j <= hy; ++j)
+    for (int i = -1; i <= hx; ++i) {
+      if (i >= 0 && i < hx && j >= 0 && j < hy) continue;
+      int gi = ((b->i0 + i) % NXG + NXG) % NXG, gj = ((b->j0 + j) % NYG + NYG) % NYG;
+      int r = owner(w, gi, gj);
+      const cryo_block *ob = &w->blocks[r];
+      long src =
+          node ? CRYO_NODE(ob, gi - ob->i0, gj - ob->j0) : CRYO_CELL(ob, gi - ob->i0, gj - ob->j0);
+      long dst = node ? CRYO_NODE(b, i, j) : CRYO_CELL(b, i, j);
+      for (int f = 0; f < nfield; ++f)
+        memcpy(fields[f] + dst * nlev, w->fields[r][f] + src * nlev, sizeof(double) * nlev);
+    }
+  pthread_barrier_wait(&w->barrier);
+  return CRYO_OK;
+}
+
+static int dec_sum(void *ctx, long long *vals, int n) {
+  rank_ctx *rc = ctx;
+  world *w = rc->w;
+  for (int k = 0; k < n; ++k)
+    w->isum[rc->rank][k] = vals[k];
+  pthread_barrier_wait(&w->barrier);
+  for (int k = 0; k < n; ++k) {
+    vals[k] = 0;
+    for (int r = 0; r < w->nranks; ++r)
+      vals[k] += w->isum[r][k];
+  }
+  pthread_barrier_wait(&w->barrier);
+  return CRYO_OK;
+}
+
+static int dec_max(void *ctx, double *vals, int n) {
+  rank_ctx *rc = ctx;
+  world *w = rc->w;
+  for (int k = 0; k < n; ++k)
+    w->dmax[rc->rank][k] = vals[k];
+  pthread_barrier_wait(&w->barrier);
+  for (int k = 0; k < n; ++k)
+    for (int r = 0; r < w->nranks; ++r)
+      vals[k] = fmax(vals[k], w->dmax[r][k]);
+  pthread_barrier_wait(&w->barrier);
+  return CRYO_OK;
+}
+
+static void *rank_main(void *arg) {
+  rank_ctx *rc = arg;
+  const cryo_block *b = &rc->w->blocks[rc->rank];
+  cryo_comm_ops ops = {rc, dec_halo, dec_sum, dec_max};
+  cryo_err err;
+  cryo_err_clear(&err);
+  cryo_landice_params_default(&rc->p);
+  rc->p.n_layers = NZ;
+  rc->p.geometry_case = CRYO_LANDICE_CASE_ISMIP_HOM_A;
+  rc->p.domain_length = 80.0e3;
+  rc->p.dt = 5.0 * CRYO_LANDICE_YEAR;
+  rc->status = test_li_alloc(b, &rc->p, &rc->s) ? CRYO_OK : CRYO_ERR_MEMORY;
+  if (rc->status == CRYO_OK) rc->status = cryo_landice_geometry(b, &rc->p, &rc->s, &err);
+  if (rc->status == CRYO_OK)
+    rc->status =
+        cryo_landice_solve_velocity(b, &rc->p, &rc->s, &ops, rc->hist, 32, &rc->nlog, &err);
+  for (int step = 0; step < 3 && rc->status == CRYO_OK; ++step)
+    rc->status = cryo_landice_evolve_thickness(b, &rc->p, &rc->s, &ops, NULL, &err);
+  return NULL;
+}
+
+/* Run P ranks with the given x and y splits; fill ctx[]. */
+static void run_world(world *w, int px, int py, const int *xs, const int *ys, rank_ctx *rc) {
+  w->nranks = px * py;
+  pthread_barrier_init(&w->barrier, NULL, (unsigned)w->nranks);
+  int r = 0;
+  for (int bj = 0, j0 = 0; bj < py; j0 += ys[bj++])
+    for (int bi = 0, i0 = 0; bi < px; i0 += xs[bi++], ++r) {
+      cryo_block b = {xs[bi], ys[bj], i0, j0, NXG, NYG, 80.0e3 / NXG, 80.0e3 / NYG, 1, 1};
+      w->blocks[r] = b;
+    }
+  pthread_t th[MAXR];
+  for (r = 0; r < w->nranks; ++r) {
+    rc[r].w = w;
+    rc[r].rank = r;
+    pthread_create(&th[r], NULL, rank_main, &rc[r]);
+  }
+  for (r = 0; r < w->nranks; ++r)
+    pthread_join(th[r], NULL);
+  pthread_barrier_destroy(&w->barrier);
+}
+
+/* Compare a decomposed run with the reference: counts of differing values. */
+static long compare(const world *ref, const rank_ctx *rref, const world *w, const rank_ctx *rc) {
+  const int nlev = 2 * (NZ + 1);
+  const cryo_block *b0 = &ref->blocks[0];
+  long diff = 0;
+  for (int r = 0; r < w->nranks; ++r) {
+    const cryo_block *b = &w->blocks[r];
+    for (int j = 0; j <= b->ny; ++j)
+      for (int i = 0; i <= b->nx; ++i) {
+        int gi = b->i0 + i, gj = b->j0 + j;
+        const double *a = rc[r].s.vel + CRYO_NODE(b, i, j) * nlev;
+        const double *e = rref->s.vel + CRYO_NODE(b0, gi, gj) * nlev;
+        diff += memcmp(a, e, sizeof(double) * nlev) != 0;
+        if (i < b->nx && j < b->ny)
+          diff += rc[r].s.thk[CRYO_CELL(b, i, j)] != rref->s.thk[CRYO_CELL(b0, gi, gj)];
+      }
+    diff += rc[r].nlog != rref->nlog;
+    for (int k = 0; k < rc[r].nlog && k < rref->nlog; ++k)
+      diff += rc[r].hist[k].residual_norm != rref->hist[k].residual_norm;
+  }
+  return diff;
+}
+
+static void test_decompositions(void) {
+  static world wref, w2, w4;
+  static rank_ctx cref[1], c2[2], c4[4];
+  const int x1[1] = {NXG}, y1[1] = {NYG}, x2[2] = {6, 6}, x4[2] = {5, 7}, y4[2] = {4, 6};
+  run_world(&wref, 1, 1, x1, y1, cref);
+  run_world(&w2, 2, 1, x2, y1, c2);
+  run_world(&w4, 2, 2, x4, y4, c4);
+  int ok = cref[0].status == CRYO_OK;
+  for (int r = 0; r < 2; ++r)
+    ok &= c2[r].status == CRYO_OK;
+  for (int r = 0; r < 4; ++r)
+    ok &= c4[r].status == CRYO_OK;
+  CU_ASSERT_FATAL(ok);
+  long d2 = compare(&wref, &cref[0], &w2, c2), d4 = compare(&wref, &cref[0], &w4, c4);
+  printf("\n  Newton steps %d, final |R| %.6e; differing values: 2 ranks %ld, 4 ranks %ld",
+         cref[0].nlog - 1, cref[0].hist[cref[0].nlog - 1].residual_norm, d2, d4);
+  CU_ASSERT(d2 == 0);
+  CU_ASSERT(d4 == 0);
+  test_li_free(&cref[0].p, &cref[0].s);
+  for (int r = 0; r < 2; ++r)
+    test_li_free(&c2[r].p, &c2[r].s);
+  for (int r = 0; r < 4; ++r)
+    test_li_free(&c4[r].p, &c4[r].s);
+}
+
+int main(void) {
+  if (CU_initialize_registry() != CUE_SUCCESS) return 1;
+  CU_pSuite suite = CU_add_suite("landice_decomp", NULL, NULL);
+  CU_add_test(suite, "1, 2, 4 blocks bit-identical", test_decompositions);
+  CU_basic_set_mode(CU_BRM_VERBOSE);
+  CU_basic_run_tests();
+  int failures = (int)CU_get_number_of_failures();
+  CU_cleanup_registry();
+  return failures ? 1 : 0;
+}

@@ -1,0 +1,134 @@
+/* NetCDF output (issue 2, item 8): CF-1.8 attributes, coordinates and the
+ * time axis, and the field gathered from 4 ranks bit-identical to 1 rank
+ * (the 1-rank run uses a communicator of rank 0 alone). */
+#include "cryo_test.h"
+#include "test_component.h"
+
+#include <math.h>
+#include <netcdf.h>
+#include <stdlib.h>
+
+static int rank, size;
+
+static int text_att(int ncid, int var, const char *name, const char *want) {
+  char buf[256] = {0};
+  size_t len = 0;
+  if (nc_inq_attlen(ncid, var, name, &len) != NC_NOERR || len >= sizeof buf) return 0;
+  nc_get_att_text(ncid, var, name, buf);
+  return want ? strcmp(buf, want) == 0 : 1;
+}
+
+static void test_cf_attributes(void) {
+  char nml[1024];
+  test_seaice_namelist(nml, sizeof nml, 16, 12, 2400,
+                       "output_interval = 1200, output_file = 'out_cf.nc'");
+  test_write_file(MPI_COMM_WORLD, "out_cf.nml", nml);
+  CU_ASSERT_EQUAL_FATAL(test_run("out_cf.nml", MPI_COMM_WORLD), CRYO_OK);
+  if (rank != 0) return;
+  int ncid, var, dim;
+  size_t len;
+  CU_ASSERT_EQUAL_FATAL(nc_open("out_cf.nc", NC_NOWRITE, &ncid), NC_NOERR);
+  CU_ASSERT(text_att(ncid, NC_GLOBAL, "Conventions", "CF-1.8"));
+  CU_ASSERT(text_att(ncid, NC_GLOBAL, "namelist", NULL));
+  CU_ASSERT(text_att(ncid, NC_GLOBAL, "source", NULL));
+  CU_ASSERT_EQUAL(nc_inq_varid(ncid, "time", &var), NC_NOERR);
+  CU_ASSERT(text_att(ncid, var, "units", "seconds since 2000-01-01 00:00:00"));
+  CU_ASSERT(text_att(ncid, var, "calendar", "proleptic_gregorian"));
+  nc_inq_dimid(ncid, "time", &dim);
+  nc_inq_dimlen(ncid, dim, &len);
+  CU_ASSERT_EQUAL(len, 3); /* t = 0, 1200, 2400 */
+  double t[3];
+  nc_get_var_double(ncid, var, t);
+  CU_ASSERT(t[0] == 0 && t[1] == 1200 && t[2] == 2400);
+  CU_ASSERT_EQUAL(nc_inq_varid(ncid, "x", &var), NC_NOERR);
+  CU_ASSERT(text_att(ncid, var, "units", "m"));
+  double x[16];
+  nc_get_var_double(ncid, var, x);
+  CU_ASSERT_DOUBLE_EQUAL(x[0], 16000.0, 1e-9); /* cell centre of a 32 km cell */
+  CU_ASSERT_DOUBLE_EQUAL(x[15], 496000.0, 1e-9);
+  struct {
+    const char *name, *std, *units;
+  } want[] = {{"u", "sea_ice_x_velocity", "m s-1"},
+              {"v", "sea_ice_y_velocity", "m s-1"},
+              {"a", "sea_ice_area_fraction", "1"},
+              {"h", "sea_ice_thickness", "m"}};
+  for (int k = 0; k < 4; ++k) {
+    CU_ASSERT_EQUAL(nc_inq_varid(ncid, want[k].name, &var), NC_NOERR);
+    CU_ASSERT(text_att(ncid, var, "standard_name", want[k].std));
+    CU_ASSERT(text_att(ncid, var, "units", want[k].units));
+    CU_ASSERT(text_att(ncid, var, "long_name", NULL));
+  }
+  /* Initial thickness is the benchmark's 0.3 + 0.005 (sin(6e-5 x) + sin(3e-5 y)). */
+  nc_inq_varid(ncid, "h", &var);
+  size_t start[3] = {0, 5, 7}, count[3] = {1, 1, 1};
+  double h;
+  nc_get_vara_double(ncid, var, start, count, &h);
+  double xc = 7.5 * 32000.0, yc = 5.5 * 512000.0 / 12;
+  CU_ASSERT_DOUBLE_EQUAL(h, 0.3 + 0.005 * (sin(6e-5 * xc) + sin(3e-5 * yc)), 1e-15);
+  nc_close(ncid);
+}
+
+static int compare_files(const char *a, const char *b) {
+  int na, nb, nvars, differ = 0;
+  if (nc_open(a, NC_NOWRITE, &na) != NC_NOERR || nc_open(b, NC_NOWRITE, &nb) != NC_NOERR) return -1;
+  nc_inq_nvars(na, &nvars);
+  for (int v = 0; v < nvars; ++v) {
+    char name[NC_MAX_NAME + 1];
+    nc_type type;
+    int ndims, dims[8], vb;
+    size_t n = 1, len;
+    nc_inq_var(na, v, name, &type, &ndims, dims, NULL);
+    if (type != NC_DOUBLE) continue;
+    for (int d = 0; d < ndims; ++d) nc_inq_dimlen(na, dims[d], &len), n *= len;
+    double *x = malloc(n * sizeof *x), *y = calloc(n, sizeof *y);
+    nc_get_var_double(na, v, x);
+    if (nc_inq_varid(nb, name, &vb) != NC_NOERR || nc_get_var_double(nb, vb, y) != NC_NOERR ||
+        memcmp(x, y, n * sizeof *x))
+      ++differ, fprintf(stderr, "variable %s differs\n", name);
+    free(x), free(y);
+  }
+  nc_close(na);
+  nc_close(nb);
+  return differ;
+}
+
+static void test_gathered_equals_serial(void) {
+  char nml[1024];
+  test_seaice_namelist(nml, sizeof nml, 24, 20, 2400,
+                       "output_interval = 1200, output_file = 'out_n.nc'");
+  test_write_file(MPI_COMM_WORLD, "out_n.nml", nml);
+  test_seaice_namelist(nml, sizeof nml, 24, 20, 2400,
+                       "output_interval = 1200, output_file = 'out_1.nc'");
+  test_write_file(MPI_COMM_WORLD, "out_1.nml", nml);
+  MPI_Comm alone;
+  MPI_Comm_split(MPI_COMM_WORLD, rank == 0 ? 0 : MPI_UNDEFINED, 0, &alone);
+  if (rank == 0) CU_ASSERT_EQUAL(test_run("out_1.nml", alone), CRYO_OK);
+  if (alone != MPI_COMM_NULL) MPI_Comm_free(&alone);
+  CU_ASSERT_EQUAL(test_run("out_n.nml", MPI_COMM_WORLD), CRYO_OK);
+  if (rank == 0) CU_ASSERT_EQUAL(compare_files("out_1.nc", "out_n.nc"), 0);
+}
+
+static void test_unwritable(void) {
+  char nml[1024];
+  test_seaice_namelist(nml, sizeof nml, 16, 12, 1200,
+                       "output_interval = 1200, output_file = 'no/such/dir/out.nc'");
+  test_write_file(MPI_COMM_WORLD, "out_bad.nml", nml);
+  cryo_component *c = NULL;
+  int status = cryo_init(&c, "out_bad.nml", MPI_COMM_WORLD);
+  CU_ASSERT_EQUAL(status, CRYO_ERR_NETCDF);
+  CU_ASSERT_PTR_NOT_NULL(strstr(cryo_last_error(c), "no/such/dir/out.nc"));
+  cryo_finalize(&c);
+}
+
+int main(int argc, char **argv) {
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  CU_initialize_registry();
+  CU_TestInfo tests[] = {{"CF attributes and axes", test_cf_attributes},
+                         {"gathered output equals one rank", test_gathered_equals_serial},
+                         {"unwritable output file", test_unwritable},
+                         CU_TEST_INFO_NULL};
+  cryo_test_suite("output", tests);
+  return cryo_test_run();
+}

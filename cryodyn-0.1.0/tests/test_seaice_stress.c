@@ -1,0 +1,306 @@
+/* Unit tests of the sea-ice element and node kernels (kernels/seaice_stress.c,
+ * kernels/seaice_velocity.c) on one block, nx = 7, ny = 5, dx = 8 km, dy = 6 km.
+ *
+ * 1. Stress kernel against a plain reference written here (strain from the
+ *    bilinear shape-function gradients at each Gauss point, the VP stress of
+ *    BENCHMARKS.md literally, L2 projection with the full mass matrix), on
+ *    random velocity, tracers, stress and mask, dG0 and dG1 tracers:
+ *    max |difference| <= 1e-13 max |stress| per component; mask-0 cells unchanged.
+ * 2. Discrete adjointness of the weak divergence in the node kernel:
+ *    dx dy sum_nodes v . F(sigma) = -sum_cells sum_gauss w sigma : eps(v) on
+ *    random v (zero on fixed nodes) and random sigma: relative error <= 1e-12.
+ *    The node kernel returns F itself when beta = 0, dt = rho_ice = H = 1 and
+ *    drags and Coriolis are 0.
+ * 3. The array table: every state member appears once, h/a carry 1 or 3 levels.
+ */
+#include <CUnit/Basic.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "seaice.h"
+
+#define NX 7
+#define NY 5
+#define DX 8000.0
+#define DY 6000.0
+
+static unsigned long long rng_state = 88172645463325252ULL;
+
+/* uniform in [lo, hi) from xorshift64 */
+static double rnd(double lo, double hi) {
+  rng_state ^= rng_state << 13;
+  rng_state ^= rng_state >> 7;
+  rng_state ^= rng_state << 17;
+  return lo + (hi - lo) * (double)(rng_state >> 11) * (1.0 / 9007199254740992.0);
+}
+
+static cryo_block make_block(void) {
+  cryo_block b = {.nx = NX,
+                  .ny = NY,
+                  .i0 = 0,
+                  .j0 = 0,
+                  .nx_global = NX,
+                  .ny_global = NY,
+                  .dx = DX,
+                  .dy = DY,
+                  .periodic_x = 0,
+                  .periodic_y = 0};
+  return b;
+}
+
+/* Reference: the stress update of one cell done the obvious way. */
+static void reference_cell(const cryo_seaice_params *p, const cryo_block *b, int i, int j,
+                           const double *u, const double *v, const double *h, const double *a,
+                           int na, const double *s_old[3], double s_new[3][3]) {
+  const double gp[2] = {-1.0 / sqrt(3.0), 1.0 / sqrt(3.0)};
+  const long c = CRYO_CELL(b, i, j);
+  const long nodes[4] = {CRYO_NODE(b, i, j), CRYO_NODE(b, i + 1, j), CRYO_NODE(b, i, j + 1),
+                         CRYO_NODE(b, i + 1, j + 1)};
+  double proj[3][3] = {{0}};
+  for (int gy = 0; gy < 2; ++gy)
+    for (int gx = 0; gx < 2; ++gx) {
+      const double X = gp[gx], Y = gp[gy];
+      const double xi = 0.5 * (1.0 + X), eta = 0.5 * (1.0 + Y);
+      /* shape functions N = (1-xi)(1-eta), xi(1-eta), (1-xi)eta, xi eta */
+      const double dndx[4] = {-(1 - eta) / DX, (1 - eta) / DX, -eta / DX, eta / DX};
+      const double dndy[4] = {-(1 - xi) / DY, -xi / DY, (1 - xi) / DY, xi / DY};
+      double ux = 0, uy = 0, vx = 0, vy = 0;
+      for (int k = 0; k < 4; ++k) {
+        ux += u[nodes[k]] * dndx[k];
+        uy += u[nodes[k]] * dndy[k];
+        vx += v[nodes[k]] * dndx[k];
+        vy += v[nodes[k]] * dndy[k];
+      }
+      const double e11 = ux, e22 = vy, e12 = 0.5 * (uy + vx);
+      double hg = h[c * na], ag = a[c * na];
+      if (na == 3) {
+        hg += h[c * na + 1] * X + h[c * na + 2] * Y;
+        ag += a[c * na + 1] * X + a[c * na + 2] * Y;
+      }
+      if (hg < 0) hg = 0;
+      if (ag < 0) ag = 0;
+      if (ag > 1) ag = 1;
+      const double P = p->pstar * hg * exp(-p->c_strength * (1 - ag));
+      const double D = sqrt(p->delta_min * p->delta_min + 1.25 * (e11 * e11 + e22 * e22) +
+                            1.5 * e11 * e22 + e12 * e12);
+      const double sig[3] = {P / (8 * D) * (5 * e11 + 3 * e22) - P / 2, P / (4 * D) * e12,
+                             P / (8 * D) * (5 * e22 + 3 * e11) - P / 2};
+      const double phi[3] = {1.0, X, Y};
+      const double w = DX * DY / 4.0;
+      for (int comp = 0; comp < 3; ++comp)
+        for (int k = 0; k < 3; ++k)
+          proj[comp][k] += w * phi[k] * sig[comp];
+    }
+  const double mass[3] = {DX * DY, DX * DY / 3.0, DX * DY / 3.0};
+  for (int comp = 0; comp < 3; ++comp)
+    for (int k = 0; k < 3; ++k) {
+      const double sold = s_old[comp][c * 3 + k];
+      s_new[comp][k] = sold + (proj[comp][k] / mass[k] - sold) / p->alpha;
+    }
+}
+
+static void stress_vs_reference(int order) {
+  cryo_block b = make_block();
+  cryo_seaice_params p;
+  cryo_seaice_params_cyclone(&p);
+  p.alpha = 7.0;
+  p.tracer_order = order;
+  const int na = CRYO_SEAICE_NA(order);
+  const long nc = CRYO_NCELL(&b), nn = CRYO_NNODE(&b);
+  double *u = malloc(nn * sizeof *u), *v = malloc(nn * sizeof *v);
+  double *h = malloc(nc * na * sizeof *h), *a = malloc(nc * na * sizeof *a);
+  double *mask = malloc(nc * sizeof *mask);
+  double *s[3], *s0[3];
+  for (int k = 0; k < 3; ++k) {
+    s[k] = malloc(nc * 3 * sizeof(double));
+    s0[k] = malloc(nc * 3 * sizeof(double));
+  }
+  for (long n = 0; n < nn; ++n) {
+    u[n] = rnd(-0.2, 0.2);
+    v[n] = rnd(-0.2, 0.2);
+  }
+  for (long c = 0; c < nc; ++c) {
+    mask[c] = rnd(0, 1) < 0.8 ? 1.0 : 0.0;
+    h[c * na] = rnd(-0.1, 2.0);
+    a[c * na] = rnd(0.6, 1.1);
+    for (int k = 1; k < na; ++k) {
+      h[c * na + k] = rnd(-0.3, 0.3);
+      a[c * na + k] = rnd(-0.1, 0.1);
+    }
+    for (int comp = 0; comp < 3; ++comp)
+      for (int k = 0; k < 3; ++k)
+        s0[comp][c * 3 + k] = s[comp][c * 3 + k] = rnd(-2e4, 2e4);
+  }
+  /* one cell at rest: Delta = Delta_min, the plastic pressure limit */
+  const long c0 = CRYO_CELL(&b, 2, 2);
+  mask[c0] = 1.0;
+  u[CRYO_NODE(&b, 2, 2)] = u[CRYO_NODE(&b, 3, 2)] = u[CRYO_NODE(&b, 2, 3)] =
+      u[CRYO_NODE(&b, 3, 3)] = 0.05;
+  v[CRYO_NODE(&b, 2, 2)] = v[CRYO_NODE(&b, 3, 2)] = v[CRYO_NODE(&b, 2, 3)] =
+      v[CRYO_NODE(&b, 3, 3)] = -0.05;
+
+  cryo_seaice_stress_kernel(&p, &b, u, v, h, a, mask, s[0], s[1], s[2]);
+
+  const double *sold[3] = {s0[0], s0[1], s0[2]};
+  double maxdiff[3] = {0}, maxval[3] = {0};
+  int unchanged = 1;
+  for (int j = -1; j <= NY; ++j)
+    for (int i = -1; i <= NX; ++i) {
+      const long c = CRYO_CELL(&b, i, j);
+      if (mask[c] == 0.0) {
+        for (int comp = 0; comp < 3; ++comp)
+          for (int k = 0; k < 3; ++k)
+            if (s[comp][c * 3 + k] != s0[comp][c * 3 + k]) unchanged = 0;
+        continue;
+      }
+      double ref[3][3];
+      reference_cell(&p, &b, i, j, u, v, h, a, na, sold, ref);
+      for (int comp = 0; comp < 3; ++comp)
+        for (int k = 0; k < 3; ++k) {
+          maxdiff[comp] = fmax(maxdiff[comp], fabs(s[comp][c * 3 + k] - ref[comp][k]));
+          maxval[comp] = fmax(maxval[comp], fabs(ref[comp][k]));
+        }
+    }
+  for (int comp = 0; comp < 3; ++comp) {
+    CU_ASSERT(maxval[comp] > 0.0);
+    CU_ASSERT(maxdiff[comp] <= 1e-13 * maxval[comp]);
+  }
+  CU_ASSERT(unchanged);
+  free(u);
+  free(v);
+  free(h);
+  free(a);
+  free(mask);
+  for (int k = 0; k < 3; ++k) {
+    free(s[k]);
+    free(s0[k]);
+  }
+}
+
+static void test_stress_dg0(void) {
+  stress_vs_reference(0);
+}
+
+static void test_stress_dg1(void) {
+  stress_vs_reference(1);
+}
+
+static void test_adjointness(void) {
+  cryo_block b = make_block();
+  cryo_seaice_params p;
+  cryo_seaice_params_cyclone(&p);
+  p.beta = 0.0;
+  p.dt = 1.0;
+  p.rho_ice = 1.0;
+  p.c_air = p.c_ocean = p.coriolis = 0.0;
+  const long nc = CRYO_NCELL(&b), nn = CRYO_NNODE(&b);
+  double *vel[2], *f[2], *forcing = calloc(nn, sizeof(double)), *zero = calloc(nn, sizeof(double));
+  double *h = malloc(nc * sizeof(double)), *a = malloc(nc * sizeof(double));
+  double *mask = malloc(nc * sizeof(double)), *s[3];
+  for (int k = 0; k < 2; ++k) {
+    vel[k] = calloc(nn, sizeof(double));
+    f[k] = calloc(nn, sizeof(double));
+  }
+  for (int k = 0; k < 3; ++k)
+    s[k] = malloc(nc * 3 * sizeof(double));
+  for (int j = -1; j <= NY; ++j)
+    for (int i = -1; i <= NX; ++i) {
+      const long c = CRYO_CELL(&b, i, j);
+      mask[c] = (i >= 0 && i < NX && j >= 0 && j < NY) ? 1.0 : 0.0;
+      h[c] = a[c] = 1.0;
+      for (int k = 0; k < 9; ++k)
+        s[k / 3][c * 3 + k % 3] = mask[c] * rnd(-1e4, 1e4);
+    }
+  /* random velocity on free (interior) nodes only */
+  for (int j = 1; j < NY; ++j)
+    for (int i = 1; i < NX; ++i)
+      for (int k = 0; k < 2; ++k)
+        vel[k][CRYO_NODE(&b, i, j)] = rnd(-0.3, 0.3);
+
+  cryo_seaice_velocity_kernel(&p, &b, s[0], s[1], s[2], h, a, mask, forcing, forcing, forcing,
+                              forcing, zero, zero, f[0], f[1]);
+  double lhs = 0.0;
+  for (int j = 0; j <= NY; ++j)
+    for (int i = 0; i <= NX; ++i) {
+      const long n = CRYO_NODE(&b, i, j);
+      lhs += DX * DY * (vel[0][n] * f[0][n] + vel[1][n] * f[1][n]);
+    }
+  /* -sum_cells int sigma : eps(v) by 2x2 Gauss quadrature */
+  const double gp[2] = {-1.0 / sqrt(3.0), 1.0 / sqrt(3.0)};
+  double rhs = 0.0, scale = 0.0;
+  for (int j = 0; j < NY; ++j)
+    for (int i = 0; i < NX; ++i) {
+      const long c = CRYO_CELL(&b, i, j);
+      const long nodes[4] = {CRYO_NODE(&b, i, j), CRYO_NODE(&b, i + 1, j), CRYO_NODE(&b, i, j + 1),
+                             CRYO_NODE(&b, i + 1, j + 1)};
+      for (int gy = 0; gy < 2; ++gy)
+        for (int gx = 0; gx < 2; ++gx) {
+          const double X = gp[gx], Y = gp[gy], xi = 0.5 * (1 + X), eta = 0.5 * (1 + Y);
+          const double dndx[4] = {-(1 - eta) / DX, (1 - eta) / DX, -eta / DX, eta / DX};
+          const double dndy[4] = {-(1 - xi) / DY, -xi / DY, (1 - xi) / DY, xi / DY};
+          double ux = 0, uy = 0, vx = 0, vy = 0;
+          for (int k = 0; k < 4; ++k) {
+            ux += vel[0][nodes[k]] * dndx[k];
+            uy += vel[0][nodes[k]] * dndy[k];
+            vx += vel[1][nodes[k]] * dndx[k];
+            vy += vel[1][nodes[k]] * dndy[k];
+          }
+          double sg[3];
+          for (int comp = 0; comp < 3; ++comp)
+            sg[comp] = s[comp][c * 3] + s[comp][c * 3 + 1] * X + s[comp][c * 3 + 2] * Y;
+          const double term = DX * DY / 4.0 * (sg[0] * ux + sg[1] * (uy + vx) + sg[2] * vy);
+          rhs -= term;
+          scale += fabs(term);
+        }
+    }
+  CU_ASSERT(fabs(rhs) > 1e-3 * scale);
+  CU_ASSERT(fabs(lhs - rhs) <= 1e-12 * fabs(rhs));
+  for (int k = 0; k < 2; ++k) {
+    free(vel[k]);
+    free(f[k]);
+  }
+  for (int k = 0; k < 3; ++k)
+    free(s[k]);
+  free(forcing);
+  free(zero);
+  free(h);
+  free(a);
+  free(mask);
+}
+
+static void test_array_table(void) {
+  for (int order = 0; order <= 1; ++order) {
+    cryo_seaice_params p;
+    cryo_seaice_params_cyclone(&p);
+    p.tracer_order = order;
+    const cryo_seaice_array_info *t;
+    const int n = cryo_seaice_arrays(&p, &t);
+    CU_ASSERT_EQUAL(n * sizeof(double *), sizeof(cryo_seaice_state));
+    int seen[64] = {0};
+    for (int k = 0; k < n; ++k) {
+      const size_t slot = t[k].offset / sizeof(double *);
+      CU_ASSERT(slot < (size_t)n && t[k].offset % sizeof(double *) == 0);
+      if (slot < 64) ++seen[slot];
+      if (!strcmp(t[k].name, "h") || !strcmp(t[k].name, "a"))
+        CU_ASSERT_EQUAL(t[k].nlev, order == 1 ? 3 : 1);
+      if (!strcmp(t[k].name, "u")) CU_ASSERT_STRING_EQUAL(t[k].standard_name, "sea_ice_x_velocity");
+    }
+    for (int k = 0; k < n; ++k)
+      CU_ASSERT_EQUAL(seen[k], 1);
+  }
+}
+
+int main(void) {
+  if (CU_initialize_registry() != CUE_SUCCESS) return 2;
+  CU_pSuite s = CU_add_suite("seaice_stress", NULL, NULL);
+  CU_add_test(s, "stress kernel vs reference, dG0 tracers", test_stress_dg0);
+  CU_add_test(s, "stress kernel vs reference, dG1 tracers", test_stress_dg1);
+  CU_add_test(s, "discrete adjointness of the divergence", test_adjointness);
+  CU_add_test(s, "array table", test_array_table);
+  CU_basic_set_mode(CU_BRM_VERBOSE);
+  CU_basic_run_tests();
+  const unsigned failures = CU_get_number_of_failures();
+  CU_cleanup_registry();
+  return failures ? 1 : 0;
+}
