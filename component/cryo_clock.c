@@ -4,7 +4,9 @@
 #include <stdio.h>
 #include <string.h>
 
-static int is_leap(int y) { return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0; }
+static int is_leap(int y) {
+  return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+}
 
 static int days_in_month(int y, int m, cryo_calendar cal) {
   static const int dm[12] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
@@ -15,7 +17,8 @@ static int days_in_month(int y, int m, cryo_calendar cal) {
 static long long day_number(int y, int m, int d, cryo_calendar cal) {
   if (cal == CRYO_CAL_NOLEAP) {
     long long n = (long long)y * 365;
-    for (int k = 1; k < m; ++k) n += days_in_month(y, k, cal);
+    for (int k = 1; k < m; ++k)
+      n += days_in_month(y, k, cal);
     return n + d - 1;
   }
   /* Gregorian: shift the year to start in March so the leap day is last. */
@@ -40,7 +43,8 @@ int cryo_date_parse(const char *text, cryo_date *d, const char *what, cryo_err *
   CRYO_CHECK(n == 3, err, CRYO_ERR_FORMAT, "%s: '%s' is not a date 'YYYY-MM-DD hh:mm:ss'", what,
              text);
   const char *rest = text + used;
-  while (*rest == ' ' || *rest == 'T') ++rest;
+  while (*rest == ' ' || *rest == 'T')
+    ++rest;
   if (*rest) {
     int used2 = 0;
     n = sscanf(rest, "%d:%d:%d%n", &t.hour, &t.minute, &t.second, &used2);

@@ -14,10 +14,10 @@ typedef struct cryo_date {
 typedef struct cryo_clock {
   cryo_date start;
   cryo_calendar calendar;
-  long long time;        /* seconds since start */
-  long long run_length;  /* seconds */
-  long long interval;    /* coupling interval, seconds */
-  long long step;        /* coupling intervals done */
+  long long time;       /* seconds since start */
+  long long run_length; /* seconds */
+  long long interval;   /* coupling interval, seconds */
+  long long step;       /* coupling intervals done */
 } cryo_clock;
 
 /* Parse 'YYYY-MM-DD hh:mm:ss' (the time part optional); `what` names the

@@ -13,7 +13,9 @@
 /* A failed cryo_init may leave no component behind: its message lives here. */
 static cryo_err init_error;
 
-const char *cryo_version(void) { return PACKAGE_VERSION; }
+const char *cryo_version(void) {
+  return PACKAGE_VERSION;
+}
 
 const char *cryo_last_error(const cryo_component *c) {
   return c ? c->err.msg : init_error.msg;
@@ -93,8 +95,8 @@ int cryo_output_var_add(cryo_component *c, const char *name, const char *units,
                         const char *standard_name, const char *long_name, const char *field,
                         int offset, int stride, int count) {
   int f = cryo_field_find(c, field);
-  CRYO_CHECK(f >= 0, &c->err, CRYO_ERR_ARG, "output variable '%s' names no state array '%s'",
-             name, field);
+  CRYO_CHECK(f >= 0, &c->err, CRYO_ERR_ARG, "output variable '%s' names no state array '%s'", name,
+             field);
   CRYO_CHECK(c->noutvars < CRYO_MAX_OUTPUT, &c->err, CRYO_ERR_ARG,
              "too many output variables registering '%s'", name);
   CRYO_CHECK(offset + (count - 1) * stride < c->fields[f].nlev, &c->err, CRYO_ERR_ARG,
@@ -125,8 +127,10 @@ static int init_clock(cryo_component *c) {
 }
 
 static int select_model(cryo_component *c) {
-  if (!strcmp(c->cfg.run.model, "seaice")) c->model = &cryo_seaice_model;
-  else c->model = &cryo_landice_model;
+  if (!strcmp(c->cfg.run.model, "seaice"))
+    c->model = &cryo_seaice_model;
+  else
+    c->model = &cryo_landice_model;
   return CRYO_OK;
 }
 
@@ -137,7 +141,9 @@ static int halo_capacity(const cryo_component *c) {
   return CRYO_HALO_MAX_FIELDS * nlev;
 }
 
-static double now(void) { return MPI_Wtime(); }
+static double now(void) {
+  return MPI_Wtime();
+}
 
 static int init_steps(cryo_component *c, const char *namelist_path, MPI_Comm comm) {
   CRYO_CALL(cryo_mpi_check(MPI_Comm_dup(comm, &c->comm), "MPI_Comm_dup", &c->err));
@@ -178,7 +184,8 @@ int cryo_init(cryo_component **cp, const char *namelist_path, MPI_Comm comm) {
   c->comm = MPI_COMM_NULL;
   static const char *const names[CRYO_T_COUNT] = {"init", "forcing", "dynamics", "output",
                                                   "restart"};
-  for (int i = 0; i < CRYO_T_COUNT; ++i) c->timers[i].name = names[i];
+  for (int i = 0; i < CRYO_T_COUNT; ++i)
+    c->timers[i].name = names[i];
   double t0 = now();
   int status = init_steps(c, namelist_path, comm);
   if (c->comm != MPI_COMM_NULL) status = cryo_status_agree(c, status);
@@ -196,9 +203,13 @@ int cryo_is_done(const cryo_component *c) {
   return c && c->clock.time >= c->clock.run_length;
 }
 
-long long cryo_get_time(const cryo_component *c) { return c ? c->clock.time : 0; }
+long long cryo_get_time(const cryo_component *c) {
+  return c ? c->clock.time : 0;
+}
 
-long long cryo_get_run_length(const cryo_component *c) { return c ? c->clock.run_length : 0; }
+long long cryo_get_run_length(const cryo_component *c) {
+  return c ? c->clock.run_length : 0;
+}
 
 static int timed(cryo_component *c, int which, int status_in, double t0) {
   c->timers[which].seconds += now() - t0;
@@ -328,6 +339,19 @@ int cryo_set_field(cryo_component *c, const char *name, const double *values, lo
   return cryo_halo_exchange(c->halo, f->loc, f->nlev, 1, &d, &c->err);
 }
 
+int cryo_get_block(const cryo_component *c, int *i0, int *j0, int *nx, int *ny, int *nx_global,
+                   int *ny_global) {
+  if (!c) return CRYO_ERROR(&init_error, CRYO_ERR_ARG, "cryo_get_block: NULL component");
+  const cryo_block *b = &c->grid.block;
+  if (i0) *i0 = b->i0;
+  if (j0) *j0 = b->j0;
+  if (nx) *nx = b->nx;
+  if (ny) *ny = b->ny;
+  if (nx_global) *nx_global = b->nx_global;
+  if (ny_global) *ny_global = b->ny_global;
+  return CRYO_OK;
+}
+
 int cryo_timer_report(const cryo_component *c, char *buf, int len) {
   if (!c || !buf || len <= 0) return CRYO_ERR_ARG;
   int used = snprintf(buf, (size_t)len, "%-10s %10s %8s\n", "phase", "seconds", "calls");
@@ -344,4 +368,6 @@ int cryo_summary(cryo_component *c, char *buf, int len) {
   return CRYO_OK;
 }
 
-int cryo_is_root(const cryo_component *c) { return c && c->rank == 0; }
+int cryo_is_root(const cryo_component *c) {
+  return c && c->rank == 0;
+}

@@ -14,16 +14,18 @@ typedef struct {
   double run_length, coupling_interval, output_interval, restart_interval;
 } time_keys;
 
-#define KEY(n, t, d, lo, hi, req, u) {n, t, d, 1, NULL, 0, lo, hi, NULL, req, u}
-#define INT_KEY(n, d, lo, hi) KEY(n, CRYO_NML_INT, d, lo, hi, 0, NULL)
+#define KEY(n, t, d, lo, hi, req, u)                                                               \
+  { n, t, d, 1, NULL, 0, lo, hi, NULL, req, u }
+#define INT_KEY(n, d, lo, hi)     KEY(n, CRYO_NML_INT, d, lo, hi, 0, NULL)
 #define REAL_KEY(n, d, lo, hi, u) KEY(n, CRYO_NML_REAL, d, lo, hi, 0, u)
-#define BOOL_KEY(n, d) KEY(n, CRYO_NML_LOGICAL, d, 1, 0, 0, NULL)
-#define STR_KEY(n, d, choices) {n, CRYO_NML_STRING, d, 1, NULL, sizeof(d), 1, 0, choices, 0, NULL}
+#define BOOL_KEY(n, d)            KEY(n, CRYO_NML_LOGICAL, d, 1, 0, 0, NULL)
+#define STR_KEY(n, d, choices)                                                                     \
+  { n, CRYO_NML_STRING, d, 1, NULL, sizeof(d), 1, 0, choices, 0, NULL }
 
 static const char *const models[] = {"seaice", "landice", NULL};
 static const char *const forcings[] = {"analytic", "netcdf", "oasis", "host", NULL};
-static const char *const calendars[] = {"proleptic_gregorian", "gregorian", "standard",
-                                        "noleap", "365_day", NULL};
+static const char *const calendars[] = {
+    "proleptic_gregorian", "gregorian", "standard", "noleap", "365_day", NULL};
 static const char *const devices[] = {"auto", "cpu", "gpu", NULL};
 static const char *const si_inits[] = {"cyclone", "uniform", NULL};
 static const char *const li_cases[] = {"slab", "ismip-hom-a", "ismip-hom-c", "file", NULL};
@@ -71,8 +73,8 @@ static int whole_seconds(double v, const char *name, long long *out, const char 
   return CRYO_OK;
 }
 
-static int check_multiple(long long a, long long b, const char *an, const char *bn,
-                          const char *src, cryo_err *err) {
+static int check_multiple(long long a, long long b, const char *an, const char *bn, const char *src,
+                          cryo_err *err) {
   CRYO_CHECK(b > 0 && a % b == 0, err, CRYO_ERR_RANGE,
              "%s: &cryo_run: %s = %lld s is not a multiple of %s = %lld s", src, an, a, bn, b);
   return CRYO_OK;
@@ -83,17 +85,16 @@ static int check_config(cryo_config *cfg, const time_keys *t, cryo_err *err) {
   cryo_run_config *r = &cfg->run;
   const char *src = cfg->source;
   CRYO_CALL(whole_seconds(t->run_length, "run_length", &r->run_length, src, err));
-  CRYO_CALL(whole_seconds(t->coupling_interval, "coupling_interval", &r->coupling_interval, src,
-                          err));
+  CRYO_CALL(
+      whole_seconds(t->coupling_interval, "coupling_interval", &r->coupling_interval, src, err));
   CRYO_CALL(whole_seconds(t->output_interval, "output_interval", &r->output_interval, src, err));
-  CRYO_CALL(whole_seconds(t->restart_interval, "restart_interval", &r->restart_interval, src,
-                          err));
+  CRYO_CALL(whole_seconds(t->restart_interval, "restart_interval", &r->restart_interval, src, err));
   CRYO_CHECK(r->run_length > 0, err, CRYO_ERR_RANGE,
              "%s: &cryo_run: run_length = %lld s must be > 0", src, r->run_length);
   CRYO_CHECK(r->coupling_interval > 0, err, CRYO_ERR_RANGE,
              "%s: &cryo_run: coupling_interval = %lld s must be > 0", src, r->coupling_interval);
-  CRYO_CALL(check_multiple(r->run_length, r->coupling_interval, "run_length",
-                           "coupling_interval", src, err));
+  CRYO_CALL(check_multiple(r->run_length, r->coupling_interval, "run_length", "coupling_interval",
+                           src, err));
   if (r->output_interval > 0)
     CRYO_CALL(check_multiple(r->output_interval, r->coupling_interval, "output_interval",
                              "coupling_interval", src, err));
@@ -252,8 +253,7 @@ int cryo_config_read(cryo_config *cfg, const char *path, cryo_err *err) {
   return read_config(cfg, NULL, path, err);
 }
 
-int cryo_config_read_string(cryo_config *cfg, const char *text, const char *source,
-                            cryo_err *err) {
+int cryo_config_read_string(cryo_config *cfg, const char *text, const char *source, cryo_err *err) {
   cryo_config_defaults(cfg);
   snprintf(cfg->source, sizeof cfg->source, "%s", source);
   return read_config(cfg, text, source, err);

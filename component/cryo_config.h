@@ -25,22 +25,22 @@ typedef struct cryo_run_config {
   char forcing[CRYO_NAME_LEN];     /* 'analytic' | 'netcdf' | 'oasis' | 'host' */
   char forcing_file[CRYO_PATH_LEN];
   char forcing_vars[4][CRYO_NAME_LEN]; /* variable names in the forcing file */
-  char device[CRYO_NAME_LEN];      /* 'auto' | 'cpu' | 'gpu' */
-  int verbose;                     /* progress line on rank 0 every coupling step */
+  char device[CRYO_NAME_LEN];          /* 'auto' | 'cpu' | 'gpu' */
+  int verbose;                         /* progress line on rank 0 every coupling step */
 } cryo_run_config;
 
 typedef struct cryo_grid_config {
-  int nx, ny;                      /* cells */
-  double dx, dy;                   /* m */
-  char mask_file[CRYO_PATH_LEN];   /* '' = all ocean / all ice-covered domain */
+  int nx, ny;                    /* cells */
+  double dx, dy;                 /* m */
+  char mask_file[CRYO_PATH_LEN]; /* '' = all ocean / all ice-covered domain */
   char mask_var[CRYO_NAME_LEN];
-  int nprocs_x, nprocs_y;          /* 0 = automatic */
+  int nprocs_x, nprocs_y; /* 0 = automatic */
 } cryo_grid_config;
 
 typedef struct cryo_seaice_config {
   cryo_seaice_params p;
-  char init[CRYO_NAME_LEN];        /* 'cyclone' | 'uniform' | 'file' */
-  double h_init, a_init;           /* m, 1 */
+  char init[CRYO_NAME_LEN]; /* 'cyclone' | 'uniform' | 'file' */
+  double h_init, a_init;    /* m, 1 */
   char init_file[CRYO_PATH_LEN];
 } cryo_seaice_config;
 
@@ -48,21 +48,21 @@ typedef struct cryo_landice_config {
   cryo_landice_params p;
   char geometry_case[CRYO_NAME_LEN]; /* 'slab' | 'ismip-hom-a' | 'ismip-hom-c' | 'file' */
   char geometry_file[CRYO_PATH_LEN];
-  double background_slope;           /* degrees, x tilt under a file geometry */
-  char basal[CRYO_NAME_LEN];         /* 'no_slip' | 'friction' */
-  char lateral[CRYO_NAME_LEN];       /* 'free' | 'dirichlet' (non-periodic edges) */
-  int periodic;                      /* periodic in x and y */
+  double background_slope;     /* degrees, x tilt under a file geometry */
+  char basal[CRYO_NAME_LEN];   /* 'no_slip' | 'friction' */
+  char lateral[CRYO_NAME_LEN]; /* 'free' | 'dirichlet' (non-periodic edges) */
+  int periodic;                /* periodic in x and y */
   int evolve_thickness;
 } cryo_landice_config;
 
 typedef struct cryo_coupling_config {
-  char component[CRYO_NAME_LEN];   /* OASIS component name (6 characters at most) */
-  char names[16][CRYO_NAME_LEN];   /* OASIS field names, in the order of the field table */
+  char component[CRYO_NAME_LEN]; /* OASIS component name (6 characters at most) */
+  char names[16][CRYO_NAME_LEN]; /* OASIS field names, in the order of the field table */
   int nnames;
 } cryo_coupling_config;
 
 typedef struct cryo_config {
-  char source[CRYO_PATH_LEN];      /* the namelist file read */
+  char source[CRYO_PATH_LEN]; /* the namelist file read */
   cryo_run_config run;
   cryo_grid_config grid;
   cryo_seaice_config seaice;

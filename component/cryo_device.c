@@ -43,7 +43,7 @@ int cryo_device_alloc(cryo_device *d, long n, double **host, double **dev, cryo_
   double *h = calloc((size_t)n, sizeof *h);
   CRYO_CHECK(h, err, CRYO_ERR_MEMORY, "out of memory allocating %ld values", n);
 #if defined(_OPENACC)
-#pragma acc enter data copyin(h[0 : n])
+#pragma acc enter data copyin(h [0:n])
   *dev = acc_deviceptr(h);
   if (!*dev) {
     free(h);
@@ -62,7 +62,7 @@ void cryo_device_free(cryo_device *d, double **host, long n) {
   double *h = *host;
   if (!h) return;
 #if defined(_OPENACC)
-#pragma acc exit data delete(h[0 : n])
+#pragma acc exit data delete (h [0:n])
 #endif
   free(h);
   d->bytes_allocated -= n * (long long)sizeof *h;
@@ -73,7 +73,7 @@ void cryo_device_to_device(cryo_device *d, double *host, long offset, long n) {
   if (n <= 0) return;
 #if defined(_OPENACC)
   double *h = host + offset;
-#pragma acc update device(h[0 : n])
+#pragma acc update device(h [0:n])
 #else
   (void)host;
   (void)offset;
@@ -86,7 +86,7 @@ void cryo_device_to_host(cryo_device *d, double *host, long offset, long n) {
   if (n <= 0) return;
 #if defined(_OPENACC)
   double *h = host + offset;
-#pragma acc update self(h[0 : n])
+#pragma acc update self(h [0:n])
 #else
   (void)host;
   (void)offset;

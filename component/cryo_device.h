@@ -10,13 +10,13 @@
 #include "cryo_error.h"
 
 typedef struct cryo_device {
-  int offload;                  /* 1: arrays have a separate device copy */
-  char description[160];        /* which device runs the kernels, for the log */
-  long long bytes_to_device;    /* bytes copied host -> device since the last reset */
-  long long bytes_to_host;      /* bytes copied device -> host since the last reset */
-  long long updates_to_device;  /* number of update calls each way */
+  int offload;                 /* 1: arrays have a separate device copy */
+  char description[160];       /* which device runs the kernels, for the log */
+  long long bytes_to_device;   /* bytes copied host -> device since the last reset */
+  long long bytes_to_host;     /* bytes copied device -> host since the last reset */
+  long long updates_to_device; /* number of update calls each way */
   long long updates_to_host;
-  long long bytes_allocated;    /* device memory held, bytes */
+  long long bytes_allocated; /* device memory held, bytes */
 } cryo_device;
 
 /* Select the device. require_gpu = 1 makes a missing GPU an error (OpenACC

@@ -30,11 +30,11 @@ void cryo_err_clear(cryo_err *err) {
 
 const char *cryo_status_name(int status) {
   static const char *const names[CRYO_STATUS_COUNT] = {
-      "CRYO_OK",          "CRYO_ERR_ARG",       "CRYO_ERR_MEMORY",   "CRYO_ERR_FILE",
-      "CRYO_ERR_SYNTAX",  "CRYO_ERR_UNKNOWN",   "CRYO_ERR_TYPE",     "CRYO_ERR_DUPLICATE",
-      "CRYO_ERR_MISSING", "CRYO_ERR_RANGE",     "CRYO_ERR_NETCDF",   "CRYO_ERR_FORMAT",
-      "CRYO_ERR_CHECKSUM", "CRYO_ERR_DATA",     "CRYO_ERR_MPI",      "CRYO_ERR_DEVICE",
-      "CRYO_ERR_SOLVER",  "CRYO_ERR_COUPLING",  "CRYO_ERR_UNSUPPORTED", "CRYO_ERR_STATE"};
+      "CRYO_OK",           "CRYO_ERR_ARG",      "CRYO_ERR_MEMORY",      "CRYO_ERR_FILE",
+      "CRYO_ERR_SYNTAX",   "CRYO_ERR_UNKNOWN",  "CRYO_ERR_TYPE",        "CRYO_ERR_DUPLICATE",
+      "CRYO_ERR_MISSING",  "CRYO_ERR_RANGE",    "CRYO_ERR_NETCDF",      "CRYO_ERR_FORMAT",
+      "CRYO_ERR_CHECKSUM", "CRYO_ERR_DATA",     "CRYO_ERR_MPI",         "CRYO_ERR_DEVICE",
+      "CRYO_ERR_SOLVER",   "CRYO_ERR_COUPLING", "CRYO_ERR_UNSUPPORTED", "CRYO_ERR_STATE"};
   if (status < 0 || status >= CRYO_STATUS_COUNT) return "CRYO_ERR_UNKNOWN_STATUS";
   return names[status];
 }

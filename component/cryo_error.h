@@ -39,6 +39,7 @@ void cryo_err_clear(cryo_err *err);
     if (!(cond)) return cryo_err_set((err), (status), __FILE__, __LINE__, __func__, __VA_ARGS__);  \
   } while (0)
 
-#define CRYO_ERROR(err, status, ...) cryo_err_set((err), (status), __FILE__, __LINE__, __func__, __VA_ARGS__)
+#define CRYO_ERROR(err, status, ...)                                                               \
+  cryo_err_set((err), (status), __FILE__, __LINE__, __func__, __VA_ARGS__)
 
 #endif

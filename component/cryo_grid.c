@@ -16,7 +16,8 @@ int cryo_mpi_check(int mpi_status, const char *what, cryo_err *err) {
 /* Split n cells over count parts as evenly as possible, the first n % count
  * parts one cell larger; start[p] is the first cell of part p. */
 static void split_range(int n, int count, int *start) {
-  for (int p = 0; p <= count; ++p) start[p] = p * (n / count) + (p < n % count ? p : n % count);
+  for (int p = 0; p <= count; ++p)
+    start[p] = p * (n / count) + (p < n % count ? p : n % count);
 }
 
 /* Process grid px x py = size whose blocks are closest to square. */
@@ -57,8 +58,8 @@ int cryo_grid_create(cryo_grid *g, MPI_Comm comm, int nx, int ny, double dx, dou
     py_count = g->size / px_count;
   }
   CRYO_CHECK(px_count * py_count == g->size, err, CRYO_ERR_RANGE,
-             "process grid nprocs_x x nprocs_y = %d x %d does not match the %d MPI ranks",
-             px_count, py_count, g->size);
+             "process grid nprocs_x x nprocs_y = %d x %d does not match the %d MPI ranks", px_count,
+             py_count, g->size);
   CRYO_CHECK(nx / px_count >= 2 && ny / py_count >= 2, err, CRYO_ERR_RANGE,
              "grid %d x %d over %d x %d ranks leaves a rank fewer than 2 cells each way", nx, ny,
              px_count, py_count);
@@ -102,8 +103,10 @@ void cryo_grid_destroy(cryo_grid *g) {
 
 int cryo_grid_owner(const cryo_grid *g, int i, int j) {
   int px = 0, py = 0;
-  while (px + 1 < g->px_count && g->i_start[px + 1] <= i) ++px;
-  while (py + 1 < g->py_count && g->j_start[py + 1] <= j) ++py;
+  while (px + 1 < g->px_count && g->i_start[px + 1] <= i)
+    ++px;
+  while (py + 1 < g->py_count && g->j_start[py + 1] <= j)
+    ++py;
   return py * g->px_count + px;
 }
 
@@ -158,9 +161,9 @@ int cryo_grid_gather(const cryo_grid *g, cryo_location loc, int nlev, const doub
       offset += counts[r];
     }
   }
-  int status = cryo_mpi_check(MPI_Gatherv(send, (int)nsend, MPI_DOUBLE, recv, counts, displs,
-                                          MPI_DOUBLE, 0, g->comm),
-                              "MPI_Gatherv", err);
+  int status = cryo_mpi_check(
+      MPI_Gatherv(send, (int)nsend, MPI_DOUBLE, recv, counts, displs, MPI_DOUBLE, 0, g->comm),
+      "MPI_Gatherv", err);
   if (status == CRYO_OK && g->rank == 0) {
     for (int r = 0; r < g->size; ++r) {
       int a0, an, c0, cn;

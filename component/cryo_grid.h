@@ -13,13 +13,13 @@
 typedef struct cryo_device cryo_device;
 
 typedef struct cryo_grid {
-  cryo_block block;          /* this rank's block, as kernels see it */
-  MPI_Comm comm;             /* the component's communicator (not owned) */
+  cryo_block block; /* this rank's block, as kernels see it */
+  MPI_Comm comm;    /* the component's communicator (not owned) */
   int rank, size;
-  int px_count, py_count;    /* process grid */
-  int px, py;                /* this rank's position in it */
+  int px_count, py_count;       /* process grid */
+  int px, py;                   /* this rank's position in it */
   int west, east, south, north; /* neighbour ranks or MPI_PROC_NULL */
-  int *i_start, *j_start;    /* first global cell of each process column / row, [count + 1] */
+  int *i_start, *j_start;       /* first global cell of each process column / row, [count + 1] */
 } cryo_grid;
 
 /* Decompose nx x ny cells over the ranks of comm. px_count/py_count = 0

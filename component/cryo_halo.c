@@ -13,8 +13,8 @@
 struct cryo_halo {
   const cryo_grid *grid;
   cryo_device *dev;
-  long capacity;               /* values per buffer */
-  double *send_h, *send_d;     /* host and device addresses of the send buffer */
+  long capacity;           /* values per buffer */
+  double *send_h, *send_d; /* host and device addresses of the send buffer */
   double *recv_h, *recv_d;
 };
 
@@ -48,21 +48,22 @@ void cryo_halo_destroy(cryo_halo **hp) {
 /* One direction of one axis: send the line at send_index to `to`, receive the
  * line for recv_index from `from`. */
 static int exchange_line(cryo_halo *h, cryo_location loc, int axis, int send_index, int to,
-                         int recv_index, int from, int first, int count, int nlev,
-                         double *const *f, int nfield, cryo_err *err) {
+                         int recv_index, int from, int first, int count, int nlev, double *const *f,
+                         int nfield, cryo_err *err) {
   if (to == MPI_PROC_NULL && from == MPI_PROC_NULL) return CRYO_OK;
   const cryo_block *b = &h->grid->block;
   long n = (long)count * nlev * nfield;
   double *q[CRYO_HALO_MAX_FIELDS] = {0};
-  for (int i = 0; i < nfield; ++i) q[i] = f[i];
+  for (int i = 0; i < nfield; ++i)
+    q[i] = f[i];
   if (to != MPI_PROC_NULL) {
     cryo_halo_line_copy(b, loc, axis, send_index, first, count, nlev, q[0], q[1], q[2], q[3],
                         h->send_d, 0);
     cryo_device_to_host(h->dev, h->send_h, 0, n);
   }
   int tag = 100 + 2 * axis + (send_index > recv_index);
-  CRYO_CALL(cryo_mpi_check(MPI_Sendrecv(h->send_h, to == MPI_PROC_NULL ? 0 : (int)n, MPI_DOUBLE,
-                                        to, tag, h->recv_h, from == MPI_PROC_NULL ? 0 : (int)n,
+  CRYO_CALL(cryo_mpi_check(MPI_Sendrecv(h->send_h, to == MPI_PROC_NULL ? 0 : (int)n, MPI_DOUBLE, to,
+                                        tag, h->recv_h, from == MPI_PROC_NULL ? 0 : (int)n,
                                         MPI_DOUBLE, from, tag, h->grid->comm, MPI_STATUS_IGNORE),
                            "halo MPI_Sendrecv", err));
   if (from != MPI_PROC_NULL) {

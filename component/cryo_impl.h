@@ -25,7 +25,7 @@ typedef enum cryo_role {
 typedef struct cryo_field {
   const char *name, *units, *standard_name, *long_name;
   cryo_location loc;
-  int nlev;     /* values per cell or node */
+  int nlev; /* values per cell or node */
   cryo_role role;
   long n;       /* values in the block with its halo */
   double *host; /* host copy, valid after an update to the host */
@@ -71,7 +71,7 @@ struct cryo_component {
   int nfields;
   cryo_output_var outvars[CRYO_MAX_OUTPUT];
   int noutvars;
-  int nlevels;       /* vertical levels of 3-D output (land ice), 0 for 2-D */
+  int nlevels; /* vertical levels of 3-D output (land ice), 0 for 2-D */
 
   const cryo_model_ops *model;
   void *model_data;

@@ -21,10 +21,11 @@ typedef struct landice_model {
   int nlog;
 } landice_model;
 
-static const cryo_role roles[] = {
-    [CRYO_LANDICE_PROGNOSTIC] = CRYO_ROLE_PROGNOSTIC, [CRYO_LANDICE_FORCING] = CRYO_ROLE_FORCING,
-    [CRYO_LANDICE_STATIC] = CRYO_ROLE_STATIC,         [CRYO_LANDICE_DIAGNOSTIC] = CRYO_ROLE_DIAGNOSTIC,
-    [CRYO_LANDICE_WORK] = CRYO_ROLE_WORK};
+static const cryo_role roles[] = {[CRYO_LANDICE_PROGNOSTIC] = CRYO_ROLE_PROGNOSTIC,
+                                  [CRYO_LANDICE_FORCING] = CRYO_ROLE_FORCING,
+                                  [CRYO_LANDICE_STATIC] = CRYO_ROLE_STATIC,
+                                  [CRYO_LANDICE_DIAGNOSTIC] = CRYO_ROLE_DIAGNOSTIC,
+                                  [CRYO_LANDICE_WORK] = CRYO_ROLE_WORK};
 
 /* Rank 0 reads variable `name` (y, x) of the geometry file into global
  * (nx_global * ny_global values); status only meaningful on rank 0. */
@@ -53,8 +54,8 @@ static int read_geometry_var(cryo_component *c, int ncid, const char *path, cons
   size_t n = (size_t)b->nx_global * b->ny_global;
   for (size_t q = 0; q < n; ++q)
     CRYO_CHECK(isfinite(global[q]), &c->err, CRYO_ERR_DATA,
-               "geometry_file %s: '%s' at (y, x) = (%zu, %zu) is %g", path, name,
-               q / b->nx_global, q % b->nx_global, global[q]);
+               "geometry_file %s: '%s' at (y, x) = (%zu, %zu) is %g", path, name, q / b->nx_global,
+               q % b->nx_global, global[q]);
   return CRYO_OK;
 }
 
@@ -99,7 +100,8 @@ static int read_geometry(cryo_component *c) {
     MPI_Bcast(g, (int)(3 * n), MPI_DOUBLE, 0, c->comm);
     const char *names[5] = {"thk", "thk_node", "bed", "usrf", "beta2"};
     cryo_field *f[5];
-    for (int k = 0; k < 5; ++k) f[k] = &c->fields[cryo_field_find(c, names[k])];
+    for (int k = 0; k < 5; ++k)
+      f[k] = &c->fields[cryo_field_find(c, names[k])];
     for (int j = -1; j <= b->ny; ++j)
       for (int i = -1; i <= b->nx; ++i)
         f[0]->host[CRYO_CELL(b, i, j)] = cell_value(b, g, b->i0 + i, b->j0 + j);
@@ -118,7 +120,8 @@ static int read_geometry(cryo_component *c) {
         f[3]->host[q] = v[0] + v[1];
         f[4]->host[q] = found[2] ? v[2] : c->cfg.landice.p.beta2;
       }
-    for (int k = 0; k < 5; ++k) cryo_field_to_device(c, f[k]);
+    for (int k = 0; k < 5; ++k)
+      cryo_field_to_device(c, f[k]);
     c->cfg.landice.p.slope_x = -tan(c->cfg.landice.background_slope * M_PI / 180.0);
     c->cfg.landice.p.slope_y = 0.0;
   }
@@ -149,8 +152,8 @@ static int landice_create(cryo_component *c) {
     int i = cryo_field_find(c, out2d[k]);
     CRYO_CHECK(i >= 0, &c->err, CRYO_ERR_ARG, "land-ice state has no '%s' array", out2d[k]);
     const cryo_field *f = &c->fields[i];
-    CRYO_CALL(cryo_output_var_add(c, f->name, f->units, f->standard_name, f->long_name, f->name,
-                                  0, 1, 1));
+    CRYO_CALL(cryo_output_var_add(c, f->name, f->units, f->standard_name, f->long_name, f->name, 0,
+                                  1, 1));
   }
   CRYO_CALL(cryo_output_var_add(c, "u", "m/(365 day)", "land_ice_x_velocity",
                                 "ice velocity, x component", "velocity", 0, 2, nz + 1));
@@ -188,7 +191,8 @@ static int landice_get_forcing(cryo_component *c, long long t) {
   for (int k = 0; k < 2; ++k) {
     cryo_field *f = &c->fields[fields[k]];
     CRYO_CALL(cryo_exchange_get(c->exchange, (double)t, ids[k], f->host, &c->err));
-    for (long q = 0; q < f->n; ++q) f->host[q] *= to_m_per_year;
+    for (long q = 0; q < f->n; ++q)
+      f->host[q] *= to_m_per_year;
     cryo_field_to_device(c, f);
   }
   return CRYO_OK;
@@ -200,8 +204,8 @@ static int landice_advance(cryo_component *c, long long seconds) {
   const cryo_block *b = &c->grid.block;
   long nsteps = lc->evolve_thickness ? (long)llround((double)seconds / lc->p.dt) : 1;
   for (long k = 0; k < nsteps; ++k) {
-    CRYO_CALL(cryo_landice_solve_velocity(b, &lc->p, &m->s, &c->ops, m->log, NEWTON_LOG,
-                                          &m->nlog, &c->err));
+    CRYO_CALL(cryo_landice_solve_velocity(b, &lc->p, &m->s, &c->ops, m->log, NEWTON_LOG, &m->nlog,
+                                          &c->err));
     if (lc->evolve_thickness)
       CRYO_CALL(cryo_landice_evolve_thickness(b, &lc->p, &m->s, &c->ops, NULL, &c->err));
   }
@@ -218,9 +222,10 @@ static int landice_summary(cryo_component *c, char *buf, int len) {
   landice_model *m = c->model_data;
   double volume = 0;
   CRYO_CALL(cryo_landice_volume(&c->grid.block, &m->s, &c->ops, &volume, &c->err));
-  double r0 = m->nlog > 0 ? m->log[0].residual_norm : 0, r1 = m->nlog > 0 ? m->log[m->nlog - 1].residual_norm : 0;
-  snprintf(buf, (size_t)len, "volume %.6e m3  Newton steps %d  |R| %.3e -> %.3e", volume,
-           m->nlog, r0, r1);
+  double r0 = m->nlog > 0 ? m->log[0].residual_norm : 0,
+         r1 = m->nlog > 0 ? m->log[m->nlog - 1].residual_norm : 0;
+  snprintf(buf, (size_t)len, "volume %.6e m3  Newton steps %d  |R| %.3e -> %.3e", volume, m->nlog,
+           r0, r1);
   return CRYO_OK;
 }
 
@@ -230,7 +235,6 @@ static void landice_destroy(cryo_component *c) {
   c->model_data = NULL;
 }
 
-const cryo_model_ops cryo_landice_model = {"landice",           landice_create,
-                                           landice_advance,     landice_get_forcing,
-                                           landice_put_results, landice_summary,
-                                           landice_destroy};
+const cryo_model_ops cryo_landice_model = {
+    "landice",           landice_create,  landice_advance, landice_get_forcing,
+    landice_put_results, landice_summary, landice_destroy};

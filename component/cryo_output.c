@@ -32,7 +32,8 @@ static int put_text(cryo_component *c, int ncid, int var, const char *name, cons
 static int write_axis(cryo_component *c, int ncid, int var, int n, double step, double shift) {
   double *v = malloc((size_t)n * sizeof *v);
   CRYO_CHECK(v, &c->err, CRYO_ERR_MEMORY, "out of memory writing coordinates");
-  for (int i = 0; i < n; ++i) v[i] = (i + shift) * step;
+  for (int i = 0; i < n; ++i)
+    v[i] = (i + shift) * step;
   int s = nc_put_var_double(ncid, var, v);
   free(v);
   NC_TRY(c, s, "writing a coordinate");
@@ -55,7 +56,8 @@ static int output_create(cryo_component *c) {
   NC_TRY(c, nc_def_dim(ncid, "y", (size_t)b->ny_global, &dy), "defining y");
   NC_TRY(c, nc_def_dim(ncid, "x_node", (size_t)b->nx_global + 1, &dxn), "defining x_node");
   NC_TRY(c, nc_def_dim(ncid, "y_node", (size_t)b->ny_global + 1, &dyn), "defining y_node");
-  if (c->nlevels > 0) NC_TRY(c, nc_def_dim(ncid, "level", (size_t)c->nlevels, &dz), "defining level");
+  if (c->nlevels > 0)
+    NC_TRY(c, nc_def_dim(ncid, "level", (size_t)c->nlevels, &dz), "defining level");
 
   struct {
     const char *name, *std, *lname;
@@ -66,7 +68,8 @@ static int output_create(cryo_component *c) {
                {"x_node", "projection_x_coordinate", "x of cell corners", dxn, 0},
                {"y_node", "projection_y_coordinate", "y of cell corners", dyn, 0}};
   for (int a = 0; a < 4; ++a) {
-    NC_TRY(c, nc_def_var(ncid, axes[a].name, NC_DOUBLE, 1, &axes[a].dim, &axes[a].id), axes[a].name);
+    NC_TRY(c, nc_def_var(ncid, axes[a].name, NC_DOUBLE, 1, &axes[a].dim, &axes[a].id),
+           axes[a].name);
     CRYO_CALL(put_text(c, ncid, axes[a].id, "units", "m"));
     CRYO_CALL(put_text(c, ncid, axes[a].id, "standard_name", axes[a].std));
     CRYO_CALL(put_text(c, ncid, axes[a].id, "long_name", axes[a].lname));
@@ -83,7 +86,8 @@ static int output_create(cryo_component *c) {
   if (dz >= 0) {
     int zid;
     NC_TRY(c, nc_def_var(ncid, "level", NC_DOUBLE, 1, &dz, &zid), "defining level");
-    CRYO_CALL(put_text(c, ncid, zid, "long_name", "terrain-following level, 0 at the bed, 1 at the surface"));
+    CRYO_CALL(put_text(c, ncid, zid, "long_name",
+                       "terrain-following level, 0 at the bed, 1 at the surface"));
     CRYO_CALL(put_text(c, ncid, zid, "units", "1"));
     CRYO_CALL(put_text(c, ncid, zid, "positive", "up"));
   }
@@ -172,8 +176,8 @@ int cryo_output_write(cryo_component *c) {
     int s = nc_put_var1_double(c->output->ncid, c->output->time_var, &at, &t);
     if (s == NC_NOERR) s = nc_sync(c->output->ncid);
     if (s != NC_NOERR)
-      status = CRYO_ERROR(&c->err, CRYO_ERR_NETCDF, "%s: writing time: %s",
-                          c->cfg.run.output_file, nc_strerror(s));
+      status = CRYO_ERROR(&c->err, CRYO_ERR_NETCDF, "%s: writing time: %s", c->cfg.run.output_file,
+                          nc_strerror(s));
     c->output->nrec++;
   }
   return status;

@@ -22,7 +22,8 @@
 static uint64_t checksum(const double *v, size_t n) {
   const unsigned char *p = (const unsigned char *)v;
   uint64_t h = 14695981039346656037ULL;
-  for (size_t i = 0; i < n * sizeof *v; ++i) h = (h ^ p[i]) * 1099511628211ULL;
+  for (size_t i = 0; i < n * sizeof *v; ++i)
+    h = (h ^ p[i]) * 1099511628211ULL;
   return h;
 }
 
@@ -82,7 +83,8 @@ static int write_field(cryo_component *c, int ncid, const cryo_field *f, const d
   char sum[24];
   snprintf(sum, sizeof sum, "%016" PRIx64, checksum(global, n));
   NC_RST(c, nc_put_att_text(ncid, var, "checksum", strlen(sum), sum), path, f->name);
-  if (f->units) NC_RST(c, nc_put_att_text(ncid, var, "units", strlen(f->units), f->units), path, f->name);
+  if (f->units)
+    NC_RST(c, nc_put_att_text(ncid, var, "units", strlen(f->units), f->units), path, f->name);
   NC_RST(c, nc_put_var_double(ncid, var, global), path, f->name);
   return CRYO_OK;
 }
@@ -105,8 +107,8 @@ int cryo_restart_write(cryo_component *c, const char *path) {
     if (!global) status = CRYO_ERROR(&c->err, CRYO_ERR_MEMORY, "out of memory writing a restart");
     int s = status == CRYO_OK ? nc_create(tmp, NC_NETCDF4 | NC_CLOBBER, &ncid) : NC_NOERR;
     if (s != NC_NOERR)
-      status = CRYO_ERROR(&c->err, CRYO_ERR_FILE, "restart %s: cannot create: %s", tmp,
-                          nc_strerror(s));
+      status =
+          CRYO_ERROR(&c->err, CRYO_ERR_FILE, "restart %s: cannot create: %s", tmp, nc_strerror(s));
     if (status == CRYO_OK) status = write_header(c, ncid, tmp);
   }
   for (int i = 0; i < c->nfields; ++i) {
@@ -121,8 +123,8 @@ int cryo_restart_write(cryo_component *c, const char *path) {
     if (ncid >= 0) {
       int s = nc_close(ncid);
       if (s != NC_NOERR && status == CRYO_OK)
-        status = CRYO_ERROR(&c->err, CRYO_ERR_NETCDF, "restart %s: closing: %s", tmp,
-                            nc_strerror(s));
+        status =
+            CRYO_ERROR(&c->err, CRYO_ERR_NETCDF, "restart %s: closing: %s", tmp, nc_strerror(s));
     }
     if (status == CRYO_OK && rename(tmp, path) != 0)
       status = CRYO_ERROR(&c->err, CRYO_ERR_FILE, "restart: cannot rename %s to %s: %s", tmp, path,
@@ -189,8 +191,8 @@ static int read_field(cryo_component *c, int ncid, const cryo_field *f, double *
                       const char *path) {
   int var, ndims, dims[NC_MAX_VAR_DIMS];
   int s = nc_inq_varid(ncid, f->name, &var);
-  CRYO_CHECK(s == NC_NOERR, &c->err, CRYO_ERR_MISSING, "restart %s: variable '%s' is missing",
-             path, f->name);
+  CRYO_CHECK(s == NC_NOERR, &c->err, CRYO_ERR_MISSING, "restart %s: variable '%s' is missing", path,
+             f->name);
   NC_RST(c, nc_inq_varndims(ncid, var, &ndims), path, f->name);
   size_t gx, gy;
   global_points(c, f, &gx, &gy);
@@ -202,8 +204,8 @@ static int read_field(cryo_component *c, int ncid, const cryo_field *f, double *
     size_t n = 0;
     nc_inq_dimlen(ncid, dims[d], &n);
     CRYO_CHECK(n == want[d], &c->err, CRYO_ERR_FORMAT,
-               "restart %s: variable '%s' dimension %d has %zu values, expected %zu", path,
-               f->name, d, n, want[d]);
+               "restart %s: variable '%s' dimension %d has %zu values, expected %zu", path, f->name,
+               d, n, want[d]);
   }
   NC_RST(c, nc_get_var_double(ncid, var, global), path, f->name);
   char stored[40] = {0}, actual[24];
@@ -236,8 +238,8 @@ int cryo_restart_read(cryo_component *c, const char *path) {
     if (c->rank == 0) status = read_field(c, ncid, f, global, path);
     status = cryo_status_from_root(c, status);
     if (status != CRYO_OK) break;
-    status = cryo_status_agree(c, cryo_grid_scatter(&c->grid, f->loc, f->nlev, global, f->host,
-                                                    &c->err));
+    status = cryo_status_agree(
+        c, cryo_grid_scatter(&c->grid, f->loc, f->nlev, global, f->host, &c->err));
     if (status != CRYO_OK) break;
     cryo_field_to_device(c, f);
     double *d = f->dev;

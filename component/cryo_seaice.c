@@ -27,12 +27,15 @@ typedef struct seaice_model {
   int coupled;             /* results go out through OASIS */
 } seaice_model;
 
-static const cryo_role roles[] = {
-    [CRYO_SEAICE_PROGNOSTIC] = CRYO_ROLE_PROGNOSTIC, [CRYO_SEAICE_FORCING] = CRYO_ROLE_FORCING,
-    [CRYO_SEAICE_STATIC] = CRYO_ROLE_STATIC,         [CRYO_SEAICE_DIAGNOSTIC] = CRYO_ROLE_DIAGNOSTIC,
-    [CRYO_SEAICE_WORK] = CRYO_ROLE_WORK};
+static const cryo_role roles[] = {[CRYO_SEAICE_PROGNOSTIC] = CRYO_ROLE_PROGNOSTIC,
+                                  [CRYO_SEAICE_FORCING] = CRYO_ROLE_FORCING,
+                                  [CRYO_SEAICE_STATIC] = CRYO_ROLE_STATIC,
+                                  [CRYO_SEAICE_DIAGNOSTIC] = CRYO_ROLE_DIAGNOSTIC,
+                                  [CRYO_SEAICE_WORK] = CRYO_ROLE_WORK};
 
-static seaice_model *model_of(cryo_component *c) { return c->model_data; }
+static seaice_model *model_of(cryo_component *c) {
+  return c->model_data;
+}
 
 /* Mask from &cryo_grid mask_file (1 ocean, 0 land), read on rank 0 and
  * scattered; cells outside the domain stay 0. */
@@ -63,19 +66,19 @@ static int read_mask(cryo_component *c, cryo_field *f) {
     if (status == CRYO_OK && !(global = malloc(n * sizeof *global)))
       status = CRYO_ERROR(&c->err, CRYO_ERR_MEMORY, "out of memory reading %s", path);
     if (status == CRYO_OK && (s = nc_get_var_double(ncid, id, global)) != NC_NOERR)
-      status = CRYO_ERROR(&c->err, CRYO_ERR_NETCDF, "mask_file %s: '%s': %s", path, var,
-                          nc_strerror(s));
+      status =
+          CRYO_ERROR(&c->err, CRYO_ERR_NETCDF, "mask_file %s: '%s': %s", path, var, nc_strerror(s));
     for (size_t q = 0; status == CRYO_OK && q < n; ++q)
       if (global[q] != 0.0 && global[q] != 1.0)
         status = CRYO_ERROR(&c->err, CRYO_ERR_DATA,
-                            "mask_file %s: '%s' at (y, x) = (%zu, %zu) is %g, must be 0 or 1",
-                            path, var, q / b->nx_global, q % b->nx_global, global[q]);
+                            "mask_file %s: '%s' at (y, x) = (%zu, %zu) is %g, must be 0 or 1", path,
+                            var, q / b->nx_global, q % b->nx_global, global[q]);
     if (ncid >= 0) nc_close(ncid);
   }
   status = cryo_status_from_root(c, status);
   if (status == CRYO_OK)
-    status = cryo_status_agree(c, cryo_grid_scatter(&c->grid, CRYO_AT_CELL, 1, global, f->host,
-                                                    &c->err));
+    status = cryo_status_agree(
+        c, cryo_grid_scatter(&c->grid, CRYO_AT_CELL, 1, global, f->host, &c->err));
   free(global);
   return status;
 }
@@ -91,7 +94,8 @@ static int init_state(cryo_component *c, seaice_model *m) {
     CRYO_CALL(read_mask(c, mask));
   } else {
     for (int j = 0; j < b->ny; ++j)
-      for (int i = 0; i < b->nx; ++i) mask->host[CRYO_CELL(b, i, j)] = 1.0;
+      for (int i = 0; i < b->nx; ++i)
+        mask->host[CRYO_CELL(b, i, j)] = 1.0;
   }
   int cyclone = !strcmp(sc->init, "cyclone");
   for (int j = 0; j < b->ny; ++j)
@@ -120,20 +124,20 @@ static int seaice_create(cryo_component *c) {
   int n = cryo_seaice_arrays(&c->cfg.seaice.p, &t);
   for (int i = 0; i < n; ++i) {
     double **slot = (double **)((char *)&m->s + t[i].offset);
-    CRYO_CALL(cryo_field_add(c, t[i].name, t[i].units, t[i].standard_name, t[i].long_name,
-                             t[i].loc, t[i].nlev, roles[t[i].role], slot));
+    CRYO_CALL(cryo_field_add(c, t[i].name, t[i].units, t[i].standard_name, t[i].long_name, t[i].loc,
+                             t[i].nlev, roles[t[i].role], slot));
   }
   for (int k = 0; k < 4; ++k) {
     const cryo_field_info *fi = &cryo_exchange_fields[forcing_ids[k]];
-    CRYO_CALL(cryo_field_add(c, fi->name, fi->units, fi->standard_name, fi->long_name,
-                             CRYO_AT_CELL, 1, CRYO_ROLE_FORCING, &m->cell_forcing[k]));
+    CRYO_CALL(cryo_field_add(c, fi->name, fi->units, fi->standard_name, fi->long_name, CRYO_AT_CELL,
+                             1, CRYO_ROLE_FORCING, &m->cell_forcing[k]));
     m->cell_field[k] = c->nfields - 1;
   }
   static const char *const out[] = {"u", "v", "h", "a", "shear", "divergence"};
   for (int k = 0; k < 6; ++k) {
     const cryo_field *f = &c->fields[cryo_field_find(c, out[k])];
-    CRYO_CALL(cryo_output_var_add(c, f->name, f->units, f->standard_name, f->long_name, f->name,
-                                  0, 1, 1));
+    CRYO_CALL(cryo_output_var_add(c, f->name, f->units, f->standard_name, f->long_name, f->name, 0,
+                                  1, 1));
   }
   CRYO_CALL(init_state(c, m));
 
@@ -141,7 +145,8 @@ static int seaice_create(cryo_component *c) {
   m->analytic = !strcmp(forcing, "analytic");
   m->host = !strcmp(forcing, "host");
   m->coupled = !strcmp(forcing, "oasis");
-  for (int k = 0; k < 6; ++k) m->result_field[k] = -1;
+  for (int k = 0; k < 6; ++k)
+    m->result_field[k] = -1;
   if (m->host || m->coupled) {
     for (int k = 0; k < 6; ++k) {
       const cryo_field_info *fi = &cryo_exchange_fields[result_ids[k]];
@@ -156,7 +161,8 @@ static int seaice_create(cryo_component *c) {
     cryo_date_format(c->clock.start, start, sizeof start);
     xc.forcing_file = c->cfg.run.forcing_file;
     xc.start_date = start;
-    for (int k = 0; k < 4; ++k) xc.var_names[forcing_ids[k]] = c->cfg.run.forcing_vars[k];
+    for (int k = 0; k < 4; ++k)
+      xc.var_names[forcing_ids[k]] = c->cfg.run.forcing_vars[k];
     xc.oasis_component = c->cfg.coupling.component;
     CRYO_CALL(cryo_exchange_create(&c->exchange, forcing, CRYO_MODEL_SEAICE, &c->grid.block,
                                    c->comm, &xc, &c->err));
@@ -204,8 +210,8 @@ static int seaice_put_results(cryo_component *c, long long t) {
   if (m->result_field[0] < 0) return CRYO_OK;
   double **r = m->results;
   const cryo_seaice_state *s = &m->s;
-  cryo_seaice_coupling_fields(&c->cfg.seaice.p, &c->grid.block, s->u, s->v, s->uocn, s->vocn,
-                              s->h, s->a, s->mask, r[0], r[1], r[2], r[3], r[4], r[5]);
+  cryo_seaice_coupling_fields(&c->cfg.seaice.p, &c->grid.block, s->u, s->v, s->uocn, s->vocn, s->h,
+                              s->a, s->mask, r[0], r[1], r[2], r[3], r[4], r[5]);
   if (!m->coupled) return CRYO_OK;
   for (int k = 0; k < 6; ++k) {
     cryo_field *f = &c->fields[m->result_field[k]];
@@ -231,7 +237,6 @@ static void seaice_destroy(cryo_component *c) {
   c->model_data = NULL;
 }
 
-const cryo_model_ops cryo_seaice_model = {"seaice",           seaice_create,
-                                          seaice_advance,     seaice_get_forcing,
-                                          seaice_put_results, seaice_summary,
+const cryo_model_ops cryo_seaice_model = {"seaice",           seaice_create,      seaice_advance,
+                                          seaice_get_forcing, seaice_put_results, seaice_summary,
                                           seaice_destroy};

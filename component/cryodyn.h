@@ -71,6 +71,12 @@ int cryo_is_done(const cryo_component *c);
 long long cryo_get_time(const cryo_component *c);
 long long cryo_get_run_length(const cryo_component *c);
 
+/* This rank's block of the grid: first owned cell (0-based global indices
+ * i0, j0), owned cells nx x ny, and the global grid size; what a host needs to
+ * size the arrays of cryo_set_field / cryo_get_field. Any pointer may be NULL. */
+int cryo_get_block(const cryo_component *c, int *i0, int *j0, int *nx, int *ny, int *nx_global,
+                   int *ny_global);
+
 /* Copy a named field (e.g. "sea_ice_thickness") from or into the caller's
  * array on this rank's own cells or nodes, row-major [ny_local][nx_local].
  * `n` is the caller's array length; a wrong length is CRYO_ERR_ARG. */

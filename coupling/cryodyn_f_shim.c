@@ -4,7 +4,7 @@
  * a Fortran MPI communicator handle (MPI_Fint, converted with MPI_Comm_f2c),
  * and the size of this rank's block, which a host needs to dimension the
  * arrays of cryo_set_field / cryo_get_field. */
-#include "cryo_impl.h"
+#include "cryodyn.h"
 
 int cryo_init_f(cryo_component **c, const char *namelist_path, MPI_Fint comm) {
   return cryo_init(c, namelist_path, MPI_Comm_f2c(comm));
@@ -12,15 +12,8 @@ int cryo_init_f(cryo_component **c, const char *namelist_path, MPI_Fint comm) {
 
 /* Owned cells of this rank: global index of the first one (0-based), counts,
  * and the global grid size. Nodes of a block are (nx + 1) x (ny + 1). */
-int cryo_get_block_f(const cryo_component *c, int *i0, int *j0, int *nx, int *ny,
-                     int *nx_global, int *ny_global) {
+int cryo_get_block_f(const cryo_component *c, int *i0, int *j0, int *nx, int *ny, int *nx_global,
+                     int *ny_global) {
   if (!c || !i0 || !j0 || !nx || !ny || !nx_global || !ny_global) return CRYO_ERR_ARG;
-  const cryo_block *b = &c->grid.block;
-  *i0 = b->i0;
-  *j0 = b->j0;
-  *nx = b->nx;
-  *ny = b->ny;
-  *nx_global = b->nx_global;
-  *ny_global = b->ny_global;
-  return CRYO_OK;
+  return cryo_get_block(c, i0, j0, nx, ny, nx_global, ny_global);
 }

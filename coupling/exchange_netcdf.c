@@ -436,11 +436,13 @@ static int nc_get(cryo_exchange *x, double time, int field, double *buf, cryo_er
   }
   int lo, hi;
   CRYO_CALL(load_pair(x, field, k, &lo, &hi, err));
-  /* (1 - w) a + w b returns a and b exactly at the record times. */
+  /* (1 - w) a + w b returns a and b exactly at the record times; a value
+   * constant in time must arrive unchanged too, which the formula alone does
+   * not guarantee for every w (it can be 1 ulp off). */
   double w = (time - t[k]) / (t[k + 1] - t[k]);
   const double *a = p->f[field].slot[lo], *bv = p->f[field].slot[hi];
   for (long c = 0; c < ncell; ++c)
-    buf[c] = (1.0 - w) * a[c] + w * bv[c];
+    buf[c] = a[c] == bv[c] ? a[c] : (1.0 - w) * a[c] + w * bv[c];
   return CRYO_OK;
 }
 

@@ -18,7 +18,8 @@
 #define CRYO_PRAGMA(x) _Pragma(#x)
 
 #if defined(_OPENACC)
-#define CRYO_DEVICE_LOOP(ptrs) CRYO_PRAGMA(acc parallel loop gang vector vector_length(128) deviceptr ptrs)
+#define CRYO_DEVICE_LOOP(ptrs)                                                                     \
+  CRYO_PRAGMA(acc parallel loop gang vector vector_length(128) deviceptr ptrs)
 #define CRYO_DEVICE_LOOP_REDUCE(ptrs, op, var)                                                     \
   CRYO_PRAGMA(acc parallel loop gang vector vector_length(128) deviceptr ptrs reduction(op : var))
 #define CRYO_SEQ_LOOP CRYO_PRAGMA(acc loop seq)

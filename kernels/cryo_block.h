@@ -18,17 +18,17 @@
 #define CRYO_BLOCK_H
 
 typedef struct cryo_block {
-  int nx, ny;             /* cells owned by this rank in x and y */
-  int i0, j0;             /* global index of this rank's first owned cell */
+  int nx, ny; /* cells owned by this rank in x and y */
+  int i0, j0; /* global index of this rank's first owned cell */
   int nx_global, ny_global;
-  double dx, dy;          /* cell size, m */
+  double dx, dy; /* cell size, m */
   int periodic_x, periodic_y;
 } cryo_block;
 
 #define CRYO_CELL(b, i, j) ((long)((j) + 1) * ((b)->nx + 2) + ((i) + 1))
 #define CRYO_NODE(b, i, j) ((long)((j) + 1) * ((b)->nx + 3) + ((i) + 1))
-#define CRYO_NCELL(b) ((long)((b)->nx + 2) * ((b)->ny + 2))
-#define CRYO_NNODE(b) ((long)((b)->nx + 3) * ((b)->ny + 3))
+#define CRYO_NCELL(b)      ((long)((b)->nx + 2) * ((b)->ny + 2))
+#define CRYO_NNODE(b)      ((long)((b)->nx + 3) * ((b)->ny + 3))
 
 typedef enum cryo_location { CRYO_AT_CELL = 0, CRYO_AT_NODE = 1 } cryo_location;
 

@@ -26,7 +26,8 @@ static inline double cryo_fixed_scale(double maxabs, long nterms) {
   int e;
   frexp(maxabs, &e); /* maxabs < 2^e */
   int bits = 0;
-  while ((1L << bits) < nterms + 1) ++bits;
+  while ((1L << bits) < nterms + 1)
+    ++bits;
   return ldexp(1.0, 61 - bits - e);
 }
 
@@ -34,8 +35,8 @@ static inline double cryo_fixed_scale(double maxabs, long nterms) {
 #pragma acc routine seq
 #endif
 static inline void cryo_fixed_split(double x, double scale, long long *hi, long long *lo) {
-  double y = x * scale;   /* exact: scale is a power of two */
-  double h = trunc(y);    /* |h| < 2^62 */
+  double y = x * scale; /* exact: scale is a power of two */
+  double h = trunc(y);  /* |h| < 2^62 */
   *hi = (long long)h;
   *lo = (long long)((y - h) * 4294967296.0); /* next 32 bits, y - h exact */
 }

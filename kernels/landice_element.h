@@ -49,6 +49,7 @@
 /* What the element routines need from params, as private scalars. */
 typedef struct landice_coef {
   double half_dx, half_dy; /* m */
+  double inv_hdx, inv_hdy; /* 1 / half_dx, 1 / half_dy, m-1 */
   double afac;             /* A^(-1/n), Pa a^(1/n) */
   double mu_exp;           /* (1 - n) / (2 n) */
   double e_exp;            /* (n + 1) / (2 n) */
@@ -63,6 +64,8 @@ static inline landice_coef landice_coef_make(const cryo_block *b, const cryo_lan
   landice_coef c;
   c.half_dx = 0.5 * b->dx;
   c.half_dy = 0.5 * b->dy;
+  c.inv_hdx = 1.0 / c.half_dx;
+  c.inv_hdy = 1.0 / c.half_dy;
   c.afac = pow(p->rate_factor, -1.0 / p->glen_n);
   c.mu_exp = (1.0 - p->glen_n) / (2.0 * p->glen_n);
   c.e_exp = (p->glen_n + 1.0) / (2.0 * p->glen_n);
@@ -154,6 +157,104 @@ static inline double landice_strain(const double u[16], const double gx[8], cons
   return ux * ux + vy * vy + ux * vy + 0.25 * (sxy * sxy + uz * uz + vz * vz);
 }
 
+/* Value and reference derivatives of the basis function of local node a at
+ * (xi, eta, zeta), the expressions of landice_basis. The residual and
+ * Jacobian recompute these where they are used instead of keeping per-node
+ * arrays: arrays indexed by a run-time node number, and the 24 physical
+ * gradients of a Gauss point kept alive across the accumulation, put the
+ * element kernels in local memory (docs/performance.md; seed 001,
+ * "Privatization": private arrays must fit registers). */
+CRYO_LANDICE_ROUTINE
+static inline void landice_ref_basis(int a, double xi, double eta, double zeta, double *phi,
+                                     double *dxi, double *deta, double *dzeta) {
+  double sa = (a & 1) ? 1.0 : -1.0, ta = (a & 2) ? 1.0 : -1.0, ra = (a & 4) ? 1.0 : -1.0;
+  double fx = 1.0 + sa * xi, fy = 1.0 + ta * eta, fz = 1.0 + ra * zeta;
+  *phi = 0.125 * fx * fy * fz;
+  *dxi = 0.125 * sa * fy * fz;
+  *deta = 0.125 * ta * fx * fz;
+  *dzeta = 0.125 * ra * fx * fy;
+}
+
+/* Geometry of Gauss point q: its reference coordinates, the z derivatives
+ * of the map, 1 / z_zeta and the weight times the Jacobian determinant. */
+typedef struct landice_gauss {
+  double xi, eta, zeta;
+  double z_xi, z_eta, inv_zz, wdet;
+} landice_gauss;
+
+CRYO_LANDICE_ROUTINE
+static inline landice_gauss landice_gauss_make(const landice_coef *c, const double z[8], int q) {
+  landice_gauss g;
+  g.xi = (q & 1) ? CRYO_LANDICE_GP : -CRYO_LANDICE_GP;
+  g.eta = (q & 2) ? CRYO_LANDICE_GP : -CRYO_LANDICE_GP;
+  g.zeta = (q & 4) ? CRYO_LANDICE_GP : -CRYO_LANDICE_GP;
+  double z_xi = 0.0, z_eta = 0.0, z_zeta = 0.0;
+  CRYO_LANDICE_UNROLL
+  for (int a = 0; a < 8; ++a) {
+    double phi, dxi, deta, dzeta;
+    landice_ref_basis(a, g.xi, g.eta, g.zeta, &phi, &dxi, &deta, &dzeta);
+    z_xi += z[a] * dxi;
+    z_eta += z[a] * deta;
+    z_zeta += z[a] * dzeta;
+  }
+  g.z_xi = z_xi;
+  g.z_eta = z_eta;
+  g.inv_zz = 1.0 / z_zeta;
+  g.wdet = c->half_dx * c->half_dy * z_zeta;
+  return g;
+}
+
+/* Basis value and physical gradient of local node a at Gauss point g
+ * (x depends on xi only and y on eta only: the inverse map is explicit). */
+CRYO_LANDICE_ROUTINE
+static inline void landice_node_grad(const landice_coef *c, const landice_gauss *g, int a,
+                                     double *phi, double *gx, double *gy, double *gz) {
+  double dxi, deta, dzeta;
+  landice_ref_basis(a, g->xi, g->eta, g->zeta, phi, &dxi, &deta, &dzeta);
+  double z = dzeta * g->inv_zz;
+  *gz = z;
+  *gx = (dxi - z * g->z_xi) * c->inv_hdx;
+  *gy = (deta - z * g->z_eta) * c->inv_hdy;
+}
+
+/* Velocity gradient (grad[6] = u_x, u_y, u_z, v_x, v_y, v_z) and eps_e^2 at
+ * g, by the chain rule from the reference derivatives of u and v: no
+ * per-node physical gradient is formed here, so none stays alive for the
+ * accumulation that follows. */
+CRYO_LANDICE_ROUTINE
+static inline double landice_strain_at(const landice_coef *c, const landice_gauss *g,
+                                       const double u[16], double grad[6]) {
+  double u_xi = 0.0, u_eta = 0.0, u_zeta = 0.0, v_xi = 0.0, v_eta = 0.0, v_zeta = 0.0;
+  CRYO_LANDICE_UNROLL
+  for (int a = 0; a < 8; ++a) {
+    double phi, dxi, deta, dzeta;
+    landice_ref_basis(a, g->xi, g->eta, g->zeta, &phi, &dxi, &deta, &dzeta);
+    u_xi += u[2 * a] * dxi;
+    u_eta += u[2 * a] * deta;
+    u_zeta += u[2 * a] * dzeta;
+    v_xi += u[2 * a + 1] * dxi;
+    v_eta += u[2 * a + 1] * deta;
+    v_zeta += u[2 * a + 1] * dzeta;
+  }
+  double uz = u_zeta * g->inv_zz, vz = v_zeta * g->inv_zz;
+  double ux = (u_xi - uz * g->z_xi) * c->inv_hdx, uy = (u_eta - uz * g->z_eta) * c->inv_hdy;
+  double vx = (v_xi - vz * g->z_xi) * c->inv_hdx, vy = (v_eta - vz * g->z_eta) * c->inv_hdy;
+  grad[0] = ux;
+  grad[1] = uy;
+  grad[2] = uz;
+  grad[3] = vx;
+  grad[4] = vy;
+  grad[5] = vz;
+  double sxy = uy + vx;
+  return ux * ux + vy * vy + ux * vy + 0.25 * (sxy * sxy + uz * uz + vz * vz);
+}
+
+/* Bed basis function of corner m at (xi, eta) of the bottom face. */
+CRYO_LANDICE_ROUTINE
+static inline double landice_bed_basis(int m, double xi, double eta) {
+  return 0.25 * (1.0 + ((m & 1) ? xi : -xi)) * (1.0 + ((m & 2) ? eta : -eta));
+}
+
 /* Element residual r[16] (seed 000 Fig. 2 "optimized": one fused loop over
  * the Gauss points, local accumulation). */
 CRYO_LANDICE_ROUTINE
@@ -163,24 +264,23 @@ static inline void landice_elem_residual(const landice_coef *c, const landice_el
   for (int a = 0; a < 16; ++a)
     r[a] = 0.0;
   for (int q = 0; q < 8; ++q) {
-    double xi = (q & 1) ? CRYO_LANDICE_GP : -CRYO_LANDICE_GP;
-    double eta = (q & 2) ? CRYO_LANDICE_GP : -CRYO_LANDICE_GP;
-    double zeta = (q & 4) ? CRYO_LANDICE_GP : -CRYO_LANDICE_GP;
-    double phi[8], gx[8], gy[8], gz[8], wdet, grad[6], sx, sy;
-    landice_basis(c, in->z, xi, eta, zeta, phi, gx, gy, gz, &wdet);
-    landice_surface_grad(c, in->s, xi, eta, &sx, &sy);
-    double e2 = landice_strain(in->u, gx, gy, gz, grad);
-    double two_mu = c->afac * pow(e2 + c->eps2, c->mu_exp) * wdet;
+    const landice_gauss g = landice_gauss_make(c, in->z, q);
+    double grad[6], sx, sy;
+    landice_surface_grad(c, in->s, g.xi, g.eta, &sx, &sy);
+    double e2 = landice_strain_at(c, &g, in->u, grad);
+    double two_mu = c->afac * pow(e2 + c->eps2, c->mu_exp) * g.wdet;
     double s00 = two_mu * (2.0 * grad[0] + grad[4]);
     double s11 = two_mu * (2.0 * grad[4] + grad[0]);
     double s01 = two_mu * 0.5 * (grad[1] + grad[3]);
     double s02 = two_mu * 0.5 * grad[2];
     double s12 = two_mu * 0.5 * grad[5];
-    double f0 = c->rhog * sx * wdet, f1 = c->rhog * sy * wdet;
+    double f0 = c->rhog * sx * g.wdet, f1 = c->rhog * sy * g.wdet;
     CRYO_LANDICE_UNROLL
     for (int a = 0; a < 8; ++a) {
-      r[2 * a] += s00 * gx[a] + s01 * gy[a] + s02 * gz[a] + f0 * phi[a];
-      r[2 * a + 1] += s01 * gx[a] + s11 * gy[a] + s12 * gz[a] + f1 * phi[a];
+      double phi, gx, gy, gz;
+      landice_node_grad(c, &g, a, &phi, &gx, &gy, &gz);
+      r[2 * a] += s00 * gx + s01 * gy + s02 * gz + f0 * phi;
+      r[2 * a + 1] += s01 * gx + s11 * gy + s12 * gz + f1 * phi;
     }
   }
   if (in->bottom && c->friction) {
@@ -188,18 +288,19 @@ static inline void landice_elem_residual(const landice_coef *c, const landice_el
     for (int q = 0; q < 4; ++q) {
       double xi = (q & 1) ? CRYO_LANDICE_GP : -CRYO_LANDICE_GP;
       double eta = (q & 2) ? CRYO_LANDICE_GP : -CRYO_LANDICE_GP;
-      double psi[4], b2 = 0.0, ub = 0.0, vb = 0.0;
+      double b2 = 0.0, ub = 0.0, vb = 0.0;
       CRYO_LANDICE_UNROLL
       for (int m = 0; m < 4; ++m) {
-        psi[m] = 0.25 * (1.0 + ((m & 1) ? xi : -xi)) * (1.0 + ((m & 2) ? eta : -eta));
-        b2 += psi[m] * in->beta2[m];
-        ub += psi[m] * in->u[2 * m];
-        vb += psi[m] * in->u[2 * m + 1];
+        double psi = landice_bed_basis(m, xi, eta);
+        b2 += psi * in->beta2[m];
+        ub += psi * in->u[2 * m];
+        vb += psi * in->u[2 * m + 1];
       }
       CRYO_LANDICE_UNROLL
       for (int m = 0; m < 4; ++m) {
-        r[2 * m] += w * b2 * ub * psi[m];
-        r[2 * m + 1] += w * b2 * vb * psi[m];
+        double psi = landice_bed_basis(m, xi, eta);
+        r[2 * m] += w * b2 * ub * psi;
+        r[2 * m + 1] += w * b2 * vb * psi;
       }
     }
   }
@@ -207,37 +308,49 @@ static inline void landice_elem_residual(const landice_coef *c, const landice_el
 
 /* Rows 2a and 2a + 1 of the exact element Jacobian K = dr/dU (symmetric):
  * kr[c][m] = K[2a + c][m]. One thread per (element, local node a) keeps 32
- * accumulators instead of 256 (seed 001: private arrays must fit registers). */
+ * accumulators instead of 256 (seed 001: private arrays must fit registers).
+ * Two passes over the Gauss points: the first calls pow (a library call,
+ * across which every live register must be saved) while only the inputs are
+ * live; the second accumulates with no call. Node gradients are recomputed
+ * where used: node a's from a, never looked up by a run-time index. */
 CRYO_LANDICE_ROUTINE
 static inline void landice_elem_jacobian_rows(const landice_coef *c, const landice_elem_in *in,
                                               int a, double kr[2][16]) {
+  double tmu[8], tdmu[8];
+  for (int q = 0; q < 8; ++q) {
+    const landice_gauss g = landice_gauss_make(c, in->z, q);
+    double grad[6];
+    double e2 = landice_strain_at(c, &g, in->u, grad);
+    tmu[q] = c->afac * pow(e2 + c->eps2, c->mu_exp) * g.wdet;
+    /* 2 dmu/d(eps_e^2) = 2 mu (1-n)/(2n) / (eps_e^2 + eps_reg^2) */
+    tdmu[q] = tmu[q] * c->mu_exp / (e2 + c->eps2);
+  }
   CRYO_LANDICE_UNROLL
   for (int m = 0; m < 16; ++m) {
     kr[0][m] = 0.0;
     kr[1][m] = 0.0;
   }
   for (int q = 0; q < 8; ++q) {
-    double xi = (q & 1) ? CRYO_LANDICE_GP : -CRYO_LANDICE_GP;
-    double eta = (q & 2) ? CRYO_LANDICE_GP : -CRYO_LANDICE_GP;
-    double zeta = (q & 4) ? CRYO_LANDICE_GP : -CRYO_LANDICE_GP;
-    double phi[8], gx[8], gy[8], gz[8], wdet, grad[6];
-    landice_basis(c, in->z, xi, eta, zeta, phi, gx, gy, gz, &wdet);
-    double e2 = landice_strain(in->u, gx, gy, gz, grad);
-    double two_mu = c->afac * pow(e2 + c->eps2, c->mu_exp) * wdet;
-    /* 2 dmu/d(eps_e^2) = 2 mu (1-n)/(2n) / (eps_e^2 + eps_reg^2) */
-    double two_dmu = two_mu * c->mu_exp / (e2 + c->eps2);
+    const landice_gauss g = landice_gauss_make(c, in->z, q);
+    double grad[6];
+    landice_strain_at(c, &g, in->u, grad);
+    double two_mu = tmu[q], two_dmu = tdmu[q];
     double sxy = 0.5 * (grad[1] + grad[3]);
     double a0 = 2.0 * grad[0] + grad[4], a1 = 2.0 * grad[4] + grad[0];
     double hu = 0.5 * grad[2], hv = 0.5 * grad[5];
+    double phia, gxa, gya, gza;
+    landice_node_grad(c, &g, a, &phia, &gxa, &gya, &gza);
     /* g_(2a), g_(2a+1) = d(eps_e^2)/dU of this row, scaled by 2 dmu */
-    double ga0 = two_dmu * (a0 * gx[a] + sxy * gy[a] + hu * gz[a]);
-    double ga1 = two_dmu * (a1 * gy[a] + sxy * gx[a] + hv * gz[a]);
+    double ga0 = two_dmu * (a0 * gxa + sxy * gya + hu * gza);
+    double ga1 = two_dmu * (a1 * gya + sxy * gxa + hv * gza);
     CRYO_LANDICE_UNROLL
     for (int m = 0; m < 8; ++m) {
-      double gm0 = a0 * gx[m] + sxy * gy[m] + hu * gz[m];
-      double gm1 = a1 * gy[m] + sxy * gx[m] + hv * gz[m];
-      double xx = gx[a] * gx[m], yy = gy[a] * gy[m], zz = gz[a] * gz[m];
-      double xy = gx[a] * gy[m], yx = gy[a] * gx[m];
+      double phim, gxm, gym, gzm;
+      landice_node_grad(c, &g, m, &phim, &gxm, &gym, &gzm);
+      double gm0 = a0 * gxm + sxy * gym + hu * gzm;
+      double gm1 = a1 * gym + sxy * gxm + hv * gzm;
+      double xx = gxa * gxm, yy = gya * gym, zz = gza * gzm;
+      double xy = gxa * gym, yx = gya * gxm;
       kr[0][2 * m] += two_mu * (2.0 * xx + 0.5 * (yy + zz)) + ga0 * gm0;
       kr[0][2 * m + 1] += two_mu * (xy + 0.5 * yx) + ga0 * gm1;
       kr[1][2 * m] += two_mu * (yx + 0.5 * xy) + ga1 * gm0;
@@ -249,15 +362,14 @@ static inline void landice_elem_jacobian_rows(const landice_coef *c, const landi
     for (int q = 0; q < 4; ++q) {
       double xi = (q & 1) ? CRYO_LANDICE_GP : -CRYO_LANDICE_GP;
       double eta = (q & 2) ? CRYO_LANDICE_GP : -CRYO_LANDICE_GP;
-      double psi[4], b2 = 0.0;
+      double b2 = 0.0;
+      CRYO_LANDICE_UNROLL
+      for (int m = 0; m < 4; ++m)
+        b2 += landice_bed_basis(m, xi, eta) * in->beta2[m];
+      double psia = landice_bed_basis(a, xi, eta);
       CRYO_LANDICE_UNROLL
       for (int m = 0; m < 4; ++m) {
-        psi[m] = 0.25 * (1.0 + ((m & 1) ? xi : -xi)) * (1.0 + ((m & 2) ? eta : -eta));
-        b2 += psi[m] * in->beta2[m];
-      }
-      CRYO_LANDICE_UNROLL
-      for (int m = 0; m < 4; ++m) {
-        double v = w * b2 * psi[a] * psi[m];
+        double v = w * b2 * psia * landice_bed_basis(m, xi, eta);
         kr[0][2 * m] += v;
         kr[1][2 * m + 1] += v;
       }

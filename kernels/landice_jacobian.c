@@ -30,8 +30,12 @@ void cryo_landice_jacobian_colour(const cryo_block *b, const cryo_landice_params
     double kr[2][16];
     landice_elem_gather(&c, n, k, nz, vel, bed, thk_node, beta2, &in);
     landice_elem_jacobian_rows(&c, &in, a, kr);
+    /* the row node from a's bits, not n[a & 3]: a run-time index would put
+     * n in local memory */
     int ca = a & 3, la = a >> 2;
-    double *row = matrix + n[ca] * mlev + 108L * (k + la);
+    long na = (long)(j + 1 + (ca >> 1)) * stride + (i + 1 + (ca & 1));
+    double *row = matrix + na * mlev + 108L * (k + la);
+    CRYO_LANDICE_UNROLL
     for (int m = 0; m < 8; ++m) {
       int cm = m & 3, lm = m >> 2;
       int nb = (lm - la + 1) * 9 + ((cm >> 1) - (ca >> 1) + 1) * 3 + ((cm & 1) - (ca & 1) + 1);

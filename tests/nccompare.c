@@ -59,13 +59,15 @@ int main(int argc, char **argv) {
     return 2;
   }
   int a, b;
-  if (nc_open(argv[1], NC_NOWRITE, &a) != NC_NOERR || nc_open(argv[2], NC_NOWRITE, &b) != NC_NOERR) {
+  if (nc_open(argv[1], NC_NOWRITE, &a) != NC_NOERR ||
+      nc_open(argv[2], NC_NOWRITE, &b) != NC_NOERR) {
     fprintf(stderr, "nccompare: cannot open %s or %s\n", argv[1], argv[2]);
     return 2;
   }
   int failed = 0, nvars = 0, compared = 0;
   if (argc > 3) {
-    for (int k = 3; k < argc; ++k, ++compared) failed |= compare(a, b, argv[k], argv[1], argv[2]);
+    for (int k = 3; k < argc; ++k, ++compared)
+      failed |= compare(a, b, argv[k], argv[1], argv[2]);
   } else {
     nc_inq_nvars(a, &nvars);
     for (int v = 0; v < nvars; ++v, ++compared) {

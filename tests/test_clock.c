@@ -20,9 +20,9 @@ static void test_diff(void) {
                   365LL * 86400);
   CU_ASSERT_EQUAL(cryo_date_diff(date("1900-02-28"), date("1900-03-01"), CRYO_CAL_GREGORIAN),
                   86400);
-  CU_ASSERT_EQUAL(cryo_date_diff(date("2004-02-28 12:00:00"), date("2004-03-01 00:00:01"),
-                                 CRYO_CAL_GREGORIAN),
-                  36LL * 3600 + 1);
+  CU_ASSERT_EQUAL(
+      cryo_date_diff(date("2004-02-28 12:00:00"), date("2004-03-01 00:00:01"), CRYO_CAL_GREGORIAN),
+      36LL * 3600 + 1);
   CU_ASSERT_EQUAL(cryo_date_diff(date("2001-01-01"), date("2000-01-01"), CRYO_CAL_GREGORIAN),
                   -366LL * 86400);
 }

@@ -37,7 +37,8 @@ static inline void test_seaice_namelist(char *buf, size_t len, int nx, int ny, l
 static inline int test_run(const char *nml, MPI_Comm comm) {
   cryo_component *c = NULL;
   int status = cryo_init(&c, nml, comm);
-  while (status == CRYO_OK && !cryo_is_done(c)) status = cryo_run(c);
+  while (status == CRYO_OK && !cryo_is_done(c))
+    status = cryo_run(c);
   if (status != CRYO_OK) fprintf(stderr, "%s: %s\n", nml, cryo_last_error(c));
   int end = cryo_finalize(&c);
   return status != CRYO_OK ? status : end;

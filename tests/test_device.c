@@ -33,7 +33,8 @@ static void write_forcing(const char *path, int nx, int ny) {
     nc_put_var_double(ncid, vars[0], t);
     double *v = malloc(sizeof *v * 2 * nx * ny);
     for (int k = 0; k < 4; ++k) {
-      for (int q = 0; q < 2 * nx * ny; ++q) v[q] = k < 2 ? 10.0 - 5 * k : 0.1 * (k - 2);
+      for (int q = 0; q < 2 * nx * ny; ++q)
+        v[q] = k < 2 ? 10.0 - 5 * k : 0.1 * (k - 2);
       nc_put_var_double(ncid, vars[k + 1], v);
     }
     free(v);
@@ -80,8 +81,7 @@ static void test_analytic_step(void) {
 
 static void test_netcdf_step(void) {
   write_forcing("dev_forcing.nc", 16, 12);
-  cryo_component *c =
-      start("dev_n.nml", "forcing = 'netcdf', forcing_file = 'dev_forcing.nc'");
+  cryo_component *c = start("dev_n.nml", "forcing = 'netcdf', forcing_file = 'dev_forcing.nc'");
   if (!c) return;
   cryo_device_reset_counters(&c->dev);
   CU_ASSERT_EQUAL(cryo_run(c), CRYO_OK);

@@ -12,7 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-static double value(int gi, int gj, int k) { return (gi * 1000.0 + gj) * 10.0 + k; }
+static double value(int gi, int gj, int k) {
+  return (gi * 1000.0 + gj) * 10.0 + k;
+}
 
 static int wrap(int g, int n, int periodic, int *ok) {
   if (periodic) return ((g % n) + n) % n;
@@ -36,21 +38,25 @@ static void check_exchange(int nx, int ny, int periodic, cryo_location loc, int 
   double *f[2], *fd[2];
   for (int q = 0; q < 2; ++q) {
     CU_ASSERT_EQUAL_FATAL(cryo_device_alloc(&dev, npts * nlev, &f[q], &fd[q], &err), CRYO_OK);
-    for (long p = 0; p < npts * nlev; ++p) f[q][p] = -1.0;
+    for (long p = 0; p < npts * nlev; ++p)
+      f[q][p] = -1.0;
   }
   /* Global number of distinct points each way: periodic nodes wrap at n. */
   int gnx = nx + (node && !periodic), gny = ny + (node && !periodic);
   for (int j = 0; j < b->ny + node; ++j)
     for (int i = 0; i < b->nx + node; ++i)
       for (int k = 0; k < nlev; ++k) {
-        int ok = 1, gi = wrap(b->i0 + i, gnx, periodic, &ok), gj = wrap(b->j0 + j, gny, periodic, &ok);
+        int ok = 1, gi = wrap(b->i0 + i, gnx, periodic, &ok),
+            gj = wrap(b->j0 + j, gny, periodic, &ok);
         long at = (node ? CRYO_NODE(b, i, j) : CRYO_CELL(b, i, j)) * nlev + k;
         f[0][at] = value(gi, gj, k);
         f[1][at] = -value(gi, gj, k);
       }
-  for (int q = 0; q < 2; ++q) cryo_device_to_device(&dev, f[q], 0, npts * nlev);
+  for (int q = 0; q < 2; ++q)
+    cryo_device_to_device(&dev, f[q], 0, npts * nlev);
   CU_ASSERT_EQUAL_FATAL(cryo_halo_exchange(h, loc, nlev, 2, fd, &err), CRYO_OK);
-  for (int q = 0; q < 2; ++q) cryo_device_to_host(&dev, f[q], 0, npts * nlev);
+  for (int q = 0; q < 2; ++q)
+    cryo_device_to_host(&dev, f[q], 0, npts * nlev);
 
   long wrong = 0;
   for (int j = -1; j <= b->ny + node; ++j)
@@ -66,7 +72,8 @@ static void check_exchange(int nx, int ny, int periodic, cryo_location loc, int 
   if (wrong)
     fprintf(stderr, "halo %s nlev %d periodic %d on block %d+%d x %d+%d: %ld wrong values\n",
             node ? "nodes" : "cells", nlev, periodic, b->i0, b->nx, b->j0, b->ny, wrong);
-  for (int q = 0; q < 2; ++q) cryo_device_free(&dev, &f[q], npts * nlev);
+  for (int q = 0; q < 2; ++q)
+    cryo_device_free(&dev, &f[q], npts * nlev);
   cryo_halo_destroy(&h);
   cryo_grid_destroy(&g);
 }
@@ -130,12 +137,14 @@ static void test_gather_scatter(void) {
       long wrong = 0;
       for (int j = 0; j < 7 + node; ++j)
         for (int i = 0; i < 9 + node; ++i)
-          for (int k = 0; k < 2; ++k) wrong += global[((long)j * (9 + node) + i) * 2 + k] != value(i, j, k);
+          for (int k = 0; k < 2; ++k)
+            wrong += global[((long)j * (9 + node) + i) * 2 + k] != value(i, j, k);
       CU_ASSERT_EQUAL(wrong, 0);
     }
     CU_ASSERT_EQUAL(cryo_grid_scatter(&g, loc, 2, global, back, &err), CRYO_OK);
     long wrong = 0;
-    for (long p = 0; p < npts * 2; ++p) wrong += back[p] != local[p];
+    for (long p = 0; p < npts * 2; ++p)
+      wrong += back[p] != local[p];
     CU_ASSERT_EQUAL(wrong, 0);
     free(local), free(back), free(global);
   }

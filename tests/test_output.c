@@ -79,7 +79,8 @@ static int compare_files(const char *a, const char *b) {
     size_t n = 1, len;
     nc_inq_var(na, v, name, &type, &ndims, dims, NULL);
     if (type != NC_DOUBLE) continue;
-    for (int d = 0; d < ndims; ++d) nc_inq_dimlen(na, dims[d], &len), n *= len;
+    for (int d = 0; d < ndims; ++d)
+      nc_inq_dimlen(na, dims[d], &len), n *= len;
     double *x = malloc(n * sizeof *x), *y = calloc(n, sizeof *y);
     nc_get_var_double(na, v, x);
     if (nc_inq_varid(nb, name, &vb) != NC_NOERR || nc_get_var_double(nb, vb, y) != NC_NOERR ||

@@ -84,7 +84,8 @@ static void copy_restart(const char *src, const char *dst, const char *skip, con
         nc_copy_att(in, v, an, out, id);
       }
       size_t n = 1, len;
-      for (int d = 0; d < nd; ++d) nc_inq_dimlen(in, dims[d], &len), n *= len;
+      for (int d = 0; d < nd; ++d)
+        nc_inq_dimlen(in, dims[d], &len), n *= len;
       double *x = malloc(n * sizeof *x);
       nc_get_var_double(in, v, x);
       if (poke && !strcmp(name, poke)) x[0] += 1e-12;
