@@ -29,7 +29,9 @@ cc=${CC:-gcc}
 # cryodyn.h names MPI_Comm: MPI headers only, nothing of MPI is linked.
 mpi_inc=$(mpicc --showme:compile 2>/dev/null || echo "-I/usr/lib/x86_64-linux-gnu/openmpi/include")
 inc="-I$repo/kernels -I$repo/component $mpi_inc"
-base="-std=c11 -O3 -Wall -Wextra"
+# BENCH_CFLAGS (optional) is appended, e.g. "-std=gnu11 -fno-math-errno" to
+# measure with the library's own flags (Makefile.am AM_CFLAGS).
+base="-std=c11 -O3 -Wall -Wextra ${BENCH_CFLAGS:-}"
 if [ $mode = gpu ]; then
   # sm_80 PTX (GCC 12 knows no sm_90; the driver JIT-compiles it for Hopper),
   # -lm for exp/pow/sqrt in device code, -no-pie against DT_TEXTREL.

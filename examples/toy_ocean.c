@@ -2,8 +2,11 @@
  *
  * OASIS component "toyoce" on an nx x ny grid split into bands of rows over its
  * ranks (apple partition). Every coupling period it sends the ocean surface
- * current (O_OCurx1, O_OCury1: a steady gyre, or a uniform current with --ocean
- * uniform) and, standing in for an atmosphere, a uniform 10 m wind (A_Uwind1,
+ * current (O_OCurx1, O_OCury1: a steady gyre, a uniform current with --ocean
+ * uniform, or with --ocean analytic the gyre of toy_analytic() over [0, lx] x
+ * [0, ly] metres evaluated at the centres of its own cells, which --x0 --y0 --dx
+ * --dy place, so that it can sit on a grid other than cryodyn's and OASIS remaps
+ * it) and, standing in for an atmosphere, a uniform 10 m wind (A_Uwind1,
  * A_Vwind1); it receives the six ice fields (O_IceVx1 ... O_OTauy1). Every get
  * must return a received code: a namcouple period different from --period is
  * reported, not ignored. A field the namcouple does not couple is skipped with a
@@ -11,10 +14,16 @@
  * what a namcouple missing a field runs into.
  *
  *   toy_ocean [--nx N] [--ny N] [--run SECONDS] [--period SECONDS]
- *             [--ocean gyre|uniform] [--u0 M_PER_S] [--v0 M_PER_S]
- *             [--uwind M_PER_S] [--vwind M_PER_S]
- *             [--check pattern|stress|none] [--die-at STEP]
+ *             [--ocean gyre|uniform|analytic] [--u0 M_PER_S] [--v0 M_PER_S]
+ *             [--uwind M_PER_S] [--vwind M_PER_S] [--x0 M] [--y0 M] [--dx M] [--dy M]
+ *             [--lx M] [--ly M] [--check pattern|stress|none] [--die-at STEP]
+ *             [--write-grids NAME]
  *
+ * --write-grids NAME: add this grid (cell centres and corners from --x0 --y0 --dx
+ *   --dy) as NAME to grids.nc, masks.nc and areas.nc in the current directory
+ *   (toy_write_oasis_grid), for an OASIS remapping, and exit without coupling.
+ *   Run it before the coupled run: OASIS reads the files at enddef, and two
+ *   components writing the same file at once would corrupt it.
  * --check pattern: every received value must equal toy_pattern() (the OASIS
  *   exchange test, tests/test_oasis_exchange.sh);
  * --check stress: where there is ice (concentration > 0) and it moves relative to
@@ -37,13 +46,15 @@ enum check_kind { CHECK_NONE, CHECK_PATTERN, CHECK_STRESS };
 typedef struct options {
   toy_setup s;
   enum check_kind check;
-  int die_at; /* coupling step at which to die, -1 for never */
+  int die_at;         /* coupling step at which to die, -1 for never */
+  char grid_name[16]; /* --write-grids NAME, "" to couple */
 } options;
 
 static int parse_options(int argc, char **argv, options *o, cryo_err *err) {
   toy_setup_defaults(&o->s);
   o->check = CHECK_NONE;
   o->die_at = -1;
+  o->grid_name[0] = '\0';
   for (int a = 1; a < argc; a++) {
     char msg[256];
     int used = toy_parse_option(argc, argv, &a, &o->s, msg, sizeof msg);
@@ -68,10 +79,17 @@ static int parse_options(int argc, char **argv, options *o, cryo_err *err) {
       CRYO_CHECK(*end == '\0' && end != val && v >= 0 && v < 10000000L, err, CRYO_ERR_RANGE,
                  "toy_ocean: --die-at %s: must be a step number >= 0", val);
       o->die_at = (int)v;
+    } else if (!strcmp(flag, "--write-grids")) {
+      CRYO_CHECK(strlen(val) >= 1 && strlen(val) <= 8 && !strchr(val, '.'), err, CRYO_ERR_RANGE,
+                 "toy_ocean: --write-grids %s: must be a grid name of 1 to 8 characters "
+                 "without '.'",
+                 val);
+      strcpy(o->grid_name, val);
     } else {
       return CRYO_ERROR(err, CRYO_ERR_UNKNOWN,
                         "toy_ocean: unknown option %s (known: --nx --ny --run --period --ocean "
-                        "--u0 --v0 --uwind --vwind --check --die-at)",
+                        "--u0 --v0 --uwind --vwind --x0 --y0 --dx --dy --lx --ly --check "
+                        "--die-at --write-grids)",
                         flag);
     }
   }
@@ -251,6 +269,18 @@ int main(int argc, char **argv) {
   int compid = -1, rank = 0;
   long bad = 0, checked = 0;
   int status = parse_options(argc, argv, &o, &err);
+  if (status == CRYO_OK && o.grid_name[0]) {
+    char msg[512];
+    if (toy_write_oasis_grid(o.grid_name, o.s.nx, o.s.ny, o.s.x0, o.s.y0, o.s.dx, o.s.dy, msg,
+                             sizeof msg)) {
+      fprintf(stderr, "toy_ocean: --write-grids: %s\n", msg);
+      return 1;
+    }
+    printf("toy_ocean: wrote grid %s (%d x %d cells of %g x %g m from (%g, %g) m) to grids.nc, "
+           "masks.nc, areas.nc\n",
+           o.grid_name, o.s.nx, o.s.ny, o.s.dx, o.s.dy, o.s.x0, o.s.y0);
+    return 0;
+  }
   if (status != CRYO_OK) {
     /* Still join the run, so that the abort stops every component instead of a hang. */
     int ignored;

@@ -1,15 +1,18 @@
-/* What the toy ocean (examples/toy_ocean.c) and the OASIS exchange test
- * (tests/oasis_exchange_comp.c) send each other: field names of
- * namelists/namcouple_seaice_toyocean, the forcing the toy sends (a steady gyre
- * or a uniform current, and a uniform wind), the value pattern the test sends so
- * that the receiver can check every value exactly, and the options both programs
- * share. Both evaluate the same inline functions, so equal inputs give equal bits
- * on both sides of the coupler. */
+/* What the toy ocean (examples/toy_ocean.c) and the OASIS exchange tests
+ * (tests/oasis_exchange_comp.c, tests/oasis_remap_comp.c) send each other: field
+ * names of namelists/namcouple_seaice_toyocean and namcouple_seaice_remap, the
+ * forcing the toy sends (a steady gyre or a uniform current on the toy's own
+ * cells, or a gyre defined in metres that any grid can evaluate, and a uniform
+ * wind), the value pattern the test sends so that the receiver can check every
+ * value exactly, the options the programs share, and the writer of the grid
+ * files OASIS needs for a remapping. Both sides evaluate the same inline
+ * functions, so equal inputs give equal bits on both sides of the coupler. */
 #ifndef TOY_OCEAN_FIELDS_H
 #define TOY_OCEAN_FIELDS_H
 
 #include <errno.h>
 #include <math.h>
+#include <netcdf.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,13 +34,17 @@ static const char *const toy_ocn_recv[TOY_NICE] = {"O_IceVx1", "O_IceVy1", "O_Ic
                                                    "O_IceTck", "O_OTaux1", "O_OTauy1"};
 enum { TOY_ICE_U, TOY_ICE_V, TOY_ICE_FRC, TOY_ICE_TCK, TOY_ICE_TAUX, TOY_ICE_TAUY };
 
-/* Options shared by both programs. */
+/* Options shared by the programs. */
 typedef struct toy_setup {
   int nx, ny;          /* global grid size, cells */
   int run, period;     /* run length and coupling period, s */
-  int gyre;            /* 1: steady gyre of speed u0; 0: uniform current (u0, v0) */
-  double u0, v0;       /* m s-1 */
+  int gyre;            /* 1: steady gyre of speed u0 on the unit square of the cells */
+  int analytic;        /* 1: gyre of speed u0 on [0, lx] x [0, ly] in metres (toy_analytic) */
+  double u0, v0;       /* m s-1; with neither gyre nor analytic a uniform current (u0, v0) */
   double uwind, vwind; /* uniform wind, m s-1 */
+  double x0, y0;       /* m, lower-left corner of cell (0, 0) */
+  double dx, dy;       /* m, cell size: cell (i, j) is centred at x0 + (i + 1/2) dx, ... */
+  double lx, ly;       /* m, extent of the analytic gyre */
 } toy_setup;
 
 static inline void toy_setup_defaults(toy_setup *s) {
@@ -49,25 +56,36 @@ static inline void toy_setup_defaults(toy_setup *s) {
                    .u0 = 0.1,
                    .v0 = 0.0,
                    .uwind = 5.0,
-                   .vwind = -2.5};
+                   .vwind = -2.5,
+                   .x0 = 0.0,
+                   .y0 = 0.0,
+                   .dx = 1.0e4,
+                   .dy = 1.0e4,
+                   .lx = 4.0e5,
+                   .ly = 3.0e5};
 }
 
 /* Parse argv[*a] (and its value) if it is a shared option: --nx --ny --run
- * --period (integers >= 1), --ocean gyre|uniform, --u0 --v0 --uwind --vwind
- * (m s-1, |value| < 100). Returns 1 and advances *a when consumed, 0 for an
+ * --period (integers >= 1), --ocean gyre|uniform|analytic, --u0 --v0 --uwind
+ * --vwind (m s-1, |value| < 100), --x0 --y0 (m, |value| <= 1e8), --dx --dy --lx
+ * --ly (m, 0 < value <= 1e8). Returns 1 and advances *a when consumed, 0 for an
  * option that is not shared, -1 with a message in msg for a bad value. */
 static inline int toy_parse_option(int argc, char **argv, int *a, toy_setup *s, char *msg,
                                    size_t len) {
   const char *flag = argv[*a];
   static const char *const ints[] = {"--nx", "--ny", "--run", "--period"};
   static const char *const reals[] = {"--u0", "--v0", "--uwind", "--vwind"};
+  static const char *const lengths[] = {"--x0", "--y0", "--dx", "--dy", "--lx", "--ly"};
   int *ivals[] = {&s->nx, &s->ny, &s->run, &s->period};
   double *rvals[] = {&s->u0, &s->v0, &s->uwind, &s->vwind};
+  double *lvals[] = {&s->x0, &s->y0, &s->dx, &s->dy, &s->lx, &s->ly};
   int kind = -1, k = -1;
   for (int q = 0; q < 4; q++) {
     if (!strcmp(flag, ints[q])) kind = 0, k = q;
     if (!strcmp(flag, reals[q])) kind = 1, k = q;
   }
+  for (int q = 0; q < 6; q++)
+    if (!strcmp(flag, lengths[q])) kind = 3, k = q;
   if (!strcmp(flag, "--ocean")) kind = 2;
   if (kind < 0) return 0;
   if (*a + 1 >= argc) {
@@ -91,10 +109,20 @@ static inline int toy_parse_option(int argc, char **argv, int *a, toy_setup *s, 
       return -1;
     }
     *rvals[k] = v;
-  } else if (!strcmp(val, "gyre") || !strcmp(val, "uniform")) {
+  } else if (kind == 3) {
+    double v = strtod(val, &end);
+    double lo = k < 2 ? -1e8 : 0.0;
+    if (errno || end == val || *end || !(v >= lo && v <= 1e8) || (k >= 2 && !(v > 0.0))) {
+      snprintf(msg, len, "%s %s: must be a length in m, %s", flag, val,
+               k < 2 ? "|value| <= 1e8" : "0 < value <= 1e8");
+      return -1;
+    }
+    *lvals[k] = v;
+  } else if (!strcmp(val, "gyre") || !strcmp(val, "uniform") || !strcmp(val, "analytic")) {
     s->gyre = !strcmp(val, "gyre");
+    s->analytic = !strcmp(val, "analytic");
   } else {
-    snprintf(msg, len, "--ocean %s: must be gyre or uniform", val);
+    snprintf(msg, len, "--ocean %s: must be gyre, uniform or analytic", val);
     return -1;
   }
   return 1;
@@ -110,9 +138,24 @@ static inline void toy_gyre(int i, int j, int nx, int ny, double u0 /* m s-1 */,
   *v = u0 * cos(pi * x) * sin(pi * y);
 }
 
+/* The analytic gyre at (x, y) in metres: u = -u0 sin(pi X) cos(pi Y),
+ * v = u0 cos(pi X) sin(pi Y) with X = x / lx, Y = y / ly (non-divergent).
+ * Its second derivatives are bounded by u0 (pi / lx)^2 along x and u0 (pi / ly)^2
+ * along y, which sets the accuracy of a bilinear remapping (tests/oasis_remap_comp.c). */
+static inline void toy_analytic(const toy_setup *s, double x /* m */, double y /* m */,
+                                double *u /* m s-1 */, double *v /* m s-1 */) {
+  const double pi = 3.14159265358979323846;
+  double X = x / s->lx, Y = y / s->ly;
+  *u = -s->u0 * sin(pi * X) * cos(pi * Y);
+  *v = s->u0 * cos(pi * X) * sin(pi * Y);
+}
+
 /* The four fields the toy sends, at global cell (i, j), in toy_ocn_send order. */
 static inline void toy_forcing(const toy_setup *s, int i, int j, double out[TOY_NOCN]) {
-  if (s->gyre) {
+  if (s->analytic) {
+    toy_analytic(s, s->x0 + (i + 0.5) * s->dx, s->y0 + (j + 0.5) * s->dy, &out[TOY_OCN_U],
+                 &out[TOY_OCN_V]);
+  } else if (s->gyre) {
     toy_gyre(i, j, s->nx, s->ny, s->u0, &out[TOY_OCN_U], &out[TOY_OCN_V]);
   } else {
     out[TOY_OCN_U] = s->u0;
@@ -126,6 +169,111 @@ static inline void toy_forcing(const toy_setup *s, int i, int j, double out[TOY_
  * npoints points: an integer below 2^53 (exact in double) unique per (k, step, g). */
 static inline double toy_pattern(int k, int step, long g, long npoints) {
   return (double)(((long)(k + 1) * 100000 + step) * npoints + g);
+}
+
+/* Grid files for an OASIS SCRIP remapping (grids.nc, masks.nc, areas.nc in the
+ * run directory, read by OASIS at enddef; shared/notes/oasis.md): add grid
+ * `name` (4 characters, as in the namcouple) of nx x ny cells of dx x dy metres
+ * whose cell (0, 0) has its lower-left corner at (x0, y0). SCRIP works on the
+ * sphere, so the plane is laid along the equator: longitude 10 + x / R and
+ * latitude y / R (degrees, R = 6371 km; the 10 degrees keep the grid off the
+ * 0/360 seam), linear in x and y, so that a bilinear remapping in longitude and
+ * latitude is bilinear in x and y (cells up to 1000 km from the origin stay
+ * within 9 degrees of the equator). Variables, C order (y, x):
+ * <name>.lon, .lat (cell centres), .clo, .cla (4 corners, anticlockwise from
+ * the lower left, dims (4, y, x)), <name>.msk (int, 0: valid, OASIS's
+ * convention) and <name>.srf (m2). Files are created if absent, else the grid
+ * is added; a grid of that name already there is an error. Returns 0, or -1
+ * with a message in msg. */
+static inline int toy_grid_file(const char *path, const char *name, int nx, int ny, int what,
+                                double x0, double y0, double dx, double dy, char *msg, size_t len) {
+  const double deg = 180.0 / (3.14159265358979323846 * 6371.0e3);
+  int nc, st = nc_open(path, NC_WRITE, &nc);
+  if (st == NC_NOERR)
+    st = nc_redef(nc);
+  else if (st == ENOENT)
+    st = nc_create(path, NC_NOCLOBBER, &nc);
+  if (st != NC_NOERR) {
+    snprintf(msg, len, "%s: %s", path, nc_strerror(st));
+    return -1;
+  }
+  char dname[3][64], vname[2][64];
+  snprintf(dname[0], 64, "x_%s", name);
+  snprintf(dname[1], 64, "y_%s", name);
+  snprintf(dname[2], 64, "crn_%s", name);
+  static const char *const suffix[3][2] = {{"lon", "lat"}, {"msk", ""}, {"srf", ""}};
+  int nvar = what == 0 ? 2 : 1, dim[3], var[2];
+  for (int k = 0; k < nvar; k++)
+    snprintf(vname[k], 64, "%s.%s", name, suffix[what][k]);
+  if (nc_inq_varid(nc, vname[0], &var[0]) == NC_NOERR) {
+    nc_close(nc);
+    snprintf(msg, len, "%s already holds grid %s (%s)", path, name, vname[0]);
+    return -1;
+  }
+  size_t dlen[3] = {(size_t)nx, (size_t)ny, 4};
+  for (int k = 0; k < (what == 0 ? 3 : 2) && st == NC_NOERR; k++)
+    if (nc_inq_dimid(nc, dname[k], &dim[k]) != NC_NOERR)
+      st = nc_def_dim(nc, dname[k], dlen[k], &dim[k]);
+  int yx[2] = {dim[1], dim[0]}, cyx[3] = {dim[2], dim[1], dim[0]};
+  for (int k = 0; k < nvar && st == NC_NOERR; k++)
+    st = nc_def_var(nc, vname[k], what == 1 ? NC_INT : NC_DOUBLE, 2, yx, &var[k]);
+  int corner[2];
+  char cname[2][64];
+  if (what == 0) {
+    snprintf(cname[0], 64, "%s.clo", name);
+    snprintf(cname[1], 64, "%s.cla", name);
+    for (int k = 0; k < 2 && st == NC_NOERR; k++)
+      st = nc_def_var(nc, cname[k], NC_DOUBLE, 3, cyx, &corner[k]);
+  }
+  if (st == NC_NOERR) st = nc_enddef(nc);
+  size_t n = (size_t)nx * ny;
+  double *a = st == NC_NOERR ? malloc(sizeof(double) * n * 4) : NULL;
+  if (st == NC_NOERR && !a) st = NC_ENOMEM;
+  if (st == NC_NOERR && what == 0) {
+    for (int c = 0; c < 2 && st == NC_NOERR; c++) {
+      for (size_t q = 0; q < n; q++) {
+        double x = x0 + ((double)(q % nx) + 0.5) * dx, y = y0 + ((double)(q / nx) + 0.5) * dy;
+        a[q] = c == 0 ? 10.0 + x * deg : y * deg;
+      }
+      st = nc_put_var_double(nc, var[c], a);
+    }
+    /* corners k = 0..3: (-, -), (+, -), (+, +), (-, +) half cells from the centre */
+    static const int sx[4] = {0, 1, 1, 0}, sy[4] = {0, 0, 1, 1};
+    for (int c = 0; c < 2 && st == NC_NOERR; c++) {
+      for (int k = 0; k < 4; k++)
+        for (size_t q = 0; q < n; q++) {
+          double x = x0 + (double)(q % nx + sx[k]) * dx, y = y0 + (double)(q / nx + sy[k]) * dy;
+          a[k * n + q] = c == 0 ? 10.0 + x * deg : y * deg;
+        }
+      st = nc_put_var_double(nc, corner[c], a);
+    }
+  } else if (st == NC_NOERR && what == 1) {
+    int *m = calloc(n, sizeof *m);
+    st = m ? nc_put_var_int(nc, var[0], m) : NC_ENOMEM;
+    free(m);
+  } else if (st == NC_NOERR) {
+    for (size_t q = 0; q < n; q++)
+      a[q] = dx * dy;
+    st = nc_put_var_double(nc, var[0], a);
+  }
+  free(a);
+  int cl = nc_close(nc);
+  if (st == NC_NOERR) st = cl;
+  if (st != NC_NOERR) {
+    snprintf(msg, len, "%s: grid %s: %s", path, name, nc_strerror(st));
+    return -1;
+  }
+  return 0;
+}
+
+/* Write grid `name` into grids.nc, masks.nc and areas.nc of the current directory
+ * (toy_grid_file). Returns 0, or -1 with a message in msg. */
+static inline int toy_write_oasis_grid(const char *name, int nx, int ny, double x0, double y0,
+                                       double dx, double dy, char *msg, size_t len) {
+  static const char *const files[3] = {"grids.nc", "masks.nc", "areas.nc"};
+  for (int w = 0; w < 3; w++)
+    if (toy_grid_file(files[w], name, nx, ny, w, x0, y0, dx, dy, msg, len)) return -1;
+  return 0;
 }
 
 #endif

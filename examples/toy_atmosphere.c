@@ -1,0 +1,296 @@
+/* Toy atmosphere: an OASIS partner for cryodyn's land ice (DESIGN.md section 7,
+ * issue 5 item 4).
+ *
+ * OASIS component "toyatm" on an nx x ny grid (the land-ice grid: no remapping)
+ * split into bands of rows over its ranks (apple partition). Every coupling
+ * period it sends the surface mass balance A_LiSmb1 (kg m-2 s-1, > 0 gain) and,
+ * standing in for an ocean, a zero sub-shelf melt A_LiBmt1; it receives the ice
+ * thickness A_LiThk1 (m), surface elevation A_LiSrf1 (m) and ice mask A_LiMsk1.
+ *
+ *   toy_atmosphere [--nx N] [--ny N] [--run SECONDS] [--period SECONDS]
+ *                  [--smb pattern|elevation] [--rate KG_M2_S_PER_M] [--ela M]
+ *                  [--rho-ice KG_M3]
+ *
+ * --smb pattern (default): the fixed pattern toy_smb_pattern() below, the same
+ *   doubles that tests/coupled_landice.sh writes into the NetCDF forcing file of
+ *   the standalone run (dyadic values: exact in the file's decimal text);
+ * --smb elevation: the elevation-dependent balance smb = rate (z - ela), z the
+ *   surface elevation received at the end of the previous interval; on the first
+ *   interval nothing has been received yet and smb = 0.
+ * Checks on every interval, whatever the mode (the "physical sense" of issue 5):
+ *   mask:   the mask is 1 where the thickness is > 0 and 0 elsewhere, thickness
+ *           >= 0 and finite;
+ *   bed:    surface minus thickness (the bed) does not change from one interval
+ *           to the next: |d(usurf) - d(thk)| <= 1e-9 m per cell (the two fields
+ *           round differently at the 1e-13 m level of a 1000 m sum);
+ *   mass:   over interval n >= 1 the volume change per unit area, sum(dH), equals
+ *           the mass balance sent, sum(smb - melt) period / rho_ice, because ice
+ *           flow only moves ice around a periodic domain. Tolerance 1e-12 m per
+ *           cell times the cell count plus 1e-9 of sum |smb| period / rho_ice:
+ *           each cell's thickness update rounds at the 1e-13 m level of a 1000 m
+ *           thickness, and the kg -> m a-1 -> m conversions at the 1e-16 relative
+ *           level.
+ * Prints "toy_atmosphere: PASS ..." on rank 0 and exits 0 when every check held;
+ * otherwise stops the coupled run with a message and a non-zero exit code.
+ * Launch (MPMD): mpirun -np 2 cryodyn coupled_landice.nml : -np 1 toy_atmosphere
+ * --nx 16 --ny 16 --run R --period P (namelists/coupled_landice.nml). */
+#include "cryo_oasis.h"
+
+#include <errno.h>
+#include <math.h>
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NSEND 2
+#define NRECV 3
+static const char *const send_names[NSEND] = {"A_LiSmb1", "A_LiBmt1"};
+static const char *const recv_names[NRECV] = {"A_LiThk1", "A_LiSrf1", "A_LiMsk1"};
+enum { SEND_SMB, SEND_MELT };
+enum { RECV_THK, RECV_SRF, RECV_MSK };
+
+typedef struct options {
+  int nx, ny, run, period;
+  int elevation;  /* 1: smb = rate (z - ela); 0: toy_smb_pattern */
+  double rate;    /* kg m-2 s-1 per m of elevation */
+  double ela;     /* equilibrium-line altitude, m */
+  double rho_ice; /* kg m-3, for the mass check */
+} options;
+
+/* Fixed mass balance at global cell (i, j) on coupling step `step`, kg m-2 s-1:
+ * a multiple of 2^-18 (about 0.13 m of ice a year) from -8 to 8 times it, so the
+ * value is exact in decimal text and in the standalone test's forcing file
+ * (tests/coupled_landice.sh computes the same formula in Python). */
+static double toy_smb_pattern(int i, int j, int step) {
+  return ldexp((double)((7 * i + 3 * j + 5 * step) % 17 - 8), -18);
+}
+
+static int parse_int(const char *flag, const char *val, int *out, cryo_err *err) {
+  char *end;
+  errno = 0;
+  long v = strtol(val, &end, 10);
+  CRYO_CHECK(!errno && end != val && !*end && v >= 1 && v <= 2000000000L, err, CRYO_ERR_RANGE,
+             "toy_atmosphere: %s %s: must be an integer from 1 to 2e9", flag, val);
+  *out = (int)v;
+  return CRYO_OK;
+}
+
+static int parse_real(const char *flag, const char *val, double lo, double hi, double *out,
+                      cryo_err *err) {
+  char *end;
+  errno = 0;
+  double v = strtod(val, &end);
+  CRYO_CHECK(!errno && end != val && !*end && v >= lo && v <= hi, err, CRYO_ERR_RANGE,
+             "toy_atmosphere: %s %s: must be a number in [%g, %g]", flag, val, lo, hi);
+  *out = v;
+  return CRYO_OK;
+}
+
+static int parse_options(int argc, char **argv, options *o, cryo_err *err) {
+  *o = (options){.nx = 16,
+                 .ny = 16,
+                 .run = 345600,
+                 .period = 86400,
+                 .elevation = 0,
+                 .rate = 1.0e-7,
+                 .ela = -40.0,
+                 .rho_ice = 910.0};
+  for (int a = 1; a < argc; a++) {
+    const char *flag = argv[a];
+    CRYO_CHECK(a + 1 < argc, err, CRYO_ERR_ARG, "toy_atmosphere: option %s needs a value", flag);
+    const char *val = argv[++a];
+    if (!strcmp(flag, "--nx"))
+      CRYO_CALL(parse_int(flag, val, &o->nx, err));
+    else if (!strcmp(flag, "--ny"))
+      CRYO_CALL(parse_int(flag, val, &o->ny, err));
+    else if (!strcmp(flag, "--run"))
+      CRYO_CALL(parse_int(flag, val, &o->run, err));
+    else if (!strcmp(flag, "--period"))
+      CRYO_CALL(parse_int(flag, val, &o->period, err));
+    else if (!strcmp(flag, "--rate"))
+      CRYO_CALL(parse_real(flag, val, -1e-3, 1e-3, &o->rate, err));
+    else if (!strcmp(flag, "--ela"))
+      CRYO_CALL(parse_real(flag, val, -1e4, 1e4, &o->ela, err));
+    else if (!strcmp(flag, "--rho-ice"))
+      CRYO_CALL(parse_real(flag, val, 1, 1e4, &o->rho_ice, err));
+    else if (!strcmp(flag, "--smb")) {
+      CRYO_CHECK(!strcmp(val, "pattern") || !strcmp(val, "elevation"), err, CRYO_ERR_RANGE,
+                 "toy_atmosphere: --smb %s: must be pattern or elevation", val);
+      o->elevation = !strcmp(val, "elevation");
+    } else
+      return CRYO_ERROR(err, CRYO_ERR_UNKNOWN,
+                        "toy_atmosphere: unknown option %s (known: --nx --ny --run --period "
+                        "--smb --rate --ela --rho-ice)",
+                        flag);
+  }
+  CRYO_CHECK(o->run % o->period == 0, err, CRYO_ERR_RANGE,
+             "toy_atmosphere: --run %d s is not a multiple of --period %d s", o->run, o->period);
+  CRYO_CHECK((long)o->nx * o->ny <= 10000000L, err, CRYO_ERR_RANGE,
+             "toy_atmosphere: grid %d x %d has more than 1e7 points", o->nx, o->ny);
+  return CRYO_OK;
+}
+
+/* Tallies of the checks over the whole run (this rank's part). */
+typedef struct tally {
+  long bad_mask, bad_bed, checked;
+  double mass_err_max; /* largest |dV - S| / tolerance over intervals >= 1 (global) */
+  double dv_sum;       /* sum over intervals of |dV|, m (global), to show ice changed */
+} tally;
+
+/* Per-point checks of interval `step`: mask and bed. prev: the fields received
+ * at the previous interval (NULL on the first). */
+static void check_points(long npts, double *const rcv[NRECV], double *const prev[NRECV], tally *t) {
+  for (long p = 0; p < npts; p++) {
+    double h = rcv[RECV_THK][p], m = rcv[RECV_MSK][p];
+    if (!(isfinite(h) && h >= 0.0 && m == (h > 0.0 ? 1.0 : 0.0) && isfinite(rcv[RECV_SRF][p])))
+      ++t->bad_mask;
+    if (prev) {
+      double dh = h - prev[RECV_THK][p], ds = rcv[RECV_SRF][p] - prev[RECV_SRF][p];
+      if (!(fabs(ds - dh) <= 1e-9)) ++t->bad_bed;
+    }
+    ++t->checked;
+  }
+}
+
+/* Sums over this rank's points: [0] sum dH (m), [1] sum (smb - melt) period /
+ * rho_ice (m), [2] sum |smb| period / rho_ice (m). */
+static void mass_sums(const options *o, long npts, double *const rcv[NRECV],
+                      double *const prev[NRECV], double *const snd[NSEND], double out[3]) {
+  out[0] = out[1] = out[2] = 0.0;
+  for (long p = 0; p < npts; p++) {
+    out[0] += rcv[RECV_THK][p] - prev[RECV_THK][p];
+    out[1] += (snd[SEND_SMB][p] - snd[SEND_MELT][p]) * o->period / o->rho_ice;
+    out[2] += fabs(snd[SEND_SMB][p]) * o->period / o->rho_ice;
+  }
+}
+
+static int def_fields(int part, int *id_send, int *id_recv, cryo_err *err) {
+  for (int k = 0; k < NSEND; k++)
+    CRYO_CALL(cryo_oasis_def_var(&id_send[k], send_names[k], part, CRYO_OASIS_OUT, err));
+  for (int k = 0; k < NRECV; k++)
+    CRYO_CALL(cryo_oasis_def_var(&id_recv[k], recv_names[k], part, CRYO_OASIS_IN, err));
+  return CRYO_OK;
+}
+
+/* Fill the fields to send on interval `step` (rows j0.. of the band). */
+static void make_forcing(const options *o, int step, int j0, int nyl, double *const snd[NSEND],
+                         double *const prev_srf) {
+  for (int j = 0; j < nyl; j++)
+    for (int i = 0; i < o->nx; i++) {
+      long p = (long)j * o->nx + i;
+      double smb;
+      if (!o->elevation)
+        smb = toy_smb_pattern(i, j0 + j, step);
+      else
+        smb = step == 0 ? 0.0 : o->rate * (prev_srf[p] - o->ela);
+      snd[SEND_SMB][p] = smb;
+      snd[SEND_MELT][p] = 0.0;
+    }
+}
+
+static int run_atmosphere(const options *o, int *compid, int *local_rank, tally *t, cryo_err *err) {
+  CRYO_CALL(cryo_oasis_init_comp(compid, "toyatm", err));
+  MPI_Comm comm;
+  CRYO_CALL(cryo_oasis_get_localcomm(&comm, err));
+  int rank, size;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &size);
+  *local_rank = rank;
+  CRYO_CHECK(size <= o->ny, err, CRYO_ERR_RANGE, "toy_atmosphere: %d ranks for %d rows", size,
+             o->ny);
+  int j0 = (int)((long)rank * o->ny / size), j1 = (int)((long)(rank + 1) * o->ny / size);
+  int nyl = j1 - j0;
+  long npts = (long)o->nx * nyl;
+  int kparal[3] = {CRYO_OASIS_APPLE, j0 * o->nx, (int)npts};
+  int part, id_send[NSEND], id_recv[NRECV];
+  CRYO_CALL(cryo_oasis_def_partition(&part, kparal, 3, o->nx * o->ny, err));
+  CRYO_CALL(def_fields(part, id_send, id_recv, err));
+  CRYO_CALL(cryo_oasis_enddef(err));
+
+  double *buf = malloc(sizeof(double) * (size_t)(npts > 0 ? npts : 1) * (NSEND + 2 * NRECV));
+  CRYO_CHECK(buf, err, CRYO_ERR_MEMORY, "toy_atmosphere: no memory for %ld points", npts);
+  double *snd[NSEND], *rcv[NRECV], *prev[NRECV];
+  for (int k = 0; k < NSEND; k++)
+    snd[k] = buf + k * npts;
+  for (int k = 0; k < NRECV; k++) {
+    rcv[k] = buf + (NSEND + k) * npts;
+    prev[k] = buf + (NSEND + NRECV + k) * npts;
+  }
+  int status = CRYO_OK;
+  int nsteps = o->run / o->period;
+  for (int step = 0; step < nsteps && status == CRYO_OK; step++) {
+    int date = step * o->period, kinfo;
+    make_forcing(o, step, j0, nyl, snd, prev[RECV_SRF]);
+    for (int k = 0; k < NSEND && status == CRYO_OK; k++)
+      status = cryo_oasis_put(id_send[k], date, o->nx, nyl, snd[k], &kinfo, err);
+    for (int k = 0; k < NRECV && status == CRYO_OK; k++) {
+      status = cryo_oasis_get(id_recv[k], date, o->nx, nyl, rcv[k], &kinfo, err);
+      if (status == CRYO_OK && kinfo == 0)
+        status = CRYO_ERROR(err, CRYO_ERR_COUPLING,
+                            "toy_atmosphere: field %s was not received at date %d s: the "
+                            "namcouple coupling period must equal --period %d",
+                            recv_names[k], date, o->period);
+    }
+    if (status != CRYO_OK) break;
+    check_points(npts, rcv, step > 0 ? prev : NULL, t);
+    if (step > 0) {
+      double local[3], sum[3];
+      mass_sums(o, npts, rcv, prev, snd, local);
+      if (MPI_Allreduce(local, sum, 3, MPI_DOUBLE, MPI_SUM, comm) != MPI_SUCCESS) {
+        status = CRYO_ERROR(err, CRYO_ERR_MPI, "toy_atmosphere: MPI_Allreduce failed");
+        break;
+      }
+      double tol = 1e-12 * (double)o->nx * o->ny + 1e-9 * sum[2];
+      double e = fabs(sum[0] - sum[1]) / tol;
+      if (rank == 0)
+        printf("toy_atmosphere: interval %d: sum dH %.12e m, sum smb dt/rho %.12e m, "
+               "|diff| %.3e m (tolerance %.3e m)\n",
+               step, sum[0], sum[1], fabs(sum[0] - sum[1]), tol);
+      t->mass_err_max = fmax(t->mass_err_max, e);
+      t->dv_sum += fabs(sum[0]);
+    }
+    for (int k = 0; k < NRECV; k++)
+      memcpy(prev[k], rcv[k], sizeof(double) * (size_t)npts);
+  }
+  free(buf);
+  CRYO_CALL(status);
+  long local[3] = {t->bad_mask, t->bad_bed, t->checked}, total[3];
+  CRYO_CHECK(MPI_Allreduce(local, total, 3, MPI_LONG, MPI_SUM, comm) == MPI_SUCCESS, err,
+             CRYO_ERR_MPI, "toy_atmosphere: MPI_Allreduce of the check counts failed");
+  t->bad_mask = total[0];
+  t->bad_bed = total[1];
+  t->checked = total[2];
+  return CRYO_OK;
+}
+
+int main(int argc, char **argv) {
+  cryo_err err;
+  cryo_err_clear(&err);
+  options o;
+  int compid = -1, rank = 0;
+  tally t = {0, 0, 0, 0.0, 0.0};
+  int status = parse_options(argc, argv, &o, &err);
+  if (status != CRYO_OK) {
+    /* Still join the run, so that the abort stops every component instead of a hang. */
+    int ignored;
+    cryo_err join_err;
+    cryo_oasis_init_comp(&ignored, "toyatm", &join_err);
+  } else {
+    status = run_atmosphere(&o, &compid, &rank, &t, &err);
+  }
+  if (status != CRYO_OK)
+    cryo_oasis_abort(compid, cryo_status_name(status), err.msg, err.file, err.line, 2);
+  if (cryo_oasis_terminate(&err) != CRYO_OK)
+    cryo_oasis_abort(compid, "terminate", err.msg, err.file, err.line, 2);
+  int nsteps = o.run / o.period;
+  int ok = t.bad_mask == 0 && t.bad_bed == 0 && t.mass_err_max <= 1.0 && t.checked > 0 &&
+           (nsteps < 2 || t.dv_sum > 0.0);
+  if (rank == 0)
+    printf("toy_atmosphere: %s: smb %s, %d steps of %d s on a %d x %d grid: %ld points checked, "
+           "%ld bad mask/thickness, %ld bad bed (d usurf != d thk), mass balance error at most "
+           "%.3g of its tolerance, sum |dV| %.6e m\n",
+           ok ? "PASS" : "FAIL", o.elevation ? "elevation" : "pattern", nsteps, o.period, o.nx,
+           o.ny, t.checked, t.bad_mask, t.bad_bed, t.mass_err_max, t.dv_sum);
+  return ok ? 0 : 1;
+}

@@ -1,0 +1,244 @@
+/* Test component "cryody" for an OASIS remapping between the toy ocean on its own,
+ * coarser grid and cryodyn's grid (tests/coupled_remap.sh, issue 5 item 4,
+ * DESIGN.md section 7).
+ *
+ * It joins the coupled run as the cryodyn driver does (cryo_coupler_init), splits
+ * its ice grid (--ice-nx x --ice-ny cells of --ice-dx x --ice-dy m, corner at the
+ * origin) into a 2-D block decomposition and creates the sea-ice exchange with
+ * provider "oasis" on that block: what it receives is what cryodyn's exchange
+ * layer hands the sea ice. Each coupling interval it gets the four IN fields and
+ * puts the six OUT fields (the analytic current again, unchecked by the toy).
+ *
+ * The toy ocean sends toy_analytic() (a gyre of speed u0 over [0, lx] x [0, ly])
+ * evaluated at its own cell centres, toy spacing hx = --dx, hy = --dy, and a
+ * uniform wind. Asserted at every owned cell and halo-ring cell (the ring repeats
+ * the supplying cell, clamped at the domain edge):
+ *   current: |received - toy_analytic(cell centre)| <= tol with
+ *     tol = (1/8) u0 ((pi hx / lx)^2 + (pi hy / ly)^2) + 1e-12 m s-1,
+ *     the error bound of bilinear interpolation, (1/8) h^2 max|f''| per direction
+ *     (the factor t (1 - t) / 2 <= 1/8 at a fraction t of the way between two
+ *     source points), with max|u_xx| = u0 (pi / lx)^2, max|u_yy| = u0 (pi / ly)^2
+ *     (the same for v); SCRIP's BILINEAR interpolates in longitude and latitude,
+ *     which toy_grid_file makes linear in x and y, so the bound holds as it does
+ *     on the plane; 1e-12 m s-1 covers rounding;
+ *   and the largest current error is at least 1/4 of tol: a remapping that is
+ *   bilinear between different grids shows an error of this size (at quarter
+ *   positions t (1 - t) / 2 = 3/32, so about 3/4 of tol), where identical grids
+ *   would give 0 and a nearest-neighbour remapping (error up to u0 pi h / (2 lx))
+ *   would exceed tol;
+ *   wind: |received - sent| <= 1e-12 |sent| (bilinear weights sum to 1, so a
+ *     constant is kept up to rounding).
+ * Prints "oasis_remap_comp: PASS ..." with the errors on local rank 0 and exits 0,
+ * or prints FAIL and exits 1; a cryodyn error is printed as
+ * "oasis_remap_comp: error: <message>" and stops the whole run with exit code 2.
+ *
+ *   oasis_remap_comp [toy options: --run --period --u0 --uwind --vwind --dx --dy
+ *                     --lx --ly (the toy's; others are accepted and ignored)]
+ *                    [--ice-nx N] [--ice-ny N] [--ice-dx M] [--ice-dy M]
+ *                    [--write-grids NAME]
+ * --write-grids NAME: add the ice grid as NAME to grids.nc, masks.nc, areas.nc
+ *   (toy_write_oasis_grid) and exit without coupling. cryodyn does not write its
+ *   grid files itself yet; this is the helper that does it for the test. */
+#include "cryo_coupler.h"
+#include "cryo_exchange.h"
+#include "toy_ocean_fields.h"
+
+#include <mpi.h>
+
+static const int recv_field[TOY_NOCN] = {[TOY_OCN_U] = CRYO_F_UOCEAN,
+                                         [TOY_OCN_V] = CRYO_F_VOCEAN,
+                                         [TOY_AIR_U] = CRYO_F_UWIND,
+                                         [TOY_AIR_V] = CRYO_F_VWIND};
+static const int send_field[TOY_NICE] = {
+    [TOY_ICE_U] = CRYO_F_UICE,   [TOY_ICE_V] = CRYO_F_VICE,       [TOY_ICE_FRC] = CRYO_F_AICE,
+    [TOY_ICE_TCK] = CRYO_F_HICE, [TOY_ICE_TAUX] = CRYO_F_TAUX_IO, [TOY_ICE_TAUY] = CRYO_F_TAUY_IO};
+
+typedef struct options {
+  toy_setup s;        /* the toy ocean's setup: analytic field and its grid spacing */
+  int nx, ny;         /* ice grid, cells */
+  double dx, dy;      /* ice grid, m */
+  char grid_name[16]; /* --write-grids NAME, "" to couple */
+} options;
+
+static int parse_options(int argc, char **argv, options *o, cryo_err *err) {
+  toy_setup_defaults(&o->s);
+  o->s.analytic = 1;
+  o->nx = 40;
+  o->ny = 30;
+  o->dx = o->dy = 1e4;
+  o->grid_name[0] = '\0';
+  for (int a = 1; a < argc; a++) {
+    char msg[256];
+    int used = toy_parse_option(argc, argv, &a, &o->s, msg, sizeof msg);
+    CRYO_CHECK(used >= 0, err, CRYO_ERR_RANGE, "%s", msg);
+    if (used) continue;
+    const char *flag = argv[a];
+    CRYO_CHECK(a + 1 < argc, err, CRYO_ERR_ARG, "option %s needs a value", flag);
+    const char *val = argv[++a];
+    char *end;
+    if (!strcmp(flag, "--ice-nx") || !strcmp(flag, "--ice-ny")) {
+      long v = strtol(val, &end, 10);
+      CRYO_CHECK(end != val && !*end && v >= 2 && v <= 100000, err, CRYO_ERR_RANGE,
+                 "%s %s: must be an integer from 2 to 1e5", flag, val);
+      *(flag[6] == 'x' ? &o->nx : &o->ny) = (int)v;
+    } else if (!strcmp(flag, "--ice-dx") || !strcmp(flag, "--ice-dy")) {
+      double v = strtod(val, &end);
+      CRYO_CHECK(end != val && !*end && v > 0 && v <= 1e7, err, CRYO_ERR_RANGE,
+                 "%s %s: must be a length in m, 0 < value <= 1e7", flag, val);
+      *(flag[6] == 'x' ? &o->dx : &o->dy) = v;
+    } else if (!strcmp(flag, "--write-grids")) {
+      CRYO_CHECK(strlen(val) >= 1 && strlen(val) <= 8 && !strchr(val, '.'), err, CRYO_ERR_RANGE,
+                 "--write-grids %s: must be a grid name of 1 to 8 characters without '.'", val);
+      strcpy(o->grid_name, val);
+    } else if (strcmp(flag, "--check")) {
+      return CRYO_ERROR(err, CRYO_ERR_UNKNOWN,
+                        "unknown option %s (known: the toy ocean's, --ice-nx --ice-ny --ice-dx "
+                        "--ice-dy --write-grids)",
+                        flag);
+    }
+  }
+  CRYO_CHECK(o->s.run % o->s.period == 0, err, CRYO_ERR_RANGE,
+             "--run %d s is not a multiple of --period %d s", o->s.run, o->s.period);
+  return CRYO_OK;
+}
+
+/* This rank's block of a balanced 2-D decomposition of the ice grid. */
+static int decompose(int rank, int size, const options *o, cryo_block *b, cryo_err *err) {
+  int dims[2] = {0, 0};
+  CRYO_CHECK(MPI_Dims_create(size, 2, dims) == MPI_SUCCESS, err, CRYO_ERR_MPI,
+             "MPI_Dims_create(%d, 2) failed", size);
+  CRYO_CHECK(dims[0] <= o->nx && dims[1] <= o->ny, err, CRYO_ERR_RANGE,
+             "%d x %d ranks do not fit a %d x %d grid", dims[0], dims[1], o->nx, o->ny);
+  int pi = rank % dims[0], pj = rank / dims[0];
+  *b = (cryo_block){.nx_global = o->nx, .ny_global = o->ny, .dx = o->dx, .dy = o->dy};
+  b->i0 = (int)((long)pi * o->nx / dims[0]);
+  b->nx = (int)((long)(pi + 1) * o->nx / dims[0]) - b->i0;
+  b->j0 = (int)((long)pj * o->ny / dims[1]);
+  b->ny = (int)((long)(pj + 1) * o->ny / dims[1]) - b->j0;
+  return CRYO_OK;
+}
+
+static int clamp(int g, int n) {
+  return g < 0 ? 0 : (g >= n ? n - 1 : g);
+}
+
+/* Largest |received - expected| of field k over owned and ring cells; the
+ * expected value at the cell that supplies each ring cell. */
+static double field_error(const options *o, const cryo_block *b, int k, const double *buf) {
+  double worst = 0.0;
+  for (int j = -1; j <= b->ny; j++)
+    for (int i = -1; i <= b->nx; i++) {
+      int si = clamp(b->i0 + i, b->nx_global), sj = clamp(b->j0 + j, b->ny_global);
+      double want;
+      if (k == TOY_AIR_U || k == TOY_AIR_V) {
+        want = k == TOY_AIR_U ? o->s.uwind : o->s.vwind;
+      } else {
+        double u, v;
+        toy_analytic(&o->s, (si + 0.5) * b->dx, (sj + 0.5) * b->dy, &u, &v);
+        want = k == TOY_OCN_U ? u : v;
+      }
+      double e = fabs(buf[CRYO_CELL(b, i, j)] - want);
+      worst = isnan(e) ? INFINITY : fmax(worst, e);
+    }
+  return worst;
+}
+
+/* Couple for the whole run; err_max[k]: largest error of field k over all ranks
+ * and steps; *checked: values compared. */
+static int run_exchange(const options *o, MPI_Comm comm, double err_max[TOY_NOCN], long *checked,
+                        cryo_err *err) {
+  const toy_setup *s = &o->s;
+  int rank, size;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &size);
+  cryo_block b;
+  CRYO_CALL(decompose(rank, size, o, &b, err));
+  cryo_exchange_config cfg = {.oasis_component = "cryody"};
+  cryo_exchange *x;
+  CRYO_CALL(cryo_exchange_create(&x, "oasis", CRYO_MODEL_SEAICE, &b, comm, &cfg, err));
+  double *buf = malloc(sizeof(double) * (size_t)CRYO_NCELL(&b));
+  if (!buf) cryo_exchange_destroy(&x);
+  CRYO_CHECK(buf, err, CRYO_ERR_MEMORY, "no memory for %ld cells", CRYO_NCELL(&b));
+  double local[TOY_NOCN] = {0};
+  int status = CRYO_OK, nsteps = s->run / s->period;
+  for (int step = 0; step < nsteps && status == CRYO_OK; step++) {
+    double t = (double)step * s->period;
+    for (int k = 0; k < TOY_NOCN && status == CRYO_OK; k++) {
+      for (long q = 0; q < CRYO_NCELL(&b); q++)
+        buf[q] = NAN;
+      status = cryo_exchange_get(x, t, recv_field[k], buf, err);
+      if (status == CRYO_OK) local[k] = fmax(local[k], field_error(o, &b, k, buf));
+    }
+    for (int k = 0; k < TOY_NICE && status == CRYO_OK; k++) {
+      for (int j = 0; j < b.ny; j++)
+        for (int i = 0; i < b.nx; i++) {
+          double u, v;
+          toy_analytic(s, (b.i0 + i + 0.5) * b.dx, (b.j0 + j + 0.5) * b.dy, &u, &v);
+          buf[CRYO_CELL(&b, i, j)] = k % 2 ? v : u;
+        }
+      status = cryo_exchange_put(x, t + s->period, send_field[k], buf, err);
+    }
+  }
+  free(buf);
+  cryo_exchange_destroy(&x);
+  CRYO_CALL(status);
+  CRYO_CHECK(MPI_Allreduce(local, err_max, TOY_NOCN, MPI_DOUBLE, MPI_MAX, comm) == MPI_SUCCESS, err,
+             CRYO_ERR_MPI, "MPI_Allreduce of the errors failed");
+  long mine = CRYO_NCELL(&b) * TOY_NOCN * nsteps;
+  CRYO_CHECK(MPI_Allreduce(&mine, checked, 1, MPI_LONG, MPI_SUM, comm) == MPI_SUCCESS, err,
+             CRYO_ERR_MPI, "MPI_Allreduce of the check counts failed");
+  return CRYO_OK;
+}
+
+int main(int argc, char **argv) {
+  cryo_err err;
+  cryo_err_clear(&err);
+  options o;
+  int status = parse_options(argc, argv, &o, &err);
+  if (status == CRYO_OK && o.grid_name[0]) {
+    char msg[512];
+    if (toy_write_oasis_grid(o.grid_name, o.nx, o.ny, 0.0, 0.0, o.dx, o.dy, msg, sizeof msg)) {
+      fprintf(stderr, "oasis_remap_comp: --write-grids: %s\n", msg);
+      return 1;
+    }
+    printf("oasis_remap_comp: wrote grid %s (%d x %d cells of %g x %g m) to grids.nc, masks.nc, "
+           "areas.nc\n",
+           o.grid_name, o.nx, o.ny, o.dx, o.dy);
+    return 0;
+  }
+  MPI_Init(&argc, &argv);
+  int rank = 0;
+  long checked = 0;
+  double emax[TOY_NOCN] = {0};
+  MPI_Comm comm = MPI_COMM_WORLD;
+  /* Join even after a bad option, so that the abort stops every component. */
+  int joined = cryo_coupler_init("cryody", &comm);
+  if (status == CRYO_OK && joined != CRYO_OK)
+    status =
+        cryo_err_set(&err, joined, __FILE__, __LINE__, __func__, "%s", cryo_coupler_last_error());
+  if (status == CRYO_OK) {
+    MPI_Comm_rank(comm, &rank);
+    status = run_exchange(&o, comm, emax, &checked, &err);
+  }
+  if (status == CRYO_OK && cryo_coupler_finalize() != CRYO_OK)
+    status = cryo_err_set(&err, CRYO_ERR_COUPLING, __FILE__, __LINE__, __func__, "%s",
+                          cryo_coupler_last_error());
+  if (status != CRYO_OK) {
+    fprintf(stderr, "oasis_remap_comp: error: %s [%s]\n", err.msg, cryo_status_name(status));
+    cryo_coupler_abort(2);
+  }
+  const double pi = 3.14159265358979323846;
+  double ax = pi * o.s.dx / o.s.lx, ay = pi * o.s.dy / o.s.ly;
+  double tol = 0.125 * fabs(o.s.u0) * (ax * ax + ay * ay) + 1e-12;
+  double cur = fmax(emax[TOY_OCN_U], emax[TOY_OCN_V]);
+  int ok = emax[TOY_OCN_U] <= tol && emax[TOY_OCN_V] <= tol && cur >= 0.25 * tol &&
+           emax[TOY_AIR_U] <= 1e-12 * fabs(o.s.uwind) && emax[TOY_AIR_V] <= 1e-12 * fabs(o.s.vwind);
+  if (rank == 0)
+    printf("oasis_remap_comp: %s: %ld values, toy spacing %g x %g m -> ice %g x %g m: current "
+           "error u %.4e v %.4e m s-1, tolerance %.4e (error / tolerance %.3f, must be in "
+           "[0.25, 1]); wind error %.3e %.3e m s-1 (tolerance 1e-12 relative)\n",
+           ok ? "PASS" : "FAIL", checked, o.s.dx, o.s.dy, o.dx, o.dy, emax[TOY_OCN_U],
+           emax[TOY_OCN_V], tol, cur / tol, emax[TOY_AIR_U], emax[TOY_AIR_V]);
+  MPI_Finalize();
+  return ok ? 0 : 1;
+}
