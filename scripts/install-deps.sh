@@ -4,7 +4,7 @@ set -eu
 packages="gcc gfortran make autoconf automake libtool pkg-config
   gcc-12-offload-nvptx libopenmpi-dev openmpi-bin
   libnetcdf-dev netcdf-bin libnetcdff-dev liboasis3-dev libcunit1-dev
-  python3 python3-numpy python3-matplotlib python3-netcdf4"
+  python3 python3-numpy python3-matplotlib python3-netcdf4 clang-format"
 missing=""
 for p in $packages; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
