@@ -302,6 +302,7 @@ int cryo_get_field(cryo_component *c, const char *name, double *values, long n) 
   CRYO_CHECK(n == want, &c->err, CRYO_ERR_ARG,
              "cryo_get_field('%s'): array of %ld values, this rank's block needs %ld", name, n,
              want);
+  if (f->role == CRYO_ROLE_DIAGNOSTIC && c->model->diagnose) CRYO_CALL(c->model->diagnose(c));
   cryo_field_to_host(c, f);
   const cryo_block *b = &c->grid.block;
   for (int j = 0; j < nj; ++j)

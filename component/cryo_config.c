@@ -3,11 +3,14 @@
  * documents the same table for users. */
 #include "cryo_config.h"
 #include "cryo_clock.h"
+#include "cryo_exchange.h"
 #include "cryo_namelist.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+
+_Static_assert(CRYO_COUPLING_FIELDS == CRYO_NFIELD, "one OASIS name per coupling field");
 
 /* Times are read as reals so that long runs fit, then must be whole seconds. */
 typedef struct {
@@ -229,9 +232,23 @@ static int read_config(cryo_config *cfg, const char *text, const char *path, cry
       REAL_KEY("dt", &lp->dt, 1e-3, 1e12, "s"),
       BOOL_KEY("evolve_thickness", &li->evolve_thickness),
   };
-  const cryo_nml_key coupling_keys[] = {
+  /* One key per coupling field, named as in the exchange table, holding its
+   * OASIS name (namcouple) when it differs from the default. */
+  cryo_nml_key coupling_keys[1 + CRYO_COUPLING_FIELDS] = {
       STR_KEY("component", cfg->coupling.component, NULL),
   };
+  for (int f = 0; f < CRYO_COUPLING_FIELDS; ++f)
+    coupling_keys[1 + f] = (cryo_nml_key){cryo_exchange_fields[f].name,
+                                          CRYO_NML_STRING,
+                                          cfg->coupling.names[f],
+                                          1,
+                                          NULL,
+                                          CRYO_NAME_LEN,
+                                          1,
+                                          0,
+                                          NULL,
+                                          0,
+                                          NULL};
 #define N(a) (int)(sizeof(a) / sizeof((a)[0]))
   const cryo_nml_group groups[] = {
       {"cryo_run", run_keys, N(run_keys), 1},

@@ -8,8 +8,9 @@
 #include "landice.h"
 #include "seaice.h"
 
-#define CRYO_PATH_LEN 512
-#define CRYO_NAME_LEN 64
+#define CRYO_PATH_LEN        512
+#define CRYO_NAME_LEN        64
+#define CRYO_COUPLING_FIELDS 15 /* CRYO_NFIELD of coupling/cryo_exchange.h */
 
 typedef struct cryo_run_config {
   char model[CRYO_NAME_LEN];       /* 'seaice' | 'landice' */

@@ -92,6 +92,8 @@ struct cryo_model_ops {
   int (*get_forcing)(cryo_component *c, long long t);
   /* send results through the exchange at time t */
   int (*put_results)(cryo_component *c, long long t);
+  /* fill the diagnostic fields that output needs (called when output is due) */
+  int (*diagnose)(cryo_component *c);
   /* one-line state summary for the progress log */
   int (*summary)(cryo_component *c, char *buf, int len);
   void (*destroy)(cryo_component *c);

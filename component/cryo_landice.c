@@ -13,10 +13,17 @@
 
 #define NEWTON_LOG 64
 
+/* Sent besides the thickness: computed per coupling step into cell fields. */
+static const int result_ids[2] = {CRYO_F_USURF, CRYO_F_ICEMASK};
+
 typedef struct landice_model {
   cryo_landice_state s;
   int smb_field, melt_field;
-  int analytic, host;
+  int analytic, host, coupled;
+  int thk_field;       /* the state's thickness, sent as it is */
+  int result_field[2]; /* usurf, icemask (cell fields for an atmosphere), -1 if none */
+  double *results[2];
+  double *altitude[2]; /* true surface and bed elevation, for output */
   cryo_landice_newton_log log[NEWTON_LOG];
   int nlog;
 } landice_model;
@@ -147,7 +154,13 @@ static int landice_create(cryo_component *c) {
              "land-ice state has no 'smb' or 'basal_melt' array");
   int nz = p->n_layers;
   c->nlevels = nz + 1;
-  static const char *const out2d[] = {"thk", "u_surf", "v_surf", "usrf", "bed"};
+  /* Elevations are output with the background plane added back (the state
+   * keeps them relative to it), under their CF names. */
+  CRYO_CALL(cryo_field_add(c, "surface", "m", "surface_altitude", "ice surface elevation",
+                           CRYO_AT_NODE, 1, CRYO_ROLE_DIAGNOSTIC, &m->altitude[0]));
+  CRYO_CALL(cryo_field_add(c, "topg", "m", "bedrock_altitude", "bedrock elevation", CRYO_AT_NODE, 1,
+                           CRYO_ROLE_DIAGNOSTIC, &m->altitude[1]));
+  static const char *const out2d[] = {"thk", "u_surf", "v_surf", "surface", "topg"};
   for (int k = 0; k < 5; ++k) {
     int i = cryo_field_find(c, out2d[k]);
     CRYO_CHECK(i >= 0, &c->err, CRYO_ERR_ARG, "land-ice state has no '%s' array", out2d[k]);
@@ -167,6 +180,18 @@ static int landice_create(cryo_component *c) {
   const char *forcing = c->cfg.run.forcing;
   m->analytic = !strcmp(forcing, "analytic");
   m->host = !strcmp(forcing, "host");
+  m->coupled = !strcmp(forcing, "oasis");
+  m->thk_field = cryo_field_find(c, "thk");
+  for (int k = 0; k < 2; ++k)
+    m->result_field[k] = -1;
+  if (m->host || m->coupled) {
+    for (int k = 0; k < 2; ++k) {
+      const cryo_field_info *fi = &cryo_exchange_fields[result_ids[k]];
+      CRYO_CALL(cryo_field_add(c, fi->name, fi->units, fi->standard_name, fi->long_name,
+                               CRYO_AT_CELL, 1, CRYO_ROLE_DIAGNOSTIC, &m->results[k]));
+      m->result_field[k] = c->nfields - 1;
+    }
+  }
   if (!m->analytic) {
     cryo_exchange_config xc = {0};
     char start[32];
@@ -174,6 +199,8 @@ static int landice_create(cryo_component *c) {
     xc.forcing_file = c->cfg.run.forcing_file;
     xc.start_date = start;
     xc.oasis_component = c->cfg.coupling.component;
+    for (int f = 0; f < CRYO_NFIELD; ++f)
+      xc.oasis_names[f] = c->cfg.coupling.names[f];
     CRYO_CALL(cryo_exchange_create(&c->exchange, forcing, CRYO_MODEL_LANDICE, &c->grid.block,
                                    c->comm, &xc, &c->err));
   }
@@ -212,9 +239,29 @@ static int landice_advance(cryo_component *c, long long seconds) {
   return CRYO_OK;
 }
 
+/* The fields an atmosphere receives (thickness, surface elevation, ice mask)
+ * are computed on the device; only with OASIS do they cross to the host here,
+ * once per coupling step (a host model fetches them itself). */
 static int landice_put_results(cryo_component *c, long long t) {
-  (void)c;
-  (void)t;
+  landice_model *m = c->model_data;
+  if (m->result_field[0] < 0) return CRYO_OK;
+  cryo_landice_coupling_fields(&c->grid.block, &c->cfg.landice.p, m->s.thk, m->s.bed, m->results[0],
+                               m->results[1]);
+  if (!m->coupled) return CRYO_OK;
+  const int fields[3] = {m->thk_field, m->result_field[0], m->result_field[1]};
+  const int ids[3] = {CRYO_F_THK, result_ids[0], result_ids[1]};
+  for (int k = 0; k < 3; ++k) {
+    cryo_field *f = &c->fields[fields[k]];
+    cryo_field_to_host(c, f);
+    CRYO_CALL(cryo_exchange_put(c->exchange, (double)t, ids[k], f->host, &c->err));
+  }
+  return CRYO_OK;
+}
+
+static int landice_diagnose(cryo_component *c) {
+  landice_model *m = c->model_data;
+  cryo_landice_altitudes(&c->grid.block, &c->cfg.landice.p, m->s.thk_node, m->s.bed, m->altitude[0],
+                         m->altitude[1]);
   return CRYO_OK;
 }
 
@@ -236,5 +283,5 @@ static void landice_destroy(cryo_component *c) {
 }
 
 const cryo_model_ops cryo_landice_model = {
-    "landice",           landice_create,  landice_advance, landice_get_forcing,
-    landice_put_results, landice_summary, landice_destroy};
+    "landice",           landice_create,   landice_advance, landice_get_forcing,
+    landice_put_results, landice_diagnose, landice_summary, landice_destroy};

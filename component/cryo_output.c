@@ -151,8 +151,8 @@ static int write_var(cryo_component *c, int v, const double *global) {
 }
 
 int cryo_output_write(cryo_component *c) {
-  int status = CRYO_OK;
-  if (c->rank == 0 && !c->output) status = output_create(c);
+  int status = c->model->diagnose ? c->model->diagnose(c) : CRYO_OK;
+  if (status == CRYO_OK && c->rank == 0 && !c->output) status = output_create(c);
   const cryo_block *b = &c->grid.block;
   size_t most = (size_t)(b->nx_global + 1) * (b->ny_global + 1);
   int maxlev = 1;

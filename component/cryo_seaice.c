@@ -164,6 +164,8 @@ static int seaice_create(cryo_component *c) {
     for (int k = 0; k < 4; ++k)
       xc.var_names[forcing_ids[k]] = c->cfg.run.forcing_vars[k];
     xc.oasis_component = c->cfg.coupling.component;
+    for (int f = 0; f < CRYO_NFIELD; ++f)
+      xc.oasis_names[f] = c->cfg.coupling.names[f];
     CRYO_CALL(cryo_exchange_create(&c->exchange, forcing, CRYO_MODEL_SEAICE, &c->grid.block,
                                    c->comm, &xc, &c->err));
   }
@@ -199,7 +201,12 @@ static int seaice_advance(cryo_component *c, long long seconds) {
                                   m->s.uocn, m->s.vocn);
     CRYO_CALL(cryo_seaice_step(p, b, &m->s, &c->ops));
   }
-  cryo_seaice_diag_rates(b, m->s.u, m->s.v, m->s.mask, m->s.shear, m->s.divergence);
+  return CRYO_OK;
+}
+
+static int seaice_diagnose(cryo_component *c) {
+  seaice_model *m = model_of(c);
+  cryo_seaice_diag_rates(&c->grid.block, m->s.u, m->s.v, m->s.mask, m->s.shear, m->s.divergence);
   return CRYO_OK;
 }
 
@@ -238,5 +245,5 @@ static void seaice_destroy(cryo_component *c) {
 }
 
 const cryo_model_ops cryo_seaice_model = {"seaice",           seaice_create,      seaice_advance,
-                                          seaice_get_forcing, seaice_put_results, seaice_summary,
-                                          seaice_destroy};
+                                          seaice_get_forcing, seaice_put_results, seaice_diagnose,
+                                          seaice_summary,     seaice_destroy};

@@ -165,6 +165,19 @@ void cryo_landice_energy_columns(const cryo_block *b, const cryo_landice_params 
 void cryo_landice_dirichlet(const cryo_block *b, const cryo_landice_params *p, double *res,
                             double *matrix);
 
+/* Per owned cell: usurf = surface elevation at the cell centre (mean bed of
+ * the 4 corner nodes + thk + background plane slope_x x + slope_y y, m) and
+ * icemask = 1 where thk > 0, else 0 (coupling fields, DESIGN.md section 7). */
+void cryo_landice_coupling_fields(const cryo_block *b, const cryo_landice_params *p,
+                                  const double *thk, const double *bed, double *usurf,
+                                  double *icemask);
+
+/* Every node: surface = bed + thk_node + plane, bedrock = bed + plane, with
+ * the background plane slope_x x + slope_y y; true elevations in m. */
+void cryo_landice_altitudes(const cryo_block *b, const cryo_landice_params *p,
+                            const double *thk_node, const double *bed, double *surface,
+                            double *bedrock);
+
 /* ---- drivers (host code calling kernels, halo and reductions) ---- */
 
 struct cryo_err;

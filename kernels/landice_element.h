@@ -255,55 +255,19 @@ static inline double landice_bed_basis(int m, double xi, double eta) {
   return 0.25 * (1.0 + ((m & 1) ? xi : -xi)) * (1.0 + ((m & 2) ? eta : -eta));
 }
 
-/* Gauss point factors of the element residual, computed before the
- * accumulation for the reasons of landice_jacobian_points: the map and the
- * viscous stress times w det. */
-enum {
-  LANDICE_RQ_ZXI,
-  LANDICE_RQ_ZETA,
-  LANDICE_RQ_INVZZ,
-  LANDICE_RQ_WDET,
-  LANDICE_RQ_S00, /* 2 mu (2 u_x + v_y) w det */
-  LANDICE_RQ_S11, /* 2 mu (2 v_y + u_x) w det */
-  LANDICE_RQ_S01, /* mu (u_y + v_x) w det */
-  LANDICE_RQ_S02, /* mu u_z w det */
-  LANDICE_RQ_S12, /* mu v_z w det */
-  LANDICE_RQ_N
-};
-
+/* 2 mu w det at the 8 Gauss points. Its own loop: pow is a library call,
+ * across which every live register must be saved, so it runs while only the
+ * element inputs are live (the accumulation loops recompute the strain). */
 CRYO_LANDICE_ROUTINE
-static inline void landice_residual_points(const landice_coef *c, const landice_elem_in *in,
-                                           double f[8][LANDICE_RQ_N]) {
+static inline void landice_elem_viscosity(const landice_coef *c, const landice_elem_in *in,
+                                          double tmu[8], double e2r[8]) {
   for (int q = 0; q < 8; ++q) {
     const landice_gauss g = landice_gauss_make(c, in->z, q);
     double grad[6];
-    double e2 = landice_strain_at(c, &g, in->u, grad);
-    double two_mu = c->afac * pow(e2 + c->eps2, c->mu_exp) * g.wdet;
-    f[q][LANDICE_RQ_ZXI] = g.z_xi;
-    f[q][LANDICE_RQ_ZETA] = g.z_eta;
-    f[q][LANDICE_RQ_INVZZ] = g.inv_zz;
-    f[q][LANDICE_RQ_WDET] = g.wdet;
-    f[q][LANDICE_RQ_S00] = two_mu * (2.0 * grad[0] + grad[4]);
-    f[q][LANDICE_RQ_S11] = two_mu * (2.0 * grad[4] + grad[0]);
-    f[q][LANDICE_RQ_S01] = two_mu * 0.5 * (grad[1] + grad[3]);
-    f[q][LANDICE_RQ_S02] = two_mu * 0.5 * grad[2];
-    f[q][LANDICE_RQ_S12] = two_mu * 0.5 * grad[5];
+    double e2 = landice_strain_at(c, &g, in->u, grad) + c->eps2;
+    tmu[q] = c->afac * pow(e2, c->mu_exp) * g.wdet;
+    e2r[q] = e2;
   }
-}
-
-/* Reference coordinates of Gauss point q and the map factors stored for it. */
-CRYO_LANDICE_ROUTINE
-static inline landice_gauss landice_gauss_stored(int q, double z_xi, double z_eta, double inv_zz,
-                                                 double wdet) {
-  landice_gauss g;
-  g.xi = (q & 1) ? CRYO_LANDICE_GP : -CRYO_LANDICE_GP;
-  g.eta = (q & 2) ? CRYO_LANDICE_GP : -CRYO_LANDICE_GP;
-  g.zeta = (q & 4) ? CRYO_LANDICE_GP : -CRYO_LANDICE_GP;
-  g.z_xi = z_xi;
-  g.z_eta = z_eta;
-  g.inv_zz = inv_zz;
-  g.wdet = wdet;
-  return g;
 }
 
 /* Element residual r[16] (seed 000 Fig. 2 "optimized": fused loops over the
@@ -311,18 +275,22 @@ static inline landice_gauss landice_gauss_stored(int q, double z_xi, double z_et
 CRYO_LANDICE_ROUTINE
 static inline void landice_elem_residual(const landice_coef *c, const landice_elem_in *in,
                                          double r[16]) {
-  double f[8][LANDICE_RQ_N];
-  landice_residual_points(c, in, f);
+  double tmu[8], e2r[8];
+  landice_elem_viscosity(c, in, tmu, e2r);
   CRYO_LANDICE_UNROLL
   for (int a = 0; a < 16; ++a)
     r[a] = 0.0;
   for (int q = 0; q < 8; ++q) {
-    const landice_gauss g = landice_gauss_stored(q, f[q][LANDICE_RQ_ZXI], f[q][LANDICE_RQ_ZETA],
-                                                 f[q][LANDICE_RQ_INVZZ], f[q][LANDICE_RQ_WDET]);
-    double sx, sy;
+    const landice_gauss g = landice_gauss_make(c, in->z, q);
+    double grad[6], sx, sy;
     landice_surface_grad(c, in->s, g.xi, g.eta, &sx, &sy);
-    double s00 = f[q][LANDICE_RQ_S00], s11 = f[q][LANDICE_RQ_S11], s01 = f[q][LANDICE_RQ_S01];
-    double s02 = f[q][LANDICE_RQ_S02], s12 = f[q][LANDICE_RQ_S12];
+    landice_strain_at(c, &g, in->u, grad);
+    double two_mu = tmu[q];
+    double s00 = two_mu * (2.0 * grad[0] + grad[4]);
+    double s11 = two_mu * (2.0 * grad[4] + grad[0]);
+    double s01 = two_mu * 0.5 * (grad[1] + grad[3]);
+    double s02 = two_mu * 0.5 * grad[2];
+    double s12 = two_mu * 0.5 * grad[5];
     double f0 = c->rhog * sx * g.wdet, f1 = c->rhog * sy * g.wdet;
     CRYO_LANDICE_UNROLL
     for (int a = 0; a < 8; ++a) {
@@ -355,67 +323,31 @@ static inline void landice_elem_residual(const landice_coef *c, const landice_el
   }
 }
 
-/* Gauss point factors of the Jacobian rows, computed once per thread
- * before the accumulation: pow is a library call, across which every live
- * register must be saved, and with these factors the accumulation needs
- * neither the velocities nor the elevations. */
-enum {
-  LANDICE_JQ_ZXI,
-  LANDICE_JQ_ZETA,
-  LANDICE_JQ_INVZZ,
-  LANDICE_JQ_MU,  /* 2 mu w det */
-  LANDICE_JQ_DMU, /* 2 dmu/d(eps_e^2) w det */
-  LANDICE_JQ_SXY, /* (u_y + v_x) / 2 */
-  LANDICE_JQ_A0,  /* 2 u_x + v_y */
-  LANDICE_JQ_A1,  /* 2 v_y + u_x */
-  LANDICE_JQ_HU,  /* u_z / 2 */
-  LANDICE_JQ_HV,  /* v_z / 2 */
-  LANDICE_JQ_N
-};
-
-CRYO_LANDICE_ROUTINE
-static inline void landice_jacobian_points(const landice_coef *c, const landice_elem_in *in,
-                                           double f[8][LANDICE_JQ_N]) {
-  for (int q = 0; q < 8; ++q) {
-    const landice_gauss g = landice_gauss_make(c, in->z, q);
-    double grad[6];
-    double e2 = landice_strain_at(c, &g, in->u, grad) + c->eps2;
-    double two_mu = c->afac * pow(e2, c->mu_exp) * g.wdet;
-    f[q][LANDICE_JQ_ZXI] = g.z_xi;
-    f[q][LANDICE_JQ_ZETA] = g.z_eta;
-    f[q][LANDICE_JQ_INVZZ] = g.inv_zz;
-    f[q][LANDICE_JQ_MU] = two_mu;
-    /* 2 dmu/d(eps_e^2) = 2 mu (1-n)/(2n) / (eps_e^2 + eps_reg^2) */
-    f[q][LANDICE_JQ_DMU] = two_mu * c->mu_exp / e2;
-    f[q][LANDICE_JQ_SXY] = 0.5 * (grad[1] + grad[3]);
-    f[q][LANDICE_JQ_A0] = 2.0 * grad[0] + grad[4];
-    f[q][LANDICE_JQ_A1] = 2.0 * grad[4] + grad[0];
-    f[q][LANDICE_JQ_HU] = 0.5 * grad[2];
-    f[q][LANDICE_JQ_HV] = 0.5 * grad[5];
-  }
-}
-
 /* Rows 2a and 2a + 1 of the exact element Jacobian K = dr/dU (symmetric):
  * kr[c][m] = K[2a + c][m]. One thread per (element, local node a) keeps 32
  * accumulators instead of 256 (seed 001: private arrays must fit registers).
- * Node gradients are recomputed where used: node a's from a, never looked
- * up by a run-time index. */
+ * The viscosity comes first (landice_elem_viscosity), so that the
+ * accumulation calls nothing. Node gradients are recomputed where used:
+ * node a's from a, never looked up by a run-time index. */
 CRYO_LANDICE_ROUTINE
 static inline void landice_elem_jacobian_rows(const landice_coef *c, const landice_elem_in *in,
                                               int a, double kr[2][16]) {
-  double f[8][LANDICE_JQ_N];
-  landice_jacobian_points(c, in, f);
+  double tmu[8], e2r[8];
+  landice_elem_viscosity(c, in, tmu, e2r);
   CRYO_LANDICE_UNROLL
   for (int m = 0; m < 16; ++m) {
     kr[0][m] = 0.0;
     kr[1][m] = 0.0;
   }
   for (int q = 0; q < 8; ++q) {
-    const landice_gauss g = landice_gauss_stored(q, f[q][LANDICE_JQ_ZXI], f[q][LANDICE_JQ_ZETA],
-                                                 f[q][LANDICE_JQ_INVZZ], 0.0);
-    double two_mu = f[q][LANDICE_JQ_MU], two_dmu = f[q][LANDICE_JQ_DMU];
-    double sxy = f[q][LANDICE_JQ_SXY], a0 = f[q][LANDICE_JQ_A0], a1 = f[q][LANDICE_JQ_A1];
-    double hu = f[q][LANDICE_JQ_HU], hv = f[q][LANDICE_JQ_HV];
+    const landice_gauss g = landice_gauss_make(c, in->z, q);
+    double grad[6];
+    landice_strain_at(c, &g, in->u, grad);
+    /* 2 dmu/d(eps_e^2) = 2 mu (1-n)/(2n) / (eps_e^2 + eps_reg^2) */
+    double two_mu = tmu[q], two_dmu = two_mu * c->mu_exp / e2r[q];
+    double sxy = 0.5 * (grad[1] + grad[3]);
+    double a0 = 2.0 * grad[0] + grad[4], a1 = 2.0 * grad[4] + grad[0];
+    double hu = 0.5 * grad[2], hv = 0.5 * grad[5];
     double phia, gxa, gya, gza;
     landice_node_grad(c, &g, a, &phia, &gxa, &gya, &gza);
     /* g_(2a), g_(2a+1) = d(eps_e^2)/dU of this row, scaled by 2 dmu */

@@ -15,7 +15,7 @@
 #    "MPI_ABORT was invoked".
 # 2. standalone: the same namelist with forcing = 'netcdf' and a file (written with
 #    awk and ncgen) holding the same pattern at every coupling date; exit 0.
-# 3. thickness thk, surface usrf and surface velocity u_surf, v_surf of every output
+# 3. thickness thk, surface elevation and surface velocity u_surf, v_surf of every output
 #    record (9: the start and after each of the 8 steps) of 1 and 2 are equal bit for
 #    bit (ncdump -p 17,17 prints each double with 17 significant digits, which
 #    identifies it exactly), and the final thickness differs from the initial one
@@ -152,7 +152,7 @@ grep -q "^cryodyn: run complete" "$rundir/standalone/log" ||
 # 3. bit-for-bit comparison of the output
 out=$(sed -n "s/^ *output_file = '\\([^']*\\)'.*/\\1/p" "$nml")
 dump() {
-  ncdump -p 17,17 -v thk,usrf,u_surf,v_surf "$1" 2>&1 | sed -n '/^data:/,$p'
+  ncdump -p 17,17 -v thk,surface,u_surf,v_surf "$1" 2>&1 | sed -n '/^data:/,$p'
 }
 dump "$rundir/pattern/$out" >"$rundir/coupled.txt"
 dump "$rundir/standalone/$out" >"$rundir/standalone.txt"
@@ -164,7 +164,7 @@ thk_record() {
 if [ ! -s "$rundir/coupled.txt" ] || ! grep -q "^ thk =" "$rundir/coupled.txt"; then
   fail "no thk in the coupled output $out"
 elif ! cmp -s "$rundir/coupled.txt" "$rundir/standalone.txt"; then
-  fail "coupled and standalone thk, usrf, u_surf, v_surf differ (first lines of the diff below)"
+  fail "coupled and standalone thk, surface, u_surf, v_surf differ (first lines of the diff below)"
   diff "$rundir/coupled.txt" "$rundir/standalone.txt" | head -n 6 >&2
 else
   thk_record "$rundir/coupled.txt" 0 >"$rundir/thk0"
@@ -176,7 +176,7 @@ else
     fail "thk records have $n0 and $nN values, expected $((nx * ny))"
   [ "$changed" -gt $((nx * ny / 2)) ] ||
     fail "the final thickness differs from the initial one at only $changed of $((nx * ny)) cells"
-  echo "--- thk, usrf, u_surf, v_surf of $out equal bit for bit ($((nstep + 1)) records);" \
+  echo "--- thk, surface, u_surf, v_surf of $out equal bit for bit ($((nstep + 1)) records);" \
     "thk changed at $changed of $((nx * ny)) cells"
 fi
 
@@ -193,5 +193,5 @@ if [ "$failures" -gt 0 ]; then
 fi
 [ "${KEEP_RUNDIR:-0}" = 1 ] || rm -rf "$rundir"
 echo "coupled_landice: PASS (coupled pattern run with mass/mask/bed checks, standalone run," \
-  "bit-for-bit thk usrf u_surf v_surf, coupled elevation-feedback run)"
+  "bit-for-bit thk surface u_surf v_surf, coupled elevation-feedback run)"
 exit 0
