@@ -30,7 +30,7 @@ static const char *const forcings[] = {"analytic", "netcdf", "oasis", "host", NU
 static const char *const calendars[] = {
     "proleptic_gregorian", "gregorian", "standard", "noleap", "365_day", NULL};
 static const char *const devices[] = {"auto", "cpu", "gpu", NULL};
-static const char *const si_inits[] = {"cyclone", "uniform", NULL};
+static const char *const si_inits[] = {"cyclone", "uniform", "file", NULL};
 static const char *const li_cases[] = {"slab", "ismip-hom-a", "ismip-hom-c", "file", NULL};
 static const char *const li_basal[] = {"no_slip", "friction", NULL};
 static const char *const li_lateral[] = {"free", "dirichlet", NULL};
@@ -115,6 +115,8 @@ static int check_config(cryo_config *cfg, const time_keys *t, cryo_err *err) {
   if (!strcmp(r->model, "seaice")) {
     CRYO_CALL(cryo_seaice_params_check(&cfg->seaice.p, err));
     dt = cfg->seaice.p.dt;
+    CRYO_CHECK(strcmp(cfg->seaice.init, "file") || cfg->seaice.init_file[0], err, CRYO_ERR_MISSING,
+               "%s: &cryo_seaice init = 'file' needs init_file", src);
     CRYO_CHECK(strcmp(r->forcing, "analytic") || !strcmp(cfg->seaice.init, "cyclone"), err,
                CRYO_ERR_RANGE,
                "%s: forcing = 'analytic' is the cyclone benchmark's and needs &cryo_seaice "
@@ -174,7 +176,6 @@ static int read_config(cryo_config *cfg, const char *text, const char *path, cry
       {"forcing_vars", CRYO_NML_STRING, r->forcing_vars, 4, NULL, CRYO_NAME_LEN, 1, 0, NULL, 0,
        NULL},
       STR_KEY("device", r->device, devices),
-      BOOL_KEY("verbose", &r->verbose),
   };
   const cryo_nml_key grid_keys[] = {
       KEY("nx", CRYO_NML_INT, &g->nx, 2, 1e6, 1, NULL),

@@ -27,7 +27,6 @@ typedef struct cryo_run_config {
   char forcing_file[CRYO_PATH_LEN];
   char forcing_vars[4][CRYO_NAME_LEN]; /* variable names in the forcing file */
   char device[CRYO_NAME_LEN];          /* 'auto' | 'cpu' | 'gpu' */
-  int verbose;                         /* progress line on rank 0 every coupling step */
 } cryo_run_config;
 
 typedef struct cryo_grid_config {

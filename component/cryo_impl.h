@@ -125,6 +125,20 @@ int cryo_restart_read(cryo_component *c, const char *path);
 /* Restart file name for the current clock time, e.g. 'rst/cyclone.2000-01-02-00000.nc'. */
 void cryo_restart_name(const cryo_component *c, char *buf, int len);
 
+/* Input fields (cryo_input.c). Rank 0 only: read (y, x) variable `var` of an
+ * open NetCDF file into global (nx_global * ny_global values), checking its
+ * dimensions and that every value is finite and in [lo, hi]; an absent
+ * variable is an error unless `optional` (then *found = 0). `what` names the
+ * namelist key of the file in messages. */
+int cryo_read_global_cells(cryo_component *c, int ncid, const char *path, const char *what,
+                           const char *var, int optional, double lo, double hi, double *global,
+                           int *found);
+/* Collective: read `count` such variables of file `path` into level 0 of the
+ * owned cells of the host copies of fields[k] (halos untouched). */
+int cryo_read_cell_fields(cryo_component *c, const char *path, const char *what, int count,
+                          const char *const *vars, const double *lo, const double *hi,
+                          cryo_field *const *fields);
+
 /* Rank 0's status and message, made every rank's (collective). */
 int cryo_status_from_root(cryo_component *c, int status);
 /* Every rank's status: the first failing rank's status and message (collective). */

@@ -34,38 +34,6 @@ static const cryo_role roles[] = {[CRYO_LANDICE_PROGNOSTIC] = CRYO_ROLE_PROGNOST
                                   [CRYO_LANDICE_DIAGNOSTIC] = CRYO_ROLE_DIAGNOSTIC,
                                   [CRYO_LANDICE_WORK] = CRYO_ROLE_WORK};
 
-/* Rank 0 reads variable `name` (y, x) of the geometry file into global
- * (nx_global * ny_global values); status only meaningful on rank 0. */
-static int read_geometry_var(cryo_component *c, int ncid, const char *path, const char *name,
-                             int optional, double *global, int *found) {
-  const cryo_block *b = &c->grid.block;
-  int var, ndims, dims[NC_MAX_VAR_DIMS];
-  size_t len[2] = {0, 0};
-  *found = nc_inq_varid(ncid, name, &var) == NC_NOERR;
-  if (!*found) {
-    CRYO_CHECK(optional, &c->err, CRYO_ERR_MISSING, "geometry_file %s: no variable '%s'", path,
-               name);
-    return CRYO_OK;
-  }
-  nc_inq_varndims(ncid, var, &ndims);
-  nc_inq_vardimid(ncid, var, dims);
-  if (ndims == 2) nc_inq_dimlen(ncid, dims[0], &len[0]), nc_inq_dimlen(ncid, dims[1], &len[1]);
-  CRYO_CHECK(ndims == 2 && (int)len[0] == b->ny_global && (int)len[1] == b->nx_global, &c->err,
-             CRYO_ERR_FORMAT,
-             "geometry_file %s: '%s' must be (y, x) = (%d, %d) cell centres, found %d dimensions "
-             "(%zu, %zu)",
-             path, name, b->ny_global, b->nx_global, ndims, len[0], len[1]);
-  int s = nc_get_var_double(ncid, var, global);
-  CRYO_CHECK(s == NC_NOERR, &c->err, CRYO_ERR_NETCDF, "geometry_file %s: '%s': %s", path, name,
-             nc_strerror(s));
-  size_t n = (size_t)b->nx_global * b->ny_global;
-  for (size_t q = 0; q < n; ++q)
-    CRYO_CHECK(isfinite(global[q]), &c->err, CRYO_ERR_DATA,
-               "geometry_file %s: '%s' at (y, x) = (%zu, %zu) is %g", path, name, q / b->nx_global,
-               q % b->nx_global, global[q]);
-  return CRYO_OK;
-}
-
 /* Global cell (i, j) wrapped where periodic, else clamped to the domain. */
 static double cell_value(const cryo_block *b, const double *g, int i, int j) {
   int nx = b->nx_global, ny = b->ny_global;
@@ -92,7 +60,8 @@ static int read_geometry(cryo_component *c) {
       status = CRYO_ERROR(&c->err, CRYO_ERR_FILE, "geometry_file %s: %s", path, nc_strerror(s));
     static const char *const names[3] = {"thk", "topg", "beta2"};
     for (int k = 0; k < 3 && status == CRYO_OK; ++k)
-      status = read_geometry_var(c, ncid, path, names[k], k == 2, g + k * n, &found[k]);
+      status = cryo_read_global_cells(c, ncid, path, "geometry_file", names[k], k == 2, -1e5, 1e5,
+                                      g + k * n, &found[k]);
     for (size_t q = 0; q < n && status == CRYO_OK; ++q)
       if (!(g[q] > 0.0))
         status = CRYO_ERROR(&c->err, CRYO_ERR_DATA,

@@ -37,52 +37,6 @@ static seaice_model *model_of(cryo_component *c) {
   return c->model_data;
 }
 
-/* Mask from &cryo_grid mask_file (1 ocean, 0 land), read on rank 0 and
- * scattered; cells outside the domain stay 0. */
-static int read_mask(cryo_component *c, cryo_field *f) {
-  const cryo_block *b = &c->grid.block;
-  const char *path = c->cfg.grid.mask_file, *var = c->cfg.grid.mask_var;
-  size_t n = (size_t)b->nx_global * b->ny_global;
-  double *global = NULL;
-  int status = CRYO_OK;
-  if (c->rank == 0) {
-    int ncid = -1, id, ndims, dims[NC_MAX_VAR_DIMS];
-    size_t len[2] = {0, 0};
-    int s = nc_open(path, NC_NOWRITE, &ncid);
-    if (s != NC_NOERR)
-      status = CRYO_ERROR(&c->err, CRYO_ERR_FILE, "mask_file %s: %s", path, nc_strerror(s));
-    if (status == CRYO_OK && nc_inq_varid(ncid, var, &id) != NC_NOERR)
-      status = CRYO_ERROR(&c->err, CRYO_ERR_MISSING, "mask_file %s: no variable '%s'", path, var);
-    if (status == CRYO_OK) {
-      nc_inq_varndims(ncid, id, &ndims);
-      nc_inq_vardimid(ncid, id, dims);
-      if (ndims == 2) nc_inq_dimlen(ncid, dims[0], &len[0]), nc_inq_dimlen(ncid, dims[1], &len[1]);
-      if (ndims != 2 || (int)len[0] != b->ny_global || (int)len[1] != b->nx_global)
-        status = CRYO_ERROR(&c->err, CRYO_ERR_FORMAT,
-                            "mask_file %s: '%s' must be (y, x) = (%d, %d), found %d dimensions "
-                            "(%zu, %zu)",
-                            path, var, b->ny_global, b->nx_global, ndims, len[0], len[1]);
-    }
-    if (status == CRYO_OK && !(global = malloc(n * sizeof *global)))
-      status = CRYO_ERROR(&c->err, CRYO_ERR_MEMORY, "out of memory reading %s", path);
-    if (status == CRYO_OK && (s = nc_get_var_double(ncid, id, global)) != NC_NOERR)
-      status =
-          CRYO_ERROR(&c->err, CRYO_ERR_NETCDF, "mask_file %s: '%s': %s", path, var, nc_strerror(s));
-    for (size_t q = 0; status == CRYO_OK && q < n; ++q)
-      if (global[q] != 0.0 && global[q] != 1.0)
-        status = CRYO_ERROR(&c->err, CRYO_ERR_DATA,
-                            "mask_file %s: '%s' at (y, x) = (%zu, %zu) is %g, must be 0 or 1", path,
-                            var, q / b->nx_global, q % b->nx_global, global[q]);
-    if (ncid >= 0) nc_close(ncid);
-  }
-  status = cryo_status_from_root(c, status);
-  if (status == CRYO_OK)
-    status = cryo_status_agree(
-        c, cryo_grid_scatter(&c->grid, CRYO_AT_CELL, 1, global, f->host, &c->err));
-  free(global);
-  return status;
-}
-
 static int init_state(cryo_component *c, seaice_model *m) {
   const cryo_block *b = &c->grid.block;
   const cryo_seaice_config *sc = &c->cfg.seaice;
@@ -91,20 +45,37 @@ static int init_state(cryo_component *c, seaice_model *m) {
   cryo_field *h = &c->fields[cryo_field_find(c, "h")];
   cryo_field *a = &c->fields[cryo_field_find(c, "a")];
   if (c->cfg.grid.mask_file[0]) {
-    CRYO_CALL(read_mask(c, mask));
+    /* 1 ocean, 0 land; cells outside the domain stay 0. */
+    const char *var = c->cfg.grid.mask_var;
+    const double lo = 0.0, hi = 1.0;
+    CRYO_CALL(
+        cryo_read_cell_fields(c, c->cfg.grid.mask_file, "mask_file", 1, &var, &lo, &hi, &mask));
+    for (long q = 0; q < CRYO_NCELL(b); ++q)
+      CRYO_CHECK(mask->host[q] == 0.0 || mask->host[q] == 1.0, &c->err, CRYO_ERR_DATA,
+                 "mask_file %s: '%s' holds %g, must be 0 or 1", c->cfg.grid.mask_file, var,
+                 mask->host[q]);
   } else {
     for (int j = 0; j < b->ny; ++j)
       for (int i = 0; i < b->nx; ++i)
         mask->host[CRYO_CELL(b, i, j)] = 1.0;
   }
   int cyclone = !strcmp(sc->init, "cyclone");
+  if (!strcmp(sc->init, "file")) {
+    /* Cell means h (m) and a; the dG1 slopes start at zero. */
+    static const char *const vars[2] = {"h", "a"};
+    const double lo[2] = {0.0, 0.0}, hi[2] = {1e3, 1.0};
+    cryo_field *const fields[2] = {h, a};
+    CRYO_CALL(cryo_read_cell_fields(c, sc->init_file, "init_file", 2, vars, lo, hi, fields));
+  }
   for (int j = 0; j < b->ny; ++j)
     for (int i = 0; i < b->nx; ++i) {
       long q = CRYO_CELL(b, i, j);
       double x = (b->i0 + i + 0.5) * b->dx, y = (b->j0 + j + 0.5) * b->dy;
       double hv = cyclone ? 0.3 + 0.005 * (sin(6e-5 * x) + sin(3e-5 * y)) : sc->h_init;
+      double av = cyclone ? 1.0 : sc->a_init;
+      if (!strcmp(sc->init, "file")) hv = h->host[q * nlev], av = a->host[q * nlev];
       h->host[q * nlev] = mask->host[q] * hv;
-      a->host[q * nlev] = mask->host[q] * (cyclone ? 1.0 : sc->a_init);
+      a->host[q * nlev] = mask->host[q] * av;
     }
   cryo_field *init[3] = {mask, h, a};
   for (int k = 0; k < 3; ++k) {

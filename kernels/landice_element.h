@@ -88,37 +88,6 @@ typedef struct landice_elem_in {
   int bottom; /* layer 0: the bed face carries friction */
 } landice_elem_in;
 
-/* Physical basis gradients at one Gauss point (xi, eta, zeta) and the weight
- * times the Jacobian determinant (dx dy / 4) z_zeta. */
-CRYO_LANDICE_ROUTINE
-static inline void landice_basis(const landice_coef *c, const double z[8], double xi, double eta,
-                                 double zeta, double phi[8], double gx[8], double gy[8],
-                                 double gz[8], double *wdet) {
-  double dxi[8], deta[8], dzeta[8];
-  double z_xi = 0.0, z_eta = 0.0, z_zeta = 0.0;
-  CRYO_LANDICE_UNROLL
-  for (int a = 0; a < 8; ++a) {
-    double sa = (a & 1) ? 1.0 : -1.0, ta = (a & 2) ? 1.0 : -1.0, ra = (a & 4) ? 1.0 : -1.0;
-    double fx = 1.0 + sa * xi, fy = 1.0 + ta * eta, fz = 1.0 + ra * zeta;
-    phi[a] = 0.125 * fx * fy * fz;
-    dxi[a] = 0.125 * sa * fy * fz;
-    deta[a] = 0.125 * ta * fx * fz;
-    dzeta[a] = 0.125 * ra * fx * fy;
-    z_xi += z[a] * dxi[a];
-    z_eta += z[a] * deta[a];
-    z_zeta += z[a] * dzeta[a];
-  }
-  /* x depends on xi only and y on eta only, so the inverse map is explicit. */
-  double inv_zz = 1.0 / z_zeta;
-  CRYO_LANDICE_UNROLL
-  for (int a = 0; a < 8; ++a) {
-    gz[a] = dzeta[a] * inv_zz;
-    gx[a] = (dxi[a] - gz[a] * z_xi) / c->half_dx;
-    gy[a] = (deta[a] - gz[a] * z_eta) / c->half_dy;
-  }
-  *wdet = c->half_dx * c->half_dy * z_zeta;
-}
-
 /* Surface gradient at (xi, eta) from the corner surface values, plane included. */
 CRYO_LANDICE_ROUTINE
 static inline void landice_surface_grad(const landice_coef *c, const double s[4], double xi,
@@ -133,74 +102,92 @@ static inline void landice_surface_grad(const landice_coef *c, const double s[4]
   *sy = ay / c->half_dy + c->slope_y;
 }
 
-/* Velocity gradient and eps_e^2 at a Gauss point. */
-CRYO_LANDICE_ROUTINE
-static inline double landice_strain(const double u[16], const double gx[8], const double gy[8],
-                                    const double gz[8], double grad[6]) {
-  double ux = 0.0, uy = 0.0, uz = 0.0, vx = 0.0, vy = 0.0, vz = 0.0;
-  CRYO_LANDICE_UNROLL
-  for (int a = 0; a < 8; ++a) {
-    ux += u[2 * a] * gx[a];
-    uy += u[2 * a] * gy[a];
-    uz += u[2 * a] * gz[a];
-    vx += u[2 * a + 1] * gx[a];
-    vy += u[2 * a + 1] * gy[a];
-    vz += u[2 * a + 1] * gz[a];
-  }
-  grad[0] = ux;
-  grad[1] = uy;
-  grad[2] = uz;
-  grad[3] = vx;
-  grad[4] = vy;
-  grad[5] = vz;
-  double sxy = uy + vx;
-  return ux * ux + vy * vy + ux * vy + 0.25 * (sxy * sxy + uz * uz + vz * vz);
-}
-
-/* Value and reference derivatives of the basis function of local node a at
- * (xi, eta, zeta), the expressions of landice_basis. The residual and
- * Jacobian recompute these where they are used instead of keeping per-node
- * arrays: arrays indexed by a run-time node number, and the 24 physical
- * gradients of a Gauss point kept alive across the accumulation, put the
- * element kernels in local memory (docs/performance.md; seed 001,
- * "Privatization": private arrays must fit registers). */
-CRYO_LANDICE_ROUTINE
-static inline void landice_ref_basis(int a, double xi, double eta, double zeta, double *phi,
-                                     double *dxi, double *deta, double *dzeta) {
-  double sa = (a & 1) ? 1.0 : -1.0, ta = (a & 2) ? 1.0 : -1.0, ra = (a & 4) ? 1.0 : -1.0;
-  double fx = 1.0 + sa * xi, fy = 1.0 + ta * eta, fz = 1.0 + ra * zeta;
-  *phi = 0.125 * fx * fy * fz;
-  *dxi = 0.125 * sa * fy * fz;
-  *deta = 0.125 * ta * fx * fz;
-  *dzeta = 0.125 * ra * fx * fy;
-}
-
-/* Geometry of Gauss point q: its reference coordinates, the z derivatives
- * of the map, 1 / z_zeta and the weight times the Jacobian determinant. */
+/* Gauss point q of the 2x2x2 rule: the 1-D factors 1 - t, 1 + t of the
+ * trilinear basis in each reference direction, the z derivatives of the
+ * map, 1 / z_zeta and the weight times the Jacobian determinant.
+ * The residual and Jacobian recompute basis gradients where they are used
+ * instead of keeping per-node arrays: arrays indexed by a run-time node
+ * number, and the 24 physical gradients of a Gauss point kept alive across
+ * the accumulation, put the element kernels in local memory
+ * (docs/performance.md; seed 001, "Privatization": private arrays must fit
+ * registers). Node selections below are conditionals on the bits of a, never
+ * array lookups, for the same reason. */
 typedef struct landice_gauss {
-  double xi, eta, zeta;
+  double fx0, fx1, fy0, fy1, fz0, fz1;
   double z_xi, z_eta, inv_zz, wdet;
 } landice_gauss;
 
 CRYO_LANDICE_ROUTINE
+static inline double landice_fx(const landice_gauss *g, int a) {
+  return (a & 1) ? g->fx1 : g->fx0;
+}
+
+CRYO_LANDICE_ROUTINE
+static inline double landice_fy(const landice_gauss *g, int a) {
+  return (a & 2) ? g->fy1 : g->fy0;
+}
+
+CRYO_LANDICE_ROUTINE
+static inline double landice_fz(const landice_gauss *g, int a) {
+  return (a & 4) ? g->fz1 : g->fz0;
+}
+
+/* |d phi_a / d xi|, |d phi_a / d eta|, |d phi_a / d zeta|: 1/8 times the
+ * product of node a's two other 1-D factors. */
+CRYO_LANDICE_ROUTINE
+static inline double landice_wyz(const landice_gauss *g, int a) {
+  return (0.125 * landice_fy(g, a)) * landice_fz(g, a);
+}
+
+CRYO_LANDICE_ROUTINE
+static inline double landice_wxz(const landice_gauss *g, int a) {
+  return (0.125 * landice_fx(g, a)) * landice_fz(g, a);
+}
+
+CRYO_LANDICE_ROUTINE
+static inline double landice_wxy(const landice_gauss *g, int a) {
+  return (0.125 * landice_fx(g, a)) * landice_fy(g, a);
+}
+
+/* Reference derivatives d[3] of the interpolant sum_a f[a * stride] phi_a:
+ * the derivative along one direction is a weighted sum of the differences
+ * across the 4 node pairs on that direction's edges (tensor-product form,
+ * 9 operations per direction instead of 16). */
+CRYO_LANDICE_ROUTINE
+static inline void landice_ref_deriv(const landice_gauss *g, const double *f, int stride,
+                                     double d[3]) {
+  double sx = 0.0, sy = 0.0, sz = 0.0;
+  CRYO_LANDICE_UNROLL
+  for (int e = 0; e < 4; ++e) {
+    int ax = 2 * e, ay = (e & 1) | ((e & 2) << 1), az = e; /* the pair's lower node */
+    double wx = landice_wyz(g, ax), wy = landice_wxz(g, ay), wz = landice_wxy(g, az);
+    sx += wx * f[stride * (ax + 1)] - wx * f[stride * ax];
+    sy += wy * f[stride * (ay + 2)] - wy * f[stride * ay];
+    sz += wz * f[stride * (az + 4)] - wz * f[stride * az];
+  }
+  d[0] = sx;
+  d[1] = sy;
+  d[2] = sz;
+}
+
+CRYO_LANDICE_ROUTINE
 static inline landice_gauss landice_gauss_make(const landice_coef *c, const double z[8], int q) {
   landice_gauss g;
-  g.xi = (q & 1) ? CRYO_LANDICE_GP : -CRYO_LANDICE_GP;
-  g.eta = (q & 2) ? CRYO_LANDICE_GP : -CRYO_LANDICE_GP;
-  g.zeta = (q & 4) ? CRYO_LANDICE_GP : -CRYO_LANDICE_GP;
-  double z_xi = 0.0, z_eta = 0.0, z_zeta = 0.0;
-  CRYO_LANDICE_UNROLL
-  for (int a = 0; a < 8; ++a) {
-    double phi, dxi, deta, dzeta;
-    landice_ref_basis(a, g.xi, g.eta, g.zeta, &phi, &dxi, &deta, &dzeta);
-    z_xi += z[a] * dxi;
-    z_eta += z[a] * deta;
-    z_zeta += z[a] * dzeta;
-  }
-  g.z_xi = z_xi;
-  g.z_eta = z_eta;
-  g.inv_zz = 1.0 / z_zeta;
-  g.wdet = c->half_dx * c->half_dy * z_zeta;
+  double xi = (q & 1) ? CRYO_LANDICE_GP : -CRYO_LANDICE_GP;
+  double eta = (q & 2) ? CRYO_LANDICE_GP : -CRYO_LANDICE_GP;
+  double zeta = (q & 4) ? CRYO_LANDICE_GP : -CRYO_LANDICE_GP;
+  g.fx0 = 1.0 - xi;
+  g.fx1 = 1.0 + xi;
+  g.fy0 = 1.0 - eta;
+  g.fy1 = 1.0 + eta;
+  g.fz0 = 1.0 - zeta;
+  g.fz1 = 1.0 + zeta;
+  double dz[3];
+  landice_ref_deriv(&g, z, 1, dz);
+  g.z_xi = dz[0];
+  g.z_eta = dz[1];
+  g.inv_zz = 1.0 / dz[2];
+  g.wdet = c->half_dx * c->half_dy * dz[2];
   return g;
 }
 
@@ -209,9 +196,10 @@ static inline landice_gauss landice_gauss_make(const landice_coef *c, const doub
 CRYO_LANDICE_ROUTINE
 static inline void landice_node_grad(const landice_coef *c, const landice_gauss *g, int a,
                                      double *phi, double *gx, double *gy, double *gz) {
-  double dxi, deta, dzeta;
-  landice_ref_basis(a, g->xi, g->eta, g->zeta, phi, &dxi, &deta, &dzeta);
-  double z = dzeta * g->inv_zz;
+  double wyz = landice_wyz(g, a), wxz = landice_wxz(g, a), wxy = landice_wxy(g, a);
+  double dxi = (a & 1) ? wyz : -wyz, deta = (a & 2) ? wxz : -wxz;
+  double z = ((a & 4) ? wxy : -wxy) * g->inv_zz;
+  *phi = wyz * landice_fx(g, a);
   *gz = z;
   *gx = (dxi - z * g->z_xi) * c->inv_hdx;
   *gy = (deta - z * g->z_eta) * c->inv_hdy;
@@ -224,21 +212,12 @@ static inline void landice_node_grad(const landice_coef *c, const landice_gauss 
 CRYO_LANDICE_ROUTINE
 static inline double landice_strain_at(const landice_coef *c, const landice_gauss *g,
                                        const double u[16], double grad[6]) {
-  double u_xi = 0.0, u_eta = 0.0, u_zeta = 0.0, v_xi = 0.0, v_eta = 0.0, v_zeta = 0.0;
-  CRYO_LANDICE_UNROLL
-  for (int a = 0; a < 8; ++a) {
-    double phi, dxi, deta, dzeta;
-    landice_ref_basis(a, g->xi, g->eta, g->zeta, &phi, &dxi, &deta, &dzeta);
-    u_xi += u[2 * a] * dxi;
-    u_eta += u[2 * a] * deta;
-    u_zeta += u[2 * a] * dzeta;
-    v_xi += u[2 * a + 1] * dxi;
-    v_eta += u[2 * a + 1] * deta;
-    v_zeta += u[2 * a + 1] * dzeta;
-  }
-  double uz = u_zeta * g->inv_zz, vz = v_zeta * g->inv_zz;
-  double ux = (u_xi - uz * g->z_xi) * c->inv_hdx, uy = (u_eta - uz * g->z_eta) * c->inv_hdy;
-  double vx = (v_xi - vz * g->z_xi) * c->inv_hdx, vy = (v_eta - vz * g->z_eta) * c->inv_hdy;
+  double du[3], dv[3];
+  landice_ref_deriv(g, u, 2, du);
+  landice_ref_deriv(g, u + 1, 2, dv);
+  double uz = du[2] * g->inv_zz, vz = dv[2] * g->inv_zz;
+  double ux = (du[0] - uz * g->z_xi) * c->inv_hdx, uy = (du[1] - uz * g->z_eta) * c->inv_hdy;
+  double vx = (dv[0] - vz * g->z_xi) * c->inv_hdx, vy = (dv[1] - vz * g->z_eta) * c->inv_hdy;
   grad[0] = ux;
   grad[1] = uy;
   grad[2] = uz;
@@ -283,7 +262,8 @@ static inline void landice_elem_residual(const landice_coef *c, const landice_el
   for (int q = 0; q < 8; ++q) {
     const landice_gauss g = landice_gauss_make(c, in->z, q);
     double grad[6], sx, sy;
-    landice_surface_grad(c, in->s, g.xi, g.eta, &sx, &sy);
+    landice_surface_grad(c, in->s, (q & 1) ? CRYO_LANDICE_GP : -CRYO_LANDICE_GP,
+                         (q & 2) ? CRYO_LANDICE_GP : -CRYO_LANDICE_GP, &sx, &sy);
     landice_strain_at(c, &g, in->u, grad);
     double two_mu = tmu[q];
     double s00 = two_mu * (2.0 * grad[0] + grad[4]);
@@ -397,20 +377,20 @@ CRYO_LANDICE_ROUTINE
 static inline double landice_elem_energy(const landice_coef *c, const landice_elem_in *in) {
   double e = 0.0;
   for (int q = 0; q < 8; ++q) {
-    double xi = (q & 1) ? CRYO_LANDICE_GP : -CRYO_LANDICE_GP;
-    double eta = (q & 2) ? CRYO_LANDICE_GP : -CRYO_LANDICE_GP;
-    double zeta = (q & 4) ? CRYO_LANDICE_GP : -CRYO_LANDICE_GP;
-    double phi[8], gx[8], gy[8], gz[8], wdet, grad[6], sx, sy;
-    landice_basis(c, in->z, xi, eta, zeta, phi, gx, gy, gz, &wdet);
-    landice_surface_grad(c, in->s, xi, eta, &sx, &sy);
-    double e2 = landice_strain(in->u, gx, gy, gz, grad);
+    const landice_gauss g = landice_gauss_make(c, in->z, q);
+    double grad[6], sx, sy;
+    landice_surface_grad(c, in->s, (q & 1) ? CRYO_LANDICE_GP : -CRYO_LANDICE_GP,
+                         (q & 2) ? CRYO_LANDICE_GP : -CRYO_LANDICE_GP, &sx, &sy);
+    double e2 = landice_strain_at(c, &g, in->u, grad);
     double uq = 0.0, vq = 0.0;
     CRYO_LANDICE_UNROLL
     for (int a = 0; a < 8; ++a) {
-      uq += phi[a] * in->u[2 * a];
-      vq += phi[a] * in->u[2 * a + 1];
+      double phi = landice_wyz(&g, a) * landice_fx(&g, a);
+      uq += phi * in->u[2 * a];
+      vq += phi * in->u[2 * a + 1];
     }
-    e += wdet * (c->afac * c->e_fac * pow(e2 + c->eps2, c->e_exp) + c->rhog * (sx * uq + sy * vq));
+    e +=
+        g.wdet * (c->afac * c->e_fac * pow(e2 + c->eps2, c->e_exp) + c->rhog * (sx * uq + sy * vq));
   }
   if (in->bottom && c->friction) {
     double w = c->half_dx * c->half_dy;
