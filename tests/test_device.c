@@ -1,8 +1,10 @@
 /* Device data layer byte counters (issue 2, item 7; issue 5): a coupling
  * step moves exactly the coupling fields between host and device and nothing
  * else. On 1 rank with analytic forcing a step moves 0 bytes; with NetCDF
- * forcing exactly the 4 cell-centred forcing fields go to the device; field
- * access moves exactly one field. On 2 ranks only packed halo lines move,
+ * forcing exactly the 4 cell-centred forcing fields go to the device; in
+ * host mode the host's 4 forcing fields go in and each result field it reads
+ * comes out, and the step itself moves nothing; field access moves exactly
+ * one field. On 2 ranks only packed halo lines move,
  * the same number of bytes each way and each step. */
 #include "cryo_impl.h"
 #include "cryo_test.h"
@@ -104,6 +106,40 @@ static void test_netcdf_step(void) {
   cryo_finalize(&c);
 }
 
+static void test_host_step(void) {
+  cryo_component *c = start("dev_h.nml", "forcing = 'host'");
+  if (!c) return;
+  const cryo_block *b = &c->grid.block;
+  long n = (long)b->nx * b->ny;
+  double *f = malloc(sizeof *f * n);
+  static const char *const names[4] = {"uwind", "vwind", "uocean", "vocean"};
+  cryo_device_reset_counters(&c->dev);
+  for (int k = 0; k < 4; ++k) {
+    for (long q = 0; q < n; ++q)
+      f[q] = k < 2 ? 10.0 - 5 * k : 0.1 * (k - 2);
+    CU_ASSERT_EQUAL(cryo_set_field(c, names[k], f, n), CRYO_OK);
+  }
+  long long halo_in = c->dev.bytes_to_device - 4 * CRYO_NCELL(b) * 8;
+  if (size == 1) CU_ASSERT_EQUAL(halo_in, 0);
+  cryo_device_reset_counters(&c->dev);
+  CU_ASSERT_EQUAL(cryo_run(c), CRYO_OK);
+  if (size == 1) {
+    CU_ASSERT_EQUAL(c->dev.bytes_to_device, 0);
+    CU_ASSERT_EQUAL(c->dev.bytes_to_host, 0);
+  }
+  cryo_device_reset_counters(&c->dev);
+  CU_ASSERT_EQUAL(cryo_get_field(c, "sea_ice_area_fraction", f, n), CRYO_OK);
+  CU_ASSERT_EQUAL(c->dev.bytes_to_host, CRYO_NCELL(b) * 8);
+  CU_ASSERT_EQUAL(c->dev.bytes_to_device, 0);
+  /* What an ocean receives is the model's own concentration, exactly. */
+  double *a = malloc(sizeof *a * n);
+  CU_ASSERT_EQUAL(cryo_get_field(c, "a", a, n), CRYO_OK);
+  CU_ASSERT_EQUAL(memcmp(a, f, sizeof *a * n), 0);
+  free(a);
+  free(f);
+  cryo_finalize(&c);
+}
+
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -111,6 +147,7 @@ int main(int argc, char **argv) {
   CU_initialize_registry();
   CU_TestInfo tests[] = {{"analytic forcing step", test_analytic_step},
                          {"NetCDF forcing step and field access", test_netcdf_step},
+                         {"host-mode step", test_host_step},
                          CU_TEST_INFO_NULL};
   cryo_test_suite("device", tests);
   return cryo_test_run();
