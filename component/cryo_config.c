@@ -65,6 +65,7 @@ void cryo_config_defaults(cryo_config *cfg) {
   strcpy(cfg->landice.lateral, "free");
   cfg->landice.periodic = 1;
   strcpy(cfg->coupling.component, "cryody");
+  strcpy(cfg->coupling.grid_name, "cryt");
 }
 
 static int whole_seconds(double v, const char *name, long long *out, const char *src,
@@ -235,11 +236,12 @@ static int read_config(cryo_config *cfg, const char *text, const char *path, cry
   };
   /* One key per coupling field, named as in the exchange table, holding its
    * OASIS name (namcouple) when it differs from the default. */
-  cryo_nml_key coupling_keys[1 + CRYO_COUPLING_FIELDS] = {
+  cryo_nml_key coupling_keys[2 + CRYO_COUPLING_FIELDS] = {
       STR_KEY("component", cfg->coupling.component, NULL),
+      STR_KEY("grid_name", cfg->coupling.grid_name, NULL),
   };
   for (int f = 0; f < CRYO_COUPLING_FIELDS; ++f)
-    coupling_keys[1 + f] = (cryo_nml_key){cryo_exchange_fields[f].name,
+    coupling_keys[2 + f] = (cryo_nml_key){cryo_exchange_fields[f].name,
                                           CRYO_NML_STRING,
                                           cfg->coupling.names[f],
                                           1,

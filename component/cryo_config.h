@@ -57,6 +57,7 @@ typedef struct cryo_landice_config {
 
 typedef struct cryo_coupling_config {
   char component[CRYO_NAME_LEN]; /* OASIS component name (6 characters at most) */
+  char grid_name[CRYO_NAME_LEN]; /* OASIS grid name of the component, '' = not written */
   char names[16][CRYO_NAME_LEN]; /* OASIS field names, in the order of the field table */
   int nnames;
 } cryo_coupling_config;

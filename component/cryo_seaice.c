@@ -137,6 +137,7 @@ static int seaice_create(cryo_component *c) {
     xc.oasis_component = c->cfg.coupling.component;
     for (int f = 0; f < CRYO_NFIELD; ++f)
       xc.oasis_names[f] = c->cfg.coupling.names[f];
+    xc.oasis_grid_name = c->cfg.coupling.grid_name;
     CRYO_CALL(cryo_exchange_create(&c->exchange, forcing, CRYO_MODEL_SEAICE, &c->grid.block,
                                    c->comm, &xc, &c->err));
   }

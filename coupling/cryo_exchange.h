@@ -104,6 +104,9 @@ typedef struct cryo_exchange_config {
    * entries take the provider's defaults. */
   const char *oasis_component;
   const char *oasis_names[CRYO_NFIELD];
+  /* oasis: name under which the component describes its grid to OASIS
+   * (grids.nc, masks.nc, areas.nc); NULL = "cryt", "" = do not write it. */
+  const char *oasis_grid_name;
 } cryo_exchange_config;
 
 typedef struct cryo_exchange cryo_exchange;

@@ -65,6 +65,43 @@ int cryo_oasis_box_kparal(int *kparal, int i0, int j0, int nx_local, int ny_loca
  * does not couple is CRYO_ERR_COUPLING naming the field. *var_id: field id. */
 int cryo_oasis_def_var(int *var_id, const char *name, int part_id, int kinout, cryo_err *err);
 
+/* Longest grid name accepted: the namcouple's grid names (e.g. "cryt"). OASIS names the
+ * variables of grids.nc "<name>.lon" etc., so a name must not contain '.'. */
+#define CRYO_OASIS_GRID_NAME_MAX 8
+/* Corners per cell of the grids this layer describes (quadrilaterals). */
+#define CRYO_OASIS_NCORNER 4
+
+/* Describe grid `name` of nx x ny cells for an OASIS SCRIP remapping. Global
+ * arrays, x fastest: lon, lat (degrees, cell centres, nx*ny values), clon, clat
+ * (degrees, CRYO_OASIS_NCORNER corners of each cell anticlockwise from the lower
+ * left, C arrays [4][ny][nx]), mask (OASIS's convention: 0 valid, 1 masked) and
+ * area (m2). Call after init_comp and before enddef, on the component's local
+ * rank 0 only (the 2.0 API aborts, exit 0, on any other rank). OASIS keeps the
+ * arrays and writes grids.nc, masks.nc and areas.nc in the run directory at
+ * enddef, one component after the other, before it computes the remapping
+ * weights; a variable already in a file is left as it is. Needed only where the
+ * namcouple remaps (SCRIPR); a same-grid exchange never reads the files. */
+int cryo_oasis_write_grid(const char *name, int nx, int ny, const double *lon, const double *lat,
+                          const double *clon, const double *clat, const int *mask,
+                          const double *area, cryo_err *err);
+
+/* Centres, corners and areas of a plane grid of nx x ny cells of dx x dy metres
+ * whose cell (0, 0) has its lower-left corner at (x0, y0) m, laid on the sphere
+ * along the equator as SCRIP needs: longitude 10 + x / R and latitude y / R
+ * degrees (R = 6371 km; the 10 degrees keep the grid off the 0/360 seam), linear
+ * in x and y, so that a bilinear remapping in longitude and latitude is bilinear
+ * in x and y (cells within 1000 km of the origin stay within 9 degrees of the
+ * equator). Fills lon, lat (nx*ny), clon, clat (4*nx*ny, as cryo_oasis_write_grid)
+ * and area (dx*dy each, the plane's area, m2); CRYO_ERR_RANGE for sizes < 1,
+ * non-positive spacings or a grid reaching beyond 80 degrees of latitude. */
+int cryo_oasis_plane_grid(int nx, int ny, double x0, double y0, double dx, double dy, double *lon,
+                          double *lat, double *clon, double *clat, double *area, cryo_err *err);
+
+/* cryo_oasis_write_grid of the plane grid of cryo_oasis_plane_grid, every cell
+ * valid. Same calling rules as cryo_oasis_write_grid. */
+int cryo_oasis_write_plane_grid(const char *name, int nx, int ny, double x0, double y0, double dx,
+                                double dy, cryo_err *err);
+
 /* End the definition phase (collective over all components). */
 int cryo_oasis_enddef(cryo_err *err);
 

@@ -22,6 +22,16 @@
  * - A get or put that OASIS answers with "nothing exchanged" (kinfo 0) means
  *   the namcouple period differs from &cryo_run coupling_interval: an error,
  *   not a silent reuse of stale values.
+ * - The component describes its own grid to OASIS (cryo_oasis_write_plane_grid)
+ *   as grid cfg->oasis_grid_name (default default_grid_name; "" skips it,
+ *   for same-grid couplings that need no remapping): the block's global grid of dx x dy cells with
+ *   its lower-left corner at the origin, laid along the equator, every cell
+ *   valid. Rank 0 computes the global arrays from the grid geometry (no gather:
+ *   the grid is uniform) before enddef, where OASIS writes grids.nc, masks.nc
+ *   and areas.nc one component at a time and computes any SCRIP weights. A
+ *   namcouple without remapping never reads the files, so the same-grid setups
+ *   are unaffected; writing always keeps one code path and costs one global
+ *   grid on rank 0 (11 doubles a cell) once per run.
  * - Sea ice receives wind as well as ocean current (I_Uwind1, I_Vwind1): the
  *   partner sends whatever wind it has (examples/toy_ocean sends a uniform
  *   one), so one coupled setup needs no forcing file.
@@ -44,6 +54,9 @@ static const char *const default_names[CRYO_NFIELD] = {
     [CRYO_F_TAUY_IO] = "I_OTauy1", [CRYO_F_SMB] = "I_LiSmb1",   [CRYO_F_BASAL_MELT] = "I_LiBmt1",
     [CRYO_F_THK] = "I_LiThk1",     [CRYO_F_USURF] = "I_LiSrf1", [CRYO_F_ICEMASK] = "I_LiMsk1",
 };
+
+/* Grid name of cryodyn's cells in the namcouple (namelists/namcouple_seaice_remap). */
+static const char default_grid_name[] = "cryt";
 
 typedef struct oasis_impl {
   /* namcouple names, "" for fields of the other model */
@@ -197,5 +210,14 @@ int cryo_exchange_oasis_create(cryo_exchange *x, const cryo_exchange_config *cfg
     int kinout = cryo_exchange_fields[f].dir == CRYO_FIELD_IN ? CRYO_OASIS_IN : CRYO_OASIS_OUT;
     CRYO_CALL(cryo_oasis_def_var(&o->var[f], o->names[f], part, kinout, err));
   }
+  int rank;
+  CRYO_CHECK(MPI_Comm_rank(x->comm, &rank) == MPI_SUCCESS, err, CRYO_ERR_MPI,
+             "forcing = 'oasis': MPI_Comm_rank failed");
+  /* x->comm is congruent with OASIS's local communicator (check_comm): its
+   * rank 0 is the component's root, the one rank the grid API accepts. */
+  const char *grid = cfg->oasis_grid_name ? cfg->oasis_grid_name : default_grid_name;
+  if (rank == 0 && grid[0])
+    CRYO_CALL(
+        cryo_oasis_write_plane_grid(grid, b->nx_global, b->ny_global, 0.0, 0.0, b->dx, b->dy, err));
   return cryo_oasis_enddef(err);
 }

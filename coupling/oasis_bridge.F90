@@ -14,7 +14,9 @@ module cryo_oasis_bridge
   private
   public :: cryo_oasis_f_init_comp, cryo_oasis_f_get_localcomm, cryo_oasis_f_def_partition, &
             cryo_oasis_f_def_var, cryo_oasis_f_enddef, cryo_oasis_f_put, cryo_oasis_f_get, &
-            cryo_oasis_f_terminate
+            cryo_oasis_f_terminate, cryo_oasis_f_start_grids_writing, cryo_oasis_f_write_grid, &
+            cryo_oasis_f_write_corner, cryo_oasis_f_write_mask, cryo_oasis_f_write_area, &
+            cryo_oasis_f_terminate_grids_writing
 
 contains
 
@@ -134,5 +136,65 @@ contains
     call oasis_terminate(info)
     kinfo = info
   end subroutine cryo_oasis_f_terminate
+
+  ! Grid description for a SCRIP remapping (grids.nc, masks.nc, areas.nc). The 2.0 routines
+  ! only buffer the global arrays on the component's root rank (any other rank makes them abort)
+  ! and take no kinfo; oasis_enddef writes the buffered grids of one component after the other,
+  ! so components never write the same file at once. start returns flag 1 when the grids are
+  ! wanted (2.0 always asks for them).
+  subroutine cryo_oasis_f_start_grids_writing(flag) bind(C, name="cryo_oasis_f_start_grids_writing")
+    integer(c_int), intent(out) :: flag
+    integer :: iwrite
+
+    iwrite = 0
+    call oasis_start_grids_writing(iwrite)
+    flag = iwrite
+  end subroutine cryo_oasis_f_start_grids_writing
+
+  ! lon, lat: degrees at the nx x ny cell centres, x fastest (Fortran (nx, ny)).
+  subroutine cryo_oasis_f_write_grid(name, nx, ny, lon, lat) bind(C, name="cryo_oasis_f_write_grid")
+    character(kind=c_char), intent(in) :: name(*)
+    integer(c_int), value, intent(in) :: nx, ny
+    real(c_double), intent(in) :: lon(nx, ny), lat(nx, ny)
+
+    call oasis_write_grid(c_to_f_string(name), int(nx), int(ny), lon, lat)
+  end subroutine cryo_oasis_f_write_grid
+
+  ! clon, clat: degrees at the nc corners of each cell, (nx, ny, nc) with x fastest, that is a
+  ! C array [nc][ny][nx].
+  subroutine cryo_oasis_f_write_corner(name, nx, ny, nc, clon, clat) &
+    bind(C, name="cryo_oasis_f_write_corner")
+    character(kind=c_char), intent(in) :: name(*)
+    integer(c_int), value, intent(in) :: nx, ny, nc
+    real(c_double), intent(in) :: clon(nx, ny, nc), clat(nx, ny, nc)
+
+    call oasis_write_corner(c_to_f_string(name), int(nx), int(ny), int(nc), clon, clat)
+  end subroutine cryo_oasis_f_write_corner
+
+  ! mask: OASIS convention, 0 for a valid cell, 1 for a masked one.
+  subroutine cryo_oasis_f_write_mask(name, nx, ny, mask) bind(C, name="cryo_oasis_f_write_mask")
+    character(kind=c_char), intent(in) :: name(*)
+    integer(c_int), value, intent(in) :: nx, ny
+    integer(c_int), intent(in) :: mask(nx, ny)
+    integer, allocatable :: m(:, :)
+
+    allocate (m(nx, ny))
+    m = mask
+    call oasis_write_mask(c_to_f_string(name), int(nx), int(ny), m)
+  end subroutine cryo_oasis_f_write_mask
+
+  ! area: m2 per cell.
+  subroutine cryo_oasis_f_write_area(name, nx, ny, area) bind(C, name="cryo_oasis_f_write_area")
+    character(kind=c_char), intent(in) :: name(*)
+    integer(c_int), value, intent(in) :: nx, ny
+    real(c_double), intent(in) :: area(nx, ny)
+
+    call oasis_write_area(c_to_f_string(name), int(nx), int(ny), area)
+  end subroutine cryo_oasis_f_write_area
+
+  subroutine cryo_oasis_f_terminate_grids_writing() &
+    bind(C, name="cryo_oasis_f_terminate_grids_writing")
+    call oasis_terminate_grids_writing()
+  end subroutine cryo_oasis_f_terminate_grids_writing
 
 end module cryo_oasis_bridge

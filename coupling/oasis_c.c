@@ -9,7 +9,9 @@
  * from OASIS's exit-0 abort on a wrong array size. */
 #include "cryo_oasis.h"
 
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #ifdef CRYO_HAVE_OASIS_C
@@ -25,6 +27,14 @@ void cryo_oasis_f_enddef(int *kinfo);
 void cryo_oasis_f_put(int var_id, int date, int n, const double *field, int *kinfo);
 void cryo_oasis_f_get(int var_id, int date, int n, double *field, int *kinfo);
 void cryo_oasis_f_terminate(int *kinfo);
+void cryo_oasis_f_start_grids_writing(int *flag);
+void cryo_oasis_f_write_grid(const char *name, int nx, int ny, const double *lon,
+                             const double *lat);
+void cryo_oasis_f_write_corner(const char *name, int nx, int ny, int nc, const double *clon,
+                               const double *clat);
+void cryo_oasis_f_write_mask(const char *name, int nx, int ny, const int *mask);
+void cryo_oasis_f_write_area(const char *name, int nx, int ny, const double *area);
+void cryo_oasis_f_terminate_grids_writing(void);
 #endif
 
 /* OASIS return codes (identical in 2.0 and 5.x). */
@@ -53,6 +63,8 @@ typedef struct oasis_var {
 } oasis_var;
 
 static char comp_name[CRYO_OASIS_COMP_NAME_MAX + 1];
+/* Definition phase state: grids may be described between init_comp and enddef. */
+static int joined, ended;
 static int nparts;
 static int part_ids[CRYO_OASIS_MAX_PARTS];
 static long part_npoints[CRYO_OASIS_MAX_PARTS];
@@ -141,6 +153,8 @@ int cryo_oasis_init_comp(int *compid, const char *name, cryo_err *err) {
   memcpy(comp_name, name, len + 1);
   nparts = 0;
   nvars = 0;
+  joined = 1;
+  ended = 0;
   return CRYO_OK;
 }
 
@@ -286,7 +300,128 @@ int cryo_oasis_enddef(cryo_err *err) {
   CRYO_CHECK(kinfo == KINFO_OK, err, CRYO_ERR_COUPLING,
              "OASIS oasis_enddef for component '%s' failed: kinfo = %d (%s)", comp_name, kinfo,
              cryo_oasis_kinfo_name(kinfo));
+  ended = 1;
   return CRYO_OK;
+}
+
+int cryo_oasis_write_grid(const char *name, int nx, int ny, const double *lon, const double *lat,
+                          const double *clon, const double *clat, const int *mask,
+                          const double *area, cryo_err *err) {
+  CRYO_CHECK(name && lon && lat && clon && clat && mask && area, err, CRYO_ERR_ARG,
+             "cryo_oasis_write_grid: name and every array must be set");
+  size_t len = strlen(name);
+  CRYO_CHECK(len >= 1 && len <= CRYO_OASIS_GRID_NAME_MAX && !strchr(name, '.'), err, CRYO_ERR_RANGE,
+             "OASIS grid name '%s' has %zu characters, must have 1 to %d and no '.' (its "
+             "namcouple grid name)",
+             name, len, CRYO_OASIS_GRID_NAME_MAX);
+  CRYO_CHECK(nx >= 1 && ny >= 1 && (long)nx * ny <= 2147483647L / CRYO_OASIS_NCORNER, err,
+             CRYO_ERR_RANGE,
+             "OASIS grid '%s': %d x %d cells, each size must be >= 1 and the "
+             "corner arrays must have fewer than 2^31 values",
+             name, nx, ny);
+  CRYO_CHECK(joined && !ended, err, CRYO_ERR_STATE,
+             "OASIS grid '%s': grids are described after cryo_oasis_init_comp and before "
+             "cryo_oasis_enddef (%s)",
+             name, joined ? "enddef was already called" : "no component has joined");
+  MPI_Comm local;
+  CRYO_CALL(cryo_oasis_get_localcomm(&local, err));
+  int rank;
+  CRYO_CHECK(MPI_Comm_rank(local, &rank) == MPI_SUCCESS, err, CRYO_ERR_MPI,
+             "OASIS grid '%s': MPI_Comm_rank of component '%s' failed", name, comp_name);
+  CRYO_CHECK(rank == 0, err, CRYO_ERR_ARG,
+             "OASIS grid '%s' of component '%s': described on local rank %d; only rank 0 may, "
+             "with the global arrays",
+             name, comp_name, rank);
+#ifdef CRYO_HAVE_OASIS_C
+  /* 5.x returns OASIS_Ok where 2.0's flag says "write the grids". */
+  int kinfo = oasis_c_start_grids_writing();
+  if (kinfo == KINFO_OK) kinfo = oasis_c_write_grid(name, nx, ny, nx, ny, lon, lat, OASIS_No_Part);
+  if (kinfo == KINFO_OK)
+    kinfo =
+        oasis_c_write_corner(name, nx, ny, CRYO_OASIS_NCORNER, nx, ny, clon, clat, OASIS_No_Part);
+  if (kinfo == KINFO_OK)
+    kinfo = oasis_c_write_mask(name, nx, ny, nx, ny, mask, OASIS_No_Part, OASIS_No_Companion);
+  if (kinfo == KINFO_OK) kinfo = oasis_c_write_area(name, nx, ny, nx, ny, area, OASIS_No_Part);
+  if (kinfo == KINFO_OK) kinfo = oasis_c_terminate_grids_writing();
+  CRYO_CHECK(kinfo == KINFO_OK, err, CRYO_ERR_COUPLING,
+             "OASIS grid writing of grid '%s' (component '%s') failed: kinfo = %d (%s)", name,
+             comp_name, kinfo, cryo_oasis_kinfo_name(kinfo));
+#else
+  /* The 2.0 routines return no code: they buffer the arrays, or abort. Its
+   * flag is always 1 ("grids wanted"); 0 would mean the files are complete. */
+  int flag = 0;
+  cryo_oasis_f_start_grids_writing(&flag);
+  if (flag == 0) return CRYO_OK;
+  cryo_oasis_f_write_grid(name, nx, ny, lon, lat);
+  cryo_oasis_f_write_corner(name, nx, ny, CRYO_OASIS_NCORNER, clon, clat);
+  cryo_oasis_f_write_mask(name, nx, ny, mask);
+  cryo_oasis_f_write_area(name, nx, ny, area);
+  cryo_oasis_f_terminate_grids_writing();
+#endif
+  return CRYO_OK;
+}
+
+int cryo_oasis_plane_grid(int nx, int ny, double x0, double y0, double dx, double dy, double *lon,
+                          double *lat, double *clon, double *clat, double *area, cryo_err *err) {
+  CRYO_CHECK(lon && lat && clon && clat && area, err, CRYO_ERR_ARG,
+             "cryo_oasis_plane_grid: every array must be set");
+  CRYO_CHECK(nx >= 1 && ny >= 1 && dx > 0.0 && dy > 0.0 && isfinite(x0) && isfinite(y0) &&
+                 isfinite(dx) && isfinite(dy),
+             err, CRYO_ERR_RANGE,
+             "OASIS plane grid: %d x %d cells of %g x %g m from (%g, %g) m: sizes must be >= 1, "
+             "spacings > 0 and all finite",
+             nx, ny, dx, dy, x0, y0);
+  const double R = 6371.0e3;                               /* m */
+  const double deg = 180.0 / (3.14159265358979323846 * R); /* degrees per metre */
+  double ylo = y0 * deg, yhi = (y0 + ny * dy) * deg, xhi = (x0 + nx * dx) * deg;
+  CRYO_CHECK(fabs(ylo) <= 80.0 && fabs(yhi) <= 80.0 && fabs(x0 * deg) <= 170.0 &&
+                 fabs(xhi) <= 170.0,
+             err, CRYO_ERR_RANGE,
+             "OASIS plane grid: %d x %d cells of %g x %g m from (%g, %g) m reach latitude %g "
+             "to %g and longitude offset %g to %g degrees; must stay within 80 and 170",
+             nx, ny, dx, dy, x0, y0, ylo, yhi, x0 * deg, xhi);
+  size_t n = (size_t)nx * ny;
+  /* corners k = 0..3: (-, -), (+, -), (+, +), (-, +) half a cell from the centre */
+  static const int sx[CRYO_OASIS_NCORNER] = {0, 1, 1, 0}, sy[CRYO_OASIS_NCORNER] = {0, 0, 1, 1};
+  for (int j = 0; j < ny; j++)
+    for (int i = 0; i < nx; i++) {
+      size_t q = (size_t)j * nx + i;
+      lon[q] = 10.0 + (x0 + (i + 0.5) * dx) * deg;
+      lat[q] = (y0 + (j + 0.5) * dy) * deg;
+      area[q] = dx * dy;
+      for (int k = 0; k < CRYO_OASIS_NCORNER; k++) {
+        clon[k * n + q] = 10.0 + (x0 + (i + sx[k]) * dx) * deg;
+        clat[k * n + q] = (y0 + (j + sy[k]) * dy) * deg;
+      }
+    }
+  return CRYO_OK;
+}
+
+int cryo_oasis_write_plane_grid(const char *name, int nx, int ny, double x0, double y0, double dx,
+                                double dy, cryo_err *err) {
+  CRYO_CHECK(nx >= 1 && ny >= 1 && (long)nx * ny <= 2147483647L / CRYO_OASIS_NCORNER, err,
+             CRYO_ERR_RANGE,
+             "OASIS grid '%s': %d x %d cells, each size must be >= 1 and the "
+             "corner arrays must have fewer than 2^31 values",
+             name ? name : "?", nx, ny);
+  size_t n = (size_t)nx * ny;
+  /* lon, lat, area, then the 4 corner longitudes and latitudes */
+  double *a = malloc(sizeof(double) * n * (3 + 2 * CRYO_OASIS_NCORNER));
+  int *mask = calloc(n, sizeof *mask); /* 0: every cell valid */
+  if (!a || !mask) {
+    free(a);
+    free(mask);
+    return CRYO_ERROR(err, CRYO_ERR_MEMORY, "OASIS grid '%s': out of memory for %d x %d cells",
+                      name ? name : "?", nx, ny);
+  }
+  double *lon = a, *lat = a + n, *area = a + 2 * n, *clon = a + 3 * n,
+         *clat = clon + CRYO_OASIS_NCORNER * n;
+  int status = cryo_oasis_plane_grid(nx, ny, x0, y0, dx, dy, lon, lat, clon, clat, area, err);
+  if (status == CRYO_OK)
+    status = cryo_oasis_write_grid(name, nx, ny, lon, lat, clon, clat, mask, area, err);
+  free(a);
+  free(mask);
+  return status;
 }
 
 /* Common checks of put and get: known id, right direction, right size. */
@@ -361,6 +496,7 @@ int cryo_oasis_terminate(cryo_err *err) {
              cryo_oasis_kinfo_name(kinfo));
   nparts = 0;
   nvars = 0;
+  joined = 0;
   return CRYO_OK;
 }
 

@@ -17,13 +17,14 @@
  *             [--ocean gyre|uniform|analytic] [--u0 M_PER_S] [--v0 M_PER_S]
  *             [--uwind M_PER_S] [--vwind M_PER_S] [--x0 M] [--y0 M] [--dx M] [--dy M]
  *             [--lx M] [--ly M] [--check pattern|stress|none] [--die-at STEP]
- *             [--write-grids NAME]
+ *             [--grid NAME]
  *
- * --write-grids NAME: add this grid (cell centres and corners from --x0 --y0 --dx
- *   --dy) as NAME to grids.nc, masks.nc and areas.nc in the current directory
- *   (toy_write_oasis_grid), for an OASIS remapping, and exit without coupling.
- *   Run it before the coupled run: OASIS reads the files at enddef, and two
- *   components writing the same file at once would corrupt it.
+ * --grid NAME (default toyt): the namcouple's name of this grid. Rank 0
+ *   describes the grid (cell centres and corners from --x0 --y0 --dx --dy, laid
+ *   along the equator by cryo_oasis_plane_grid, every cell valid, areas dx dy)
+ *   through OASIS's grid-writing API before enddef; OASIS writes grids.nc,
+ *   masks.nc and areas.nc at enddef, one component after the other, for a SCRIP
+ *   remapping. A namcouple that does not remap ignores the files.
  * --check pattern: every received value must equal toy_pattern() (the OASIS
  *   exchange test, tests/test_oasis_exchange.sh);
  * --check stress: where there is ice (concentration > 0) and it moves relative to
@@ -46,15 +47,15 @@ enum check_kind { CHECK_NONE, CHECK_PATTERN, CHECK_STRESS };
 typedef struct options {
   toy_setup s;
   enum check_kind check;
-  int die_at;         /* coupling step at which to die, -1 for never */
-  char grid_name[16]; /* --write-grids NAME, "" to couple */
+  int die_at;                                   /* coupling step at which to die, -1 for never */
+  char grid_name[CRYO_OASIS_GRID_NAME_MAX + 1]; /* --grid NAME */
 } options;
 
 static int parse_options(int argc, char **argv, options *o, cryo_err *err) {
   toy_setup_defaults(&o->s);
   o->check = CHECK_NONE;
   o->die_at = -1;
-  o->grid_name[0] = '\0';
+  strcpy(o->grid_name, "toyt");
   for (int a = 1; a < argc; a++) {
     char msg[256];
     int used = toy_parse_option(argc, argv, &a, &o->s, msg, sizeof msg);
@@ -79,17 +80,17 @@ static int parse_options(int argc, char **argv, options *o, cryo_err *err) {
       CRYO_CHECK(*end == '\0' && end != val && v >= 0 && v < 10000000L, err, CRYO_ERR_RANGE,
                  "toy_ocean: --die-at %s: must be a step number >= 0", val);
       o->die_at = (int)v;
-    } else if (!strcmp(flag, "--write-grids")) {
-      CRYO_CHECK(strlen(val) >= 1 && strlen(val) <= 8 && !strchr(val, '.'), err, CRYO_ERR_RANGE,
-                 "toy_ocean: --write-grids %s: must be a grid name of 1 to 8 characters "
-                 "without '.'",
-                 val);
+    } else if (!strcmp(flag, "--grid")) {
+      CRYO_CHECK(strlen(val) >= 1 && strlen(val) <= CRYO_OASIS_GRID_NAME_MAX && !strchr(val, '.'),
+                 err, CRYO_ERR_RANGE,
+                 "toy_ocean: --grid %s: must be a grid name of 1 to %d characters without '.'", val,
+                 CRYO_OASIS_GRID_NAME_MAX);
       strcpy(o->grid_name, val);
     } else {
       return CRYO_ERROR(err, CRYO_ERR_UNKNOWN,
                         "toy_ocean: unknown option %s (known: --nx --ny --run --period --ocean "
                         "--u0 --v0 --uwind --vwind --x0 --y0 --dx --dy --lx --ly --check "
-                        "--die-at --write-grids)",
+                        "--die-at --grid)",
                         flag);
     }
   }
@@ -203,6 +204,9 @@ static int run_ocean(const options *o, int *compid, int *local_rank, long *bad_t
                "toy_ocean: --check needs field %s, which the namcouple does not couple",
                toy_ocn_recv[k]);
   }
+  if (rank == 0)
+    CRYO_CALL(
+        cryo_oasis_write_plane_grid(o->grid_name, s->nx, s->ny, s->x0, s->y0, s->dx, s->dy, err));
   CRYO_CALL(cryo_oasis_enddef(err));
 
   double *buf = malloc(sizeof(double) * (size_t)(npts > 0 ? npts : 1) * (TOY_NOCN + TOY_NICE));
@@ -269,18 +273,6 @@ int main(int argc, char **argv) {
   int compid = -1, rank = 0;
   long bad = 0, checked = 0;
   int status = parse_options(argc, argv, &o, &err);
-  if (status == CRYO_OK && o.grid_name[0]) {
-    char msg[512];
-    if (toy_write_oasis_grid(o.grid_name, o.s.nx, o.s.ny, o.s.x0, o.s.y0, o.s.dx, o.s.dy, msg,
-                             sizeof msg)) {
-      fprintf(stderr, "toy_ocean: --write-grids: %s\n", msg);
-      return 1;
-    }
-    printf("toy_ocean: wrote grid %s (%d x %d cells of %g x %g m from (%g, %g) m) to grids.nc, "
-           "masks.nc, areas.nc\n",
-           o.grid_name, o.s.nx, o.s.ny, o.s.dx, o.s.dy, o.s.x0, o.s.y0);
-    return 0;
-  }
   if (status != CRYO_OK) {
     /* Still join the run, so that the abort stops every component instead of a hang. */
     int ignored;

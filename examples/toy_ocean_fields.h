@@ -4,15 +4,15 @@
  * forcing the toy sends (a steady gyre or a uniform current on the toy's own
  * cells, or a gyre defined in metres that any grid can evaluate, and a uniform
  * wind), the value pattern the test sends so that the receiver can check every
- * value exactly, the options the programs share, and the writer of the grid
- * files OASIS needs for a remapping. Both sides evaluate the same inline
+ * value exactly, and the options the programs share (the grids OASIS needs for
+ * a remapping are described by the components themselves through
+ * cryo_oasis_write_plane_grid, coupling/cryo_oasis.h). Both sides evaluate the same inline
  * functions, so equal inputs give equal bits on both sides of the coupler. */
 #ifndef TOY_OCEAN_FIELDS_H
 #define TOY_OCEAN_FIELDS_H
 
 #include <errno.h>
 #include <math.h>
-#include <netcdf.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -169,111 +169,6 @@ static inline void toy_forcing(const toy_setup *s, int i, int j, double out[TOY_
  * npoints points: an integer below 2^53 (exact in double) unique per (k, step, g). */
 static inline double toy_pattern(int k, int step, long g, long npoints) {
   return (double)(((long)(k + 1) * 100000 + step) * npoints + g);
-}
-
-/* Grid files for an OASIS SCRIP remapping (grids.nc, masks.nc, areas.nc in the
- * run directory, read by OASIS at enddef; shared/notes/oasis.md): add grid
- * `name` (4 characters, as in the namcouple) of nx x ny cells of dx x dy metres
- * whose cell (0, 0) has its lower-left corner at (x0, y0). SCRIP works on the
- * sphere, so the plane is laid along the equator: longitude 10 + x / R and
- * latitude y / R (degrees, R = 6371 km; the 10 degrees keep the grid off the
- * 0/360 seam), linear in x and y, so that a bilinear remapping in longitude and
- * latitude is bilinear in x and y (cells up to 1000 km from the origin stay
- * within 9 degrees of the equator). Variables, C order (y, x):
- * <name>.lon, .lat (cell centres), .clo, .cla (4 corners, anticlockwise from
- * the lower left, dims (4, y, x)), <name>.msk (int, 0: valid, OASIS's
- * convention) and <name>.srf (m2). Files are created if absent, else the grid
- * is added; a grid of that name already there is an error. Returns 0, or -1
- * with a message in msg. */
-static inline int toy_grid_file(const char *path, const char *name, int nx, int ny, int what,
-                                double x0, double y0, double dx, double dy, char *msg, size_t len) {
-  const double deg = 180.0 / (3.14159265358979323846 * 6371.0e3);
-  int nc, st = nc_open(path, NC_WRITE, &nc);
-  if (st == NC_NOERR)
-    st = nc_redef(nc);
-  else if (st == ENOENT)
-    st = nc_create(path, NC_NOCLOBBER, &nc);
-  if (st != NC_NOERR) {
-    snprintf(msg, len, "%s: %s", path, nc_strerror(st));
-    return -1;
-  }
-  char dname[3][64], vname[2][64];
-  snprintf(dname[0], 64, "x_%s", name);
-  snprintf(dname[1], 64, "y_%s", name);
-  snprintf(dname[2], 64, "crn_%s", name);
-  static const char *const suffix[3][2] = {{"lon", "lat"}, {"msk", ""}, {"srf", ""}};
-  int nvar = what == 0 ? 2 : 1, dim[3], var[2];
-  for (int k = 0; k < nvar; k++)
-    snprintf(vname[k], 64, "%s.%s", name, suffix[what][k]);
-  if (nc_inq_varid(nc, vname[0], &var[0]) == NC_NOERR) {
-    nc_close(nc);
-    snprintf(msg, len, "%s already holds grid %s (%s)", path, name, vname[0]);
-    return -1;
-  }
-  size_t dlen[3] = {(size_t)nx, (size_t)ny, 4};
-  for (int k = 0; k < (what == 0 ? 3 : 2) && st == NC_NOERR; k++)
-    if (nc_inq_dimid(nc, dname[k], &dim[k]) != NC_NOERR)
-      st = nc_def_dim(nc, dname[k], dlen[k], &dim[k]);
-  int yx[2] = {dim[1], dim[0]}, cyx[3] = {dim[2], dim[1], dim[0]};
-  for (int k = 0; k < nvar && st == NC_NOERR; k++)
-    st = nc_def_var(nc, vname[k], what == 1 ? NC_INT : NC_DOUBLE, 2, yx, &var[k]);
-  int corner[2];
-  char cname[2][64];
-  if (what == 0) {
-    snprintf(cname[0], 64, "%s.clo", name);
-    snprintf(cname[1], 64, "%s.cla", name);
-    for (int k = 0; k < 2 && st == NC_NOERR; k++)
-      st = nc_def_var(nc, cname[k], NC_DOUBLE, 3, cyx, &corner[k]);
-  }
-  if (st == NC_NOERR) st = nc_enddef(nc);
-  size_t n = (size_t)nx * ny;
-  double *a = st == NC_NOERR ? malloc(sizeof(double) * n * 4) : NULL;
-  if (st == NC_NOERR && !a) st = NC_ENOMEM;
-  if (st == NC_NOERR && what == 0) {
-    for (int c = 0; c < 2 && st == NC_NOERR; c++) {
-      for (size_t q = 0; q < n; q++) {
-        double x = x0 + ((double)(q % nx) + 0.5) * dx, y = y0 + ((double)(q / nx) + 0.5) * dy;
-        a[q] = c == 0 ? 10.0 + x * deg : y * deg;
-      }
-      st = nc_put_var_double(nc, var[c], a);
-    }
-    /* corners k = 0..3: (-, -), (+, -), (+, +), (-, +) half cells from the centre */
-    static const int sx[4] = {0, 1, 1, 0}, sy[4] = {0, 0, 1, 1};
-    for (int c = 0; c < 2 && st == NC_NOERR; c++) {
-      for (int k = 0; k < 4; k++)
-        for (size_t q = 0; q < n; q++) {
-          double x = x0 + (double)(q % nx + sx[k]) * dx, y = y0 + (double)(q / nx + sy[k]) * dy;
-          a[k * n + q] = c == 0 ? 10.0 + x * deg : y * deg;
-        }
-      st = nc_put_var_double(nc, corner[c], a);
-    }
-  } else if (st == NC_NOERR && what == 1) {
-    int *m = calloc(n, sizeof *m);
-    st = m ? nc_put_var_int(nc, var[0], m) : NC_ENOMEM;
-    free(m);
-  } else if (st == NC_NOERR) {
-    for (size_t q = 0; q < n; q++)
-      a[q] = dx * dy;
-    st = nc_put_var_double(nc, var[0], a);
-  }
-  free(a);
-  int cl = nc_close(nc);
-  if (st == NC_NOERR) st = cl;
-  if (st != NC_NOERR) {
-    snprintf(msg, len, "%s: grid %s: %s", path, name, nc_strerror(st));
-    return -1;
-  }
-  return 0;
-}
-
-/* Write grid `name` into grids.nc, masks.nc and areas.nc of the current directory
- * (toy_grid_file). Returns 0, or -1 with a message in msg. */
-static inline int toy_write_oasis_grid(const char *name, int nx, int ny, double x0, double y0,
-                                       double dx, double dy, char *msg, size_t len) {
-  static const char *const files[3] = {"grids.nc", "masks.nc", "areas.nc"};
-  for (int w = 0; w < 3; w++)
-    if (toy_grid_file(files[w], name, nx, ny, w, x0, y0, dx, dy, msg, len)) return -1;
-  return 0;
 }
 
 #endif

@@ -11,26 +11,77 @@
  * CRYO_DEVICE_LOOP_REDUCE with an integer or max/min operator only: floating
  * point sums must go through the fixed-point reproducible sum so that results
  * do not depend on thread counts.
+ *
+ * Launches that map nothing (shared/notes/gpu.md; docs/performance.md,
+ * "No-map launches"): GCC 12 allocates, copies and frees an argument block on
+ * every launch of a region that maps anything (deviceptr included), 17-25 us,
+ * against about 4 us for a region with no data clauses. A kernel called many
+ * times with the same arguments (the mEVP sub-cycle) keeps them instead in a
+ * file-scope struct that lives on the device too:
+ *
+ *   typedef struct { const double *u; double *s; long n; double k; } my_args;
+ *   static my_args my_dev;
+ *   CRYO_DEVICE_ARGS(my_dev)
+ *   ...
+ *   const my_args fresh = {u, s, n, k};
+ *   cryo_device_args_set(&my_dev, &fresh, sizeof fresh);
+ *   CRYO_DEVICE_LOOP_NOMAP
+ *   for (long e = 0; e < my_dev.n; ++e) {
+ *     const my_args *g = &my_dev;
+ *     ... g->u, g->s, g->k only ...
+ *   }
+ *
+ * cryo_device_args_set copies the arguments to the host struct and, when they
+ * changed, to its device copy (both start as zero bytes); the loop names no
+ * host variable, so the region maps nothing. The body reads each member where
+ * it is used: copying the whole struct into a private one at the top of the
+ * body, or once per gang before an inner loop, took 16-40 more registers per
+ * thread (ptxas, sea-ice stress). The struct holds 8-byte members only (no
+ * padding, so comparing bytes compares values). Without OpenACC the struct is
+ * an ordinary static variable and the set is a plain copy; either way a kernel
+ * written like this must not run from two host threads at once.
  */
 #ifndef CRYO_ACC_H
 #define CRYO_ACC_H
 
+#include <string.h>
+
 #define CRYO_PRAGMA(x) _Pragma(#x)
 
 #if defined(_OPENACC)
+#include <openacc.h>
+
 #define CRYO_DEVICE_LOOP(ptrs)                                                                     \
   CRYO_PRAGMA(acc parallel loop gang vector vector_length(128) deviceptr ptrs)
+#define CRYO_DEVICE_LOOP_NOMAP CRYO_PRAGMA(acc parallel loop gang vector vector_length(128))
+/* `acc update device` of a declare-create global copies nothing in GCC 12
+ * (shared/notes/gpu.md): the runtime call does. */
+#define CRYO_DEVICE_ARGS(var) CRYO_PRAGMA(acc declare create(var))
+static inline void cryo_device_args_set(void *dev, const void *fresh, size_t bytes) {
+  if (memcmp(dev, fresh, bytes) == 0) return;
+  memcpy(dev, fresh, bytes);
+  acc_update_device(dev, bytes);
+}
 #define CRYO_DEVICE_LOOP_REDUCE(ptrs, op, var)                                                     \
   CRYO_PRAGMA(acc parallel loop gang vector vector_length(128) deviceptr ptrs reduction(op : var))
 #define CRYO_SEQ_LOOP CRYO_PRAGMA(acc loop seq)
 #elif defined(_OPENMP)
 #define CRYO_DEVICE_LOOP(ptrs) CRYO_PRAGMA(omp parallel for schedule(static))
+#define CRYO_DEVICE_LOOP_NOMAP CRYO_PRAGMA(omp parallel for schedule(static))
 #define CRYO_DEVICE_LOOP_REDUCE(ptrs, op, var) CRYO_PRAGMA(omp parallel for schedule(static) reduction(op : var))
 #define CRYO_SEQ_LOOP
 #else
 #define CRYO_DEVICE_LOOP(ptrs)
+#define CRYO_DEVICE_LOOP_NOMAP
 #define CRYO_DEVICE_LOOP_REDUCE(ptrs, op, var)
 #define CRYO_SEQ_LOOP
+#endif
+
+#if !defined(_OPENACC)
+#define CRYO_DEVICE_ARGS(var)
+static inline void cryo_device_args_set(void *dev, const void *fresh, size_t bytes) {
+  memcpy(dev, fresh, bytes);
+}
 #endif
 
 #endif

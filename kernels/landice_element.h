@@ -149,10 +149,13 @@ static inline double landice_wxy(const landice_gauss *g, int a) {
   return (0.125 * landice_fx(g, a)) * landice_fy(g, a);
 }
 
-/* Reference derivatives d[3] of the interpolant sum_a f[a * stride] phi_a:
- * the derivative along one direction is a weighted sum of the differences
- * across the 4 node pairs on that direction's edges (tensor-product form,
- * 9 operations per direction instead of 16). */
+/* Reference derivatives d[3] of the interpolant sum_a f[a * stride] phi_a
+ * (tensor-product form): along one direction, the two nodes of each of the
+ * 4 edges in that direction share one weight, so 12 weights serve the 3
+ * directions instead of 24 per-node derivatives. The weight multiplies each
+ * nodal value: a difference f[b] - f[a] formed first would be hoisted out of
+ * the Gauss loop by the compiler and keep 12 more values per field in
+ * registers (spills, docs/performance.md). */
 CRYO_LANDICE_ROUTINE
 static inline void landice_ref_deriv(const landice_gauss *g, const double *f, int stride,
                                      double d[3]) {

@@ -104,34 +104,50 @@ static stress_consts stress_consts_make(const cryo_seaice_params *p, const cryo_
   return k;
 }
 
+/* Everything a launch needs, in one struct that lives on the device too, so
+ * that the launch maps nothing (kernels/cryo_acc.h; docs/performance.md,
+ * "No-map launches"). 8-byte members only. */
+typedef struct {
+  stress_consts k;
+  long nxc, ncell; /* cells per row and in all, halo ring included */
+  const double *u, *v, *h, *a, *mask;
+  double *s11, *s12, *s22;
+} stress_args;
+
+static stress_args stress_dev;
+CRYO_DEVICE_ARGS(stress_dev)
+
 /* Cells (i, j) over the whole array, halo ring included: cell index e equals
  * CRYO_CELL(b, i, j) and its lower-left node is e + j + 1 (rows of nodes are
  * one longer than rows of cells). */
-static void stress_dg0(stress_consts k, int nxc, long ncell, const double *u, const double *v,
-                       const double *h, const double *a, const double *mask, double *s11,
-                       double *s12, double *s22) {
-  CRYO_DEVICE_LOOP((u, v, h, a, mask, s11, s12, s22))
-  for (long e = 0; e < ncell; ++e) {
-    if (mask[e] != 0.0) stress_cell(e, e + (int)e / nxc, nxc + 1, k, u, v, h, a, 1, s11, s12, s22);
+static void stress_dg0(void) {
+  CRYO_DEVICE_LOOP_NOMAP
+  for (long e = 0; e < stress_dev.ncell; ++e) {
+    const stress_args *g = &stress_dev;
+    if (g->mask[e] != 0.0)
+      stress_cell(e, e + (int)e / (int)g->nxc, g->nxc + 1, g->k, g->u, g->v, g->h, g->a, 1, g->s11,
+                  g->s12, g->s22);
   }
 }
 
-static void stress_dg1(stress_consts k, int nxc, long ncell, const double *u, const double *v,
-                       const double *h, const double *a, const double *mask, double *s11,
-                       double *s12, double *s22) {
-  CRYO_DEVICE_LOOP((u, v, h, a, mask, s11, s12, s22))
-  for (long e = 0; e < ncell; ++e) {
-    if (mask[e] != 0.0) stress_cell(e, e + (int)e / nxc, nxc + 1, k, u, v, h, a, 3, s11, s12, s22);
+static void stress_dg1(void) {
+  CRYO_DEVICE_LOOP_NOMAP
+  for (long e = 0; e < stress_dev.ncell; ++e) {
+    const stress_args *g = &stress_dev;
+    if (g->mask[e] != 0.0)
+      stress_cell(e, e + (int)e / (int)g->nxc, g->nxc + 1, g->k, g->u, g->v, g->h, g->a, 3, g->s11,
+                  g->s12, g->s22);
   }
 }
 
 void cryo_seaice_stress_kernel(const cryo_seaice_params *p, const cryo_block *b, const double *u,
                                const double *v, const double *h, const double *a,
                                const double *mask, double *s11, double *s12, double *s22) {
-  const stress_consts k = stress_consts_make(p, b);
-  const int nxc = b->nx + 2;
+  const stress_args fresh = {
+      stress_consts_make(p, b), b->nx + 2, CRYO_NCELL(b), u, v, h, a, mask, s11, s12, s22};
+  cryo_device_args_set(&stress_dev, &fresh, sizeof fresh);
   if (p->tracer_order == 1)
-    stress_dg1(k, nxc, CRYO_NCELL(b), u, v, h, a, mask, s11, s12, s22);
+    stress_dg1();
   else
-    stress_dg0(k, nxc, CRYO_NCELL(b), u, v, h, a, mask, s11, s12, s22);
+    stress_dg0();
 }

@@ -103,32 +103,43 @@ velocity_node(long n, long cur, long nxc, velocity_consts k, int na, const doubl
   v[n] = (d * rv - g * ru) * rdet;
 }
 
+/* Everything a launch needs, in one struct that lives on the device too, so
+ * that the launch maps nothing (kernels/cryo_acc.h; docs/performance.md,
+ * "No-map launches"). 8-byte members only. */
+typedef struct {
+  velocity_consts k;
+  long nx, nnode; /* owned cells per row; owned nodes (nx + 1)(ny + 1) */
+  const double *s11, *s12, *s22, *h, *a, *mask, *uair, *vair, *uocn, *vocn, *u_n, *v_n;
+  double *u, *v;
+} velocity_args;
+
+static velocity_args velocity_dev;
+CRYO_DEVICE_ARGS(velocity_dev)
+
 /* Nodes (i, j) in [0,nx] x [0,ny]: e = j (nx+1) + i; node index
  * CRYO_NODE = (j+1)(nx+3) + i + 1, its upper-right cell (i, j) is
  * CRYO_CELL = (j+1)(nx+2) + i + 1. */
-static void velocity_dg0(velocity_consts k, int nx, long nnode, const double *s11,
-                         const double *s12, const double *s22, const double *h, const double *a,
-                         const double *mask, const double *uair, const double *vair,
-                         const double *uocn, const double *vocn, const double *u_n,
-                         const double *v_n, double *u, double *v) {
-  CRYO_DEVICE_LOOP((s11, s12, s22, h, a, mask, uair, vair, uocn, vocn, u_n, v_n, u, v))
-  for (long e = 0; e < nnode; ++e) {
+static void velocity_dg0(void) {
+  CRYO_DEVICE_LOOP_NOMAP
+  for (long e = 0; e < velocity_dev.nnode; ++e) {
+    const velocity_args *g = &velocity_dev;
+    const int nx = (int)g->nx;
     const int j = (int)e / (nx + 1), i = (int)e - j * (nx + 1);
-    velocity_node((long)(j + 1) * (nx + 3) + i + 1, (long)(j + 1) * (nx + 2) + i + 1, nx + 2, k, 1,
-                  s11, s12, s22, h, a, mask, uair, vair, uocn, vocn, u_n, v_n, u, v);
+    velocity_node((long)(j + 1) * (nx + 3) + i + 1, (long)(j + 1) * (nx + 2) + i + 1, nx + 2, g->k,
+                  1, g->s11, g->s12, g->s22, g->h, g->a, g->mask, g->uair, g->vair, g->uocn,
+                  g->vocn, g->u_n, g->v_n, g->u, g->v);
   }
 }
 
-static void velocity_dg1(velocity_consts k, int nx, long nnode, const double *s11,
-                         const double *s12, const double *s22, const double *h, const double *a,
-                         const double *mask, const double *uair, const double *vair,
-                         const double *uocn, const double *vocn, const double *u_n,
-                         const double *v_n, double *u, double *v) {
-  CRYO_DEVICE_LOOP((s11, s12, s22, h, a, mask, uair, vair, uocn, vocn, u_n, v_n, u, v))
-  for (long e = 0; e < nnode; ++e) {
+static void velocity_dg1(void) {
+  CRYO_DEVICE_LOOP_NOMAP
+  for (long e = 0; e < velocity_dev.nnode; ++e) {
+    const velocity_args *g = &velocity_dev;
+    const int nx = (int)g->nx;
     const int j = (int)e / (nx + 1), i = (int)e - j * (nx + 1);
-    velocity_node((long)(j + 1) * (nx + 3) + i + 1, (long)(j + 1) * (nx + 2) + i + 1, nx + 2, k, 3,
-                  s11, s12, s22, h, a, mask, uair, vair, uocn, vocn, u_n, v_n, u, v);
+    velocity_node((long)(j + 1) * (nx + 3) + i + 1, (long)(j + 1) * (nx + 2) + i + 1, nx + 2, g->k,
+                  3, g->s11, g->s12, g->s22, g->h, g->a, g->mask, g->uair, g->vair, g->uocn,
+                  g->vocn, g->u_n, g->v_n, g->u, g->v);
   }
 }
 
@@ -147,13 +158,17 @@ void cryo_seaice_velocity_kernel(const cryo_seaice_params *p, const cryo_block *
                              p->rho_air * p->c_air,
                              p->rho_ocean * p->c_ocean,
                              p->coriolis};
-  const long nnode = (long)(b->nx + 1) * (b->ny + 1);
+  const velocity_args fresh = {k,    b->nx, (long)(b->nx + 1) * (b->ny + 1),
+                               s11,  s12,   s22,
+                               h,    a,     mask,
+                               uair, vair,  uocn,
+                               vocn, u_n,   v_n,
+                               u,    v};
+  cryo_device_args_set(&velocity_dev, &fresh, sizeof fresh);
   if (p->tracer_order == 1)
-    velocity_dg1(k, b->nx, nnode, s11, s12, s22, h, a, mask, uair, vair, uocn, vocn, u_n, v_n, u,
-                 v);
+    velocity_dg1();
   else
-    velocity_dg0(k, b->nx, nnode, s11, s12, s22, h, a, mask, uair, vair, uocn, vocn, u_n, v_n, u,
-                 v);
+    velocity_dg0();
 }
 
 void cryo_seaice_velocity_save_kernel(const cryo_block *b, const double *u, const double *v,

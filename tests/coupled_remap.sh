@@ -2,10 +2,13 @@
 # The toy ocean on its own, coarser grid, coupled to cryodyn's sea-ice grid through
 # an OASIS3-MCT SCRIP remapping (issue 5 item 4, DESIGN.md section 7), with
 # namelists/namcouple_seaice_remap: ocean -> ice BILINEAR, ice -> ocean CONSERV
-# FRACAREA. Ice grid cryt: 40 x 30 cells of 10 km. The grid files grids.nc,
-# masks.nc, areas.nc are written before each run by `toy_ocean --write-grids toyt`
-# (the toy's grid) and `oasis_remap_comp --write-grids cryt` (the helper for the
-# cryodyn side: cryodyn does not write its grid files itself yet).
+# FRACAREA. Ice grid cryt: 40 x 30 cells of 10 km. No grid files exist before a
+# run: both components describe their grids through OASIS's grid-writing API
+# before enddef (cryodyn's "oasis" exchange provider as cryt, the toy as toyt,
+# cryo_oasis_write_plane_grid), and OASIS writes grids.nc, masks.nc, areas.nc at
+# enddef, one component after the other, then computes the SCRIP weights from
+# them. Every run also checks that the files hold both grids (ncdump -h, where
+# installed).
 #
 # 1. remap20: toy grid toyt 21 x 16 cells of 20 km (half the resolution; cell
 #    centres at 0, 20, ..., 400 km and 0, 20, ..., 300 km), 2 ranks of the test
@@ -81,7 +84,7 @@ top=$(mktemp -d "${TMPDIR:-/tmp}/cryo_coupled_remap.XXXXXX")
 field="--ocean analytic --u0 0.1 --lx 400000 --ly 300000 --uwind 8 --vwind 4"
 
 # setup NAME TNX TNY H: run directory $top/NAME with the namcouple for a toy grid of
-# TNX x TNY cells of H metres whose first cell is centred at the origin, and the
+# TNX x TNY cells of H metres whose first cell is centred at the origin, and no
 # grid files; sets $d and $tgrid (the toy's grid options).
 setup() {
   d=$top/$1
@@ -90,9 +93,6 @@ setup() {
   tgrid="--nx $2 --ny $3 --dx $4 --dy $4 --x0 -$half --y0 -$half"
   sed -e "s/^21 16 40 30 /$2 $3 40 30 /" -e "s/^40 30 21 16 /40 30 $2 $3 /" "$namcouple" \
     >"$d/namcouple"
-  (cd "$d" && "$comp" --write-grids cryt --ice-nx 40 --ice-ny 30 --ice-dx 10000 \
-    --ice-dy 10000 >grids.log 2>&1 && "$toy" $tgrid --write-grids toyt >>grids.log 2>&1) ||
-    fail "$1: writing the grid files failed: $(cat "$d/grids.log")"
 }
 
 # common NAME RC: the assertions every coupled run shares.
@@ -107,6 +107,20 @@ common() {
   for w in rmp_toyt_to_cryt_BILINEAR.nc rmp_cryt_to_toyt_CONSERV_FRACAREA.nc; do
     [ -s "$d/$w" ] || fail "$1: OASIS wrote no weight file $w"
   done
+  # The grid files come from the components, through OASIS, during the run.
+  for g in grids.nc masks.nc areas.nc; do
+    [ -s "$d/$g" ] || fail "$1: OASIS wrote no $g"
+  done
+  if command -v ncdump >/dev/null 2>&1; then
+    for v in cryt.lon cryt.lat cryt.clo cryt.cla toyt.lon toyt.lat toyt.clo toyt.cla; do
+      ncdump -h "$d/grids.nc" 2>/dev/null | grep -q "double $v(" ||
+        fail "$1: grids.nc has no variable $v"
+    done
+    ncdump -h "$d/masks.nc" 2>/dev/null | grep -q "int cryt.msk(y_cryt, x_cryt)" ||
+      fail "$1: masks.nc has no cryt.msk(y_cryt, x_cryt)"
+    ncdump -h "$d/areas.nc" 2>/dev/null | grep -q "double toyt.srf(" ||
+      fail "$1: areas.nc has no toyt.srf"
+  fi
 }
 
 # remap NAME TNX TNY H NCOMP NTOY: accuracy run; sets $err (largest current error).

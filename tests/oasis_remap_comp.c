@@ -19,7 +19,7 @@
  *     (the factor t (1 - t) / 2 <= 1/8 at a fraction t of the way between two
  *     source points), with max|u_xx| = u0 (pi / lx)^2, max|u_yy| = u0 (pi / ly)^2
  *     (the same for v); SCRIP's BILINEAR interpolates in longitude and latitude,
- *     which toy_grid_file makes linear in x and y, so the bound holds as it does
+ *     which cryo_oasis_plane_grid makes linear in x and y, so the bound holds as it does
  *     on the plane; 1e-12 m s-1 covers rounding;
  *   and the largest current error is at least 1/4 of tol: a remapping that is
  *   bilinear between different grids shows an error of this size (at quarter
@@ -35,10 +35,9 @@
  *   oasis_remap_comp [toy options: --run --period --u0 --uwind --vwind --dx --dy
  *                     --lx --ly (the toy's; others are accepted and ignored)]
  *                    [--ice-nx N] [--ice-ny N] [--ice-dx M] [--ice-dy M]
- *                    [--write-grids NAME]
- * --write-grids NAME: add the ice grid as NAME to grids.nc, masks.nc, areas.nc
- *   (toy_write_oasis_grid) and exit without coupling. cryodyn does not write its
- *   grid files itself yet; this is the helper that does it for the test. */
+ * The exchange provider describes the ice grid to OASIS itself (grid "cryt",
+ * coupling/exchange_oasis.c), as in cryodyn: no grid files are written before
+ * the run. */
 #include "cryo_coupler.h"
 #include "cryo_exchange.h"
 #include "toy_ocean_fields.h"
@@ -54,10 +53,9 @@ static const int send_field[TOY_NICE] = {
     [TOY_ICE_TCK] = CRYO_F_HICE, [TOY_ICE_TAUX] = CRYO_F_TAUX_IO, [TOY_ICE_TAUY] = CRYO_F_TAUY_IO};
 
 typedef struct options {
-  toy_setup s;        /* the toy ocean's setup: analytic field and its grid spacing */
-  int nx, ny;         /* ice grid, cells */
-  double dx, dy;      /* ice grid, m */
-  char grid_name[16]; /* --write-grids NAME, "" to couple */
+  toy_setup s;   /* the toy ocean's setup: analytic field and its grid spacing */
+  int nx, ny;    /* ice grid, cells */
+  double dx, dy; /* ice grid, m */
 } options;
 
 static int parse_options(int argc, char **argv, options *o, cryo_err *err) {
@@ -66,7 +64,6 @@ static int parse_options(int argc, char **argv, options *o, cryo_err *err) {
   o->nx = 40;
   o->ny = 30;
   o->dx = o->dy = 1e4;
-  o->grid_name[0] = '\0';
   for (int a = 1; a < argc; a++) {
     char msg[256];
     int used = toy_parse_option(argc, argv, &a, &o->s, msg, sizeof msg);
@@ -86,14 +83,10 @@ static int parse_options(int argc, char **argv, options *o, cryo_err *err) {
       CRYO_CHECK(end != val && !*end && v > 0 && v <= 1e7, err, CRYO_ERR_RANGE,
                  "%s %s: must be a length in m, 0 < value <= 1e7", flag, val);
       *(flag[6] == 'x' ? &o->dx : &o->dy) = v;
-    } else if (!strcmp(flag, "--write-grids")) {
-      CRYO_CHECK(strlen(val) >= 1 && strlen(val) <= 8 && !strchr(val, '.'), err, CRYO_ERR_RANGE,
-                 "--write-grids %s: must be a grid name of 1 to 8 characters without '.'", val);
-      strcpy(o->grid_name, val);
     } else if (strcmp(flag, "--check")) {
       return CRYO_ERROR(err, CRYO_ERR_UNKNOWN,
                         "unknown option %s (known: the toy ocean's, --ice-nx --ice-ny --ice-dx "
-                        "--ice-dy --write-grids)",
+                        "--ice-dy)",
                         flag);
     }
   }
@@ -195,17 +188,6 @@ int main(int argc, char **argv) {
   cryo_err_clear(&err);
   options o;
   int status = parse_options(argc, argv, &o, &err);
-  if (status == CRYO_OK && o.grid_name[0]) {
-    char msg[512];
-    if (toy_write_oasis_grid(o.grid_name, o.nx, o.ny, 0.0, 0.0, o.dx, o.dy, msg, sizeof msg)) {
-      fprintf(stderr, "oasis_remap_comp: --write-grids: %s\n", msg);
-      return 1;
-    }
-    printf("oasis_remap_comp: wrote grid %s (%d x %d cells of %g x %g m) to grids.nc, masks.nc, "
-           "areas.nc\n",
-           o.grid_name, o.nx, o.ny, o.dx, o.dy);
-    return 0;
-  }
   MPI_Init(&argc, &argv);
   int rank = 0;
   long checked = 0;

@@ -1,10 +1,14 @@
 /* Unit tests of coupling/oasis_c.c that need no coupled run: the checks made
  * before any OASIS call (each one prevents an OASIS abort that exits 0, or a
  * silent misuse) and the helpers. The exchange itself is tested by
- * tests/test_oasis_exchange.sh. Values are integers and strings: compared exactly. */
+ * tests/test_oasis_exchange.sh, the grid writing by tests/coupled_remap.sh.
+ * Values are integers and strings, compared exactly; the plane grid's degrees
+ * are compared to 1e-12 degrees (a few ulps of values below 20) and its areas
+ * exactly (dx * dy). */
 #include "cryo_oasis.h"
 
 #include <CUnit/Basic.h>
+#include <math.h>
 #include <string.h>
 
 /* Box {2, j0*nx_global + i0, nx_local, ny_local, nx_global}: rows j0.. of a 40-wide grid. */
@@ -64,6 +68,58 @@ static void test_bad_ids_and_partitions(void) {
   CU_ASSERT_EQUAL(cryo_oasis_get(17, 0, 2, 2, field, &kinfo, &err), CRYO_ERR_ARG);
 }
 
+/* Plane laid along the equator: lon = 10 + x / R, lat = y / R degrees, R = 6371 km;
+ * 3 x 2 cells of 10 x 20 km from (-5, -10) km. Corners anticlockwise from the lower left. */
+static void test_plane_grid(void) {
+  cryo_err err;
+  cryo_err_clear(&err);
+  enum { NX = 3, NY = 2, N = NX * NY };
+  double lon[N], lat[N], clon[4 * N], clat[4 * N], area[N];
+  const double deg = 180.0 / (3.14159265358979323846 * 6371.0e3), tol = 1e-12;
+  CU_ASSERT_EQUAL(
+      cryo_oasis_plane_grid(NX, NY, -5e3, -1e4, 1e4, 2e4, lon, lat, clon, clat, area, &err),
+      CRYO_OK);
+  /* cell (i, j) = (2, 1): centre (20, 20) km, corners x 15 / 25 km, y 10 / 30 km */
+  int q = 1 * NX + 2;
+  CU_ASSERT_DOUBLE_EQUAL(lon[q], 10.0 + 2e4 * deg, tol);
+  CU_ASSERT_DOUBLE_EQUAL(lat[q], 2e4 * deg, tol);
+  const double cx[4] = {1.5e4, 2.5e4, 2.5e4, 1.5e4}, cy[4] = {1e4, 1e4, 3e4, 3e4};
+  for (int k = 0; k < 4; k++) {
+    CU_ASSERT_DOUBLE_EQUAL(clon[k * N + q], 10.0 + cx[k] * deg, tol);
+    CU_ASSERT_DOUBLE_EQUAL(clat[k * N + q], cy[k] * deg, tol);
+  }
+  /* cell (0, 0) is centred at the origin: (10, 0) degrees */
+  CU_ASSERT_DOUBLE_EQUAL(lon[0], 10.0, tol);
+  CU_ASSERT_DOUBLE_EQUAL(lat[0], 0.0, tol);
+  for (int p = 0; p < N; p++)
+    CU_ASSERT_EQUAL(area[p], 2e8);
+  CU_ASSERT_EQUAL(cryo_oasis_plane_grid(0, NY, 0, 0, 1e4, 1e4, lon, lat, clon, clat, area, &err),
+                  CRYO_ERR_RANGE);
+  CU_ASSERT_EQUAL(cryo_oasis_plane_grid(NX, NY, 0, 0, -1e4, 1e4, lon, lat, clon, clat, area, &err),
+                  CRYO_ERR_RANGE);
+  /* 1e7 m north is 90 degrees: beyond the 80 allowed */
+  CU_ASSERT_EQUAL(cryo_oasis_plane_grid(NX, NY, 0, 1e7, 1e4, 1e4, lon, lat, clon, clat, area, &err),
+                  CRYO_ERR_RANGE);
+  CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "must stay within 80 and 170"));
+}
+
+/* Grid descriptions are checked before OASIS sees them (its 2.0 routines abort
+ * with exit 0): name, sizes, and the definition phase. */
+static void test_write_grid_checks(void) {
+  cryo_err err;
+  cryo_err_clear(&err);
+  double a[4] = {0};
+  int m[1] = {0};
+  CU_ASSERT_EQUAL(cryo_oasis_write_grid("cr.t", 1, 1, a, a, a, a, m, a, &err), CRYO_ERR_RANGE);
+  CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "'cr.t' has 4 characters, must have 1 to 8 and no '.'"));
+  CU_ASSERT_EQUAL(cryo_oasis_write_grid("cryodyn_t", 1, 1, a, a, a, a, m, a, &err), CRYO_ERR_RANGE);
+  CU_ASSERT_EQUAL(cryo_oasis_write_grid("cryt", 0, 1, a, a, a, a, m, a, &err), CRYO_ERR_RANGE);
+  CU_ASSERT_EQUAL(cryo_oasis_write_grid("cryt", 1, 1, a, a, NULL, a, m, a, &err), CRYO_ERR_ARG);
+  CU_ASSERT_EQUAL(cryo_oasis_write_grid("cryt", 1, 1, a, a, a, a, m, a, &err), CRYO_ERR_STATE);
+  CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "no component has joined"));
+  CU_ASSERT_EQUAL(cryo_oasis_write_plane_grid("cryt", 2, 2, 0, 0, 1e4, 1e4, &err), CRYO_ERR_STATE);
+}
+
 int main(void) {
   if (CU_initialize_registry() != CUE_SUCCESS) return 2;
   CU_pSuite s = CU_add_suite("oasis_c", NULL, NULL);
@@ -71,6 +127,8 @@ int main(void) {
   CU_add_test(s, "kinfo names", test_kinfo_names);
   CU_add_test(s, "component name length", test_comp_name_length);
   CU_add_test(s, "bad ids and partitions", test_bad_ids_and_partitions);
+  CU_add_test(s, "plane grid", test_plane_grid);
+  CU_add_test(s, "write grid checks", test_write_grid_checks);
   CU_basic_set_mode(CU_BRM_VERBOSE);
   CU_basic_run_tests();
   unsigned failures = CU_get_number_of_failures();
