@@ -90,6 +90,7 @@ typedef struct cryo_landice_state {
   double *beta2;      /* node: basal friction, Pa a m-1 */
   double *smb;        /* cell: surface mass balance, m a-1 */
   double *basal_melt; /* cell: basal melt rate, m a-1 */
+  double *body_force; /* node, 2(nz+1): body force (f_x, f_y), Pa m-1; NULL or zero: none */
   double *u_surf;     /* node: surface x velocity, m a-1 */
   double *v_surf;     /* node: surface y velocity, m a-1 */
   double *ubar;       /* node, 2: depth-averaged (u, v), m a-1 */
@@ -143,10 +144,11 @@ void cryo_landice_zero(long n, double *a);
 /* Add the element residuals of one of 8 colours (colour = px + 2 py + 4 pk:
  * parities of the global column indices i0 + i, j0 + j and of the layer k;
  * columns i in [-1, nx], j in [-1, ny]) to res. Calling colours 0..7 in
- * order assembles the full residual deterministically. */
+ * order assembles the full residual deterministically. force: body force
+ * (layout of vel, halo filled) or NULL for none. */
 void cryo_landice_residual_colour(const cryo_block *b, const cryo_landice_params *p, int colour,
                                   const double *vel, const double *bed, const double *thk_node,
-                                  const double *beta2, double *res);
+                                  const double *beta2, const double *force, double *res);
 
 /* Same elements: add the 16x16 element Jacobians to matrix. */
 void cryo_landice_jacobian_colour(const cryo_block *b, const cryo_landice_params *p, int colour,
@@ -154,10 +156,10 @@ void cryo_landice_jacobian_colour(const cryo_block *b, const cryo_landice_params
                                   const double *beta2, double *matrix);
 
 /* Per owned cell column (i, j in [0, nx) x [0, ny)): the column's share of
- * the functional E(U) into energy[CRYO_CELL]. */
+ * the functional E(U) into energy[CRYO_CELL]; force as for the residual. */
 void cryo_landice_energy_columns(const cryo_block *b, const cryo_landice_params *p,
                                  const double *vel, const double *bed, const double *thk_node,
-                                 const double *beta2, double *energy);
+                                 const double *beta2, const double *force, double *energy);
 
 /* Residual and matrix rows of the Dirichlet dofs (bed with no slip, lateral
  * Dirichlet edges) become identity: res = 0, row and column zero, diagonal 1.
@@ -183,7 +185,7 @@ void cryo_landice_altitudes(const cryo_block *b, const cryo_landice_params *p,
 struct cryo_err;
 
 /* Compute res = R(vel) at node rows [0,nx] x [0,ny] (Dirichlet rows zero).
- * vel must have a filled halo. */
+ * vel must have a filled halo, and so must s->body_force unless it is NULL. */
 int cryo_landice_residual(const cryo_block *b, const cryo_landice_params *p,
                           const cryo_landice_state *s, const double *vel, double *res,
                           struct cryo_err *err);
@@ -198,7 +200,9 @@ void cryo_landice_matvec(const cryo_block *b, const cryo_landice_params *p, cons
 
 /* Solve R(vel) = 0 by damped Newton (energy / residual line search) with
  * column-block-Jacobi CG, starting from s->vel; on return s->vel, u_surf,
- * v_surf and ubar hold the solution (vel halo filled). history (may be NULL)
+ * v_surf and ubar hold the solution (vel halo filled). s->body_force may be
+ * NULL; its halo is filled here, and where it is zero everywhere the solve
+ * runs without it (the same bits as without the array). history (may be NULL)
  * receives up to history_capacity records, one per Newton step and a last
  * one for the converged state (linear_iterations 0, step_length 0); *n_log
  * (may be NULL) their count. Errors: CRYO_ERR_SOLVER with the residual

@@ -4,14 +4,18 @@
  * Weak form (seed 000, equation 1; DESIGN.md section 6), per test function
  * phi_a of local node a:
  *   R_a^u = int 2 mu [(2 u_x + v_y) phi_x + (u_y + v_x)/2 phi_y + u_z/2 phi_z] + rho g s_x phi
- *         + int_bed beta2 u phi
+ *         - f_x phi + int_bed beta2 u phi
  *   R_a^v = int 2 mu [(2 v_y + u_x) phi_y + (u_y + v_x)/2 phi_x + v_z/2 phi_z] + rho g s_y phi
- *         + int_bed beta2 v phi
+ *         - f_y phi + int_bed beta2 v phi
  * with eps_e^2 = u_x^2 + v_y^2 + u_x v_y + (u_y + v_x)^2/4 + u_z^2/4 + v_z^2/4
  * (first-order effective strain rate; |u_z|/2 for the slab) and
  *   mu = 1/2 A^(-1/n) (eps_e^2 + eps_reg^2)^((1-n)/(2n)).
- * R is the gradient of the convex functional
- *   E(U) = int A^(-1/n) 2n/(n+1) (eps_e^2 + eps_reg^2)^((n+1)/(2n)) + rho g grad s . u
+ * The optional body force (f_x, f_y) (Pa m-1, a force per unit volume pushing
+ * the ice like the driving stress -rho g grad s does; manufactured solutions)
+ * is interpolated trilinearly from the nodes to the Gauss points. The strong
+ * form is thus -d/dx_j (2 mu eps'_ij) = f_i - rho g ds/dx_i with the
+ * first-order stress terms above. R is the gradient of the convex functional
+ *   E(U) = int A^(-1/n) 2n/(n+1) (eps_e^2 + eps_reg^2)^((n+1)/(2n)) + rho g grad s . u - f . u
  *        + int_bed beta2 |u|^2 / 2,
  * so the bracket above is g_a = d(eps_e^2)/dU_a and the exact Jacobian is
  *   K_ab = int 2 mu d2(eps_e^2)/dU_a dU_b + 2 (dmu/d eps_e^2) g_a g_b   (symmetric).
@@ -252,11 +256,29 @@ static inline void landice_elem_viscosity(const landice_coef *c, const landice_e
   }
 }
 
+/* Body force f at the Gauss point g from the element's nodal values fe[16]
+ * (layout of landice_elem_in.u). */
+CRYO_LANDICE_ROUTINE
+static inline void landice_force_at(const landice_gauss *g, const double fe[16], double *fx,
+                                    double *fy) {
+  double ax = 0.0, ay = 0.0;
+  CRYO_LANDICE_UNROLL
+  for (int a = 0; a < 8; ++a) {
+    double phi = landice_wyz(g, a) * landice_fx(g, a);
+    ax += phi * fe[2 * a];
+    ay += phi * fe[2 * a + 1];
+  }
+  *fx = ax;
+  *fy = ay;
+}
+
 /* Element residual r[16] (seed 000 Fig. 2 "optimized": fused loops over the
- * Gauss points, local accumulation). */
+ * Gauss points, local accumulation). fe: nodal body force (16 values, layout
+ * of in->u) or NULL for none; callers pass a literal NULL on the path without
+ * a force, so that the inlined copy is the force-free kernel exactly. */
 CRYO_LANDICE_ROUTINE
 static inline void landice_elem_residual(const landice_coef *c, const landice_elem_in *in,
-                                         double r[16]) {
+                                         const double *fe, double r[16]) {
   double tmu[8], e2r[8];
   landice_elem_viscosity(c, in, tmu, e2r);
   CRYO_LANDICE_UNROLL
@@ -274,7 +296,9 @@ static inline void landice_elem_residual(const landice_coef *c, const landice_el
     double s01 = two_mu * 0.5 * (grad[1] + grad[3]);
     double s02 = two_mu * 0.5 * grad[2];
     double s12 = two_mu * 0.5 * grad[5];
-    double f0 = c->rhog * sx * g.wdet, f1 = c->rhog * sy * g.wdet;
+    double bx = 0.0, by = 0.0;
+    if (fe) landice_force_at(&g, fe, &bx, &by);
+    double f0 = (c->rhog * sx - bx) * g.wdet, f1 = (c->rhog * sy - by) * g.wdet;
     CRYO_LANDICE_UNROLL
     for (int a = 0; a < 8; ++a) {
       double phi, gx, gy, gz;
@@ -375,9 +399,10 @@ static inline void landice_elem_jacobian_rows(const landice_coef *c, const landi
   }
 }
 
-/* Element share of the functional E(U). */
+/* Element share of the functional E(U); fe as for landice_elem_residual. */
 CRYO_LANDICE_ROUTINE
-static inline double landice_elem_energy(const landice_coef *c, const landice_elem_in *in) {
+static inline double landice_elem_energy(const landice_coef *c, const landice_elem_in *in,
+                                         const double *fe) {
   double e = 0.0;
   for (int q = 0; q < 8; ++q) {
     const landice_gauss g = landice_gauss_make(c, in->z, q);
@@ -392,8 +417,13 @@ static inline double landice_elem_energy(const landice_coef *c, const landice_el
       uq += phi * in->u[2 * a];
       vq += phi * in->u[2 * a + 1];
     }
-    e +=
-        g.wdet * (c->afac * c->e_fac * pow(e2 + c->eps2, c->e_exp) + c->rhog * (sx * uq + sy * vq));
+    double work = c->rhog * (sx * uq + sy * vq);
+    if (fe) {
+      double bx, by;
+      landice_force_at(&g, fe, &bx, &by);
+      work -= bx * uq + by * vq;
+    }
+    e += g.wdet * (c->afac * c->e_fac * pow(e2 + c->eps2, c->e_exp) + work);
   }
   if (in->bottom && c->friction) {
     double w = c->half_dx * c->half_dy;
@@ -439,6 +469,22 @@ static inline void landice_elem_gather(const landice_coef *c, const long n[4], i
     in->u[2 * m + 9] = um[3];
   }
   in->bottom = (k == 0);
+}
+
+/* Nodal body force fe[16] of element (i, j, k) (layout of landice_elem_in.u)
+ * from force (node, nlev = 2 (nz + 1)); n[4] as for landice_elem_gather. */
+CRYO_LANDICE_ROUTINE
+static inline void landice_elem_gather_force(const long n[4], int k, int nz, const double *force,
+                                             double fe[16]) {
+  int nlev = 2 * (nz + 1);
+  CRYO_LANDICE_UNROLL
+  for (int m = 0; m < 4; ++m) {
+    const double *fm = force + n[m] * nlev + 2 * k;
+    fe[2 * m] = fm[0];
+    fe[2 * m + 1] = fm[1];
+    fe[2 * m + 8] = fm[2];
+    fe[2 * m + 9] = fm[3];
+  }
 }
 
 /* Column of global index (gi, gj) exists: inside the global domain, or

@@ -74,7 +74,7 @@ int cryo_landice_params_check(const cryo_landice_params *p, cryo_err *err) {
   }
 
 int cryo_landice_arrays(const cryo_landice_params *p, const cryo_landice_array_info **t) {
-  static cryo_landice_array_info table[21];
+  static cryo_landice_array_info table[22];
   const int nv = 2 * (p->n_layers + 1), np = p->n_layers + 1;
   const char *vel_units = "m/(365 day)";
   int n = 0;
@@ -95,6 +95,8 @@ int cryo_landice_arrays(const cryo_landice_params *p, const cryo_landice_array_i
                         "surface mass balance, ice equivalent");
   table[n++] = LI_ENTRY("basal_melt", CRYO_AT_CELL, 1, CRYO_LANDICE_FORCING, basal_melt, vel_units,
                         NULL, "basal melt rate, ice equivalent");
+  table[n++] = LI_ENTRY("body_force", CRYO_AT_NODE, nv, CRYO_LANDICE_FORCING, body_force, "Pa/m",
+                        NULL, "body force (f_x, f_y) per unit volume at sigma levels, bed first");
   table[n++] = LI_ENTRY("u_surf", CRYO_AT_NODE, 1, CRYO_LANDICE_DIAGNOSTIC, u_surf, vel_units,
                         "land_ice_surface_x_velocity", "surface x velocity");
   table[n++] = LI_ENTRY("v_surf", CRYO_AT_NODE, 1, CRYO_LANDICE_DIAGNOSTIC, v_surf, vel_units,
@@ -314,7 +316,8 @@ int cryo_landice_residual(const cryo_block *b, const cryo_landice_params *p,
   CRYO_CALL(cryo_landice_params_check(p, err));
   cryo_landice_zero(CRYO_NNODE(b) * 2 * (p->n_layers + 1), res);
   for (int colour = 0; colour < 8; ++colour)
-    cryo_landice_residual_colour(b, p, colour, vel, s->bed, s->thk_node, s->beta2, res);
+    cryo_landice_residual_colour(b, p, colour, vel, s->bed, s->thk_node, s->beta2, s->body_force,
+                                 res);
   cryo_landice_dirichlet(b, p, res, NULL);
   return CRYO_OK;
 }
@@ -373,7 +376,8 @@ int cryo_landice_cell_sum(const cryo_block *b, const double *w, const cryo_comm_
 static int landice_energy(const cryo_block *b, const cryo_landice_params *p,
                           const cryo_landice_state *s, const double *vel, const cryo_comm_ops *ops,
                           double *energy, cryo_err *err) {
-  cryo_landice_energy_columns(b, p, vel, s->bed, s->thk_node, s->beta2, s->work_cell);
+  cryo_landice_energy_columns(b, p, vel, s->bed, s->thk_node, s->beta2, s->body_force,
+                              s->work_cell);
   return cryo_landice_cell_sum(b, s->work_cell, ops, energy, err);
 }
 
@@ -465,13 +469,39 @@ static int landice_check_thickness(const cryo_block *b, const cryo_landice_state
   return CRYO_OK;
 }
 
+/* The state the solve works on: s itself, or where s->body_force is zero
+ * everywhere (the component allocates every array, so a run without a force
+ * holds zeros) a copy of its pointers without the force, so that the
+ * residual and energy kernels take their force-free path: the same bits and
+ * cost as without the array. All ranks decide alike (global max). */
+static int landice_force_state(const cryo_block *b, const cryo_landice_params *p,
+                               cryo_landice_state *s, const cryo_comm_ops *ops,
+                               cryo_landice_state *out, cryo_err *err) {
+  const int nlev = 2 * (p->n_layers + 1);
+  *out = *s;
+  if (!s->body_force) return CRYO_OK;
+  double m = landice_maxabs_prod(b, nlev, s->body_force, s->body_force);
+  CRYO_CALL(ops->max_double(ops->ctx, &m, 1));
+  CRYO_CHECK(isfinite(m), err, CRYO_ERR_DATA,
+             "land-ice velocity: body_force holds NaN or Inf (max f^2 = %g)", m);
+  if (m == 0.0) {
+    out->body_force = NULL;
+    return CRYO_OK;
+  }
+  return landice_halo_node(ops, nlev, s->body_force);
+}
+
 int cryo_landice_solve_velocity(const cryo_block *b, const cryo_landice_params *p,
-                                cryo_landice_state *s, const cryo_comm_ops *ops,
+                                cryo_landice_state *state, const cryo_comm_ops *ops,
                                 cryo_landice_newton_log *history, int history_capacity, int *n_log,
                                 cryo_err *err) {
   const int nlev = 2 * (p->n_layers + 1);
   const long nnode = CRYO_NNODE(b);
   CRYO_CALL(cryo_landice_params_check(p, err));
+  /* pointers only: every array written below is the caller's */
+  cryo_landice_state work;
+  cryo_landice_state *s = &work;
+  CRYO_CALL(landice_force_state(b, p, state, ops, s, err));
   /* Colours follow the parity of global column indices; only with an even
    * period do a node and its periodic image (node 0, node nx_global) sum their
    * element contributions in the same order, hence hold the same bits. */
