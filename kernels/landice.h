@@ -144,11 +144,16 @@ void cryo_landice_zero(long n, double *a);
 /* Add the element residuals of one of 8 colours (colour = px + 2 py + 4 pk:
  * parities of the global column indices i0 + i, j0 + j and of the layer k;
  * columns i in [-1, nx], j in [-1, ny]) to res. Calling colours 0..7 in
- * order assembles the full residual deterministically. force: body force
- * (layout of vel, halo filled) or NULL for none. */
+ * order assembles the full residual deterministically. */
 void cryo_landice_residual_colour(const cryo_block *b, const cryo_landice_params *p, int colour,
                                   const double *vel, const double *bed, const double *thk_node,
-                                  const double *beta2, const double *force, double *res);
+                                  const double *beta2, double *res);
+
+/* Same elements: add the body-force terms -int f phi of the residual, with
+ * force (layout of vel, halo filled) the nodal body force. */
+void cryo_landice_force_colour(const cryo_block *b, const cryo_landice_params *p, int colour,
+                               const double *vel, const double *bed, const double *thk_node,
+                               const double *beta2, const double *force, double *res);
 
 /* Same elements: add the 16x16 element Jacobians to matrix. */
 void cryo_landice_jacobian_colour(const cryo_block *b, const cryo_landice_params *p, int colour,
@@ -156,10 +161,15 @@ void cryo_landice_jacobian_colour(const cryo_block *b, const cryo_landice_params
                                   const double *beta2, double *matrix);
 
 /* Per owned cell column (i, j in [0, nx) x [0, ny)): the column's share of
- * the functional E(U) into energy[CRYO_CELL]; force as for the residual. */
+ * the functional E(U) into energy[CRYO_CELL]. */
 void cryo_landice_energy_columns(const cryo_block *b, const cryo_landice_params *p,
                                  const double *vel, const double *bed, const double *thk_node,
-                                 const double *beta2, const double *force, double *energy);
+                                 const double *beta2, double *energy);
+
+/* Same columns: add the body-force work -int f . u to energy[CRYO_CELL]. */
+void cryo_landice_force_work_columns(const cryo_block *b, const cryo_landice_params *p,
+                                     const double *vel, const double *bed, const double *thk_node,
+                                     const double *beta2, const double *force, double *energy);
 
 /* Residual and matrix rows of the Dirichlet dofs (bed with no slip, lateral
  * Dirichlet edges) become identity: res = 0, row and column zero, diagonal 1.

@@ -6,12 +6,8 @@
  * of 8 colours (parities of the global column indices and of the layer), so
  * no two threads of a launch touch the same node. Every node therefore sums
  * its contributions in an order fixed by global indices only, identical for
- * any decomposition and thread count.
- *
- * The body force is optional (NULL: none). Its test is outside the element
- * routines, which are inlined once with the force and once with a literal
- * NULL: without a force the kernel computes exactly what it did before the
- * force existed, at the same cost. */
+ * any decomposition and thread count. The optional body force has kernels
+ * of its own (landice_element.h says why), called after these. */
 #include "landice_element.h"
 
 void cryo_landice_zero(long n, double *a) {
@@ -22,7 +18,61 @@ void cryo_landice_zero(long n, double *a) {
 
 void cryo_landice_residual_colour(const cryo_block *b, const cryo_landice_params *p, int colour,
                                   const double *vel, const double *bed, const double *thk_node,
-                                  const double *beta2, const double *force, double *res) {
+                                  const double *beta2, double *res) {
+  const landice_coef c = landice_coef_make(b, p);
+  const int nz = p->n_layers, nlev = 2 * (nz + 1);
+  const int i0 = b->i0, j0 = b->j0, nxg = b->nx_global, nyg = b->ny_global;
+  const int px = b->periodic_x, py = b->periodic_y, stride = b->nx + 3;
+  const landice_colour col = landice_colour_make(b, nz, colour);
+  const int fi = col.fi, ni = col.ni, fj = col.fj, fk = col.fk, nk = col.nk;
+  const long nel = (long)col.ni * col.nj * col.nk;
+  CRYO_DEVICE_LOOP((vel, bed, thk_node, beta2, res))
+  for (long e = 0; e < nel; ++e) {
+    int k = fk + 2 * (int)(e % nk), i = fi + 2 * (int)(e / nk % ni);
+    int j = fj + 2 * (int)(e / ((long)nk * ni));
+    if (!landice_column_exists(i0 + i, j0 + j, nxg, nyg, px, py)) continue;
+    long n[4];
+    for (int m = 0; m < 4; ++m)
+      n[m] = (long)(j + 1 + (m >> 1)) * stride + (i + 1 + (m & 1));
+    landice_elem_in in;
+    double r[16];
+    landice_elem_gather(&c, n, k, nz, vel, bed, thk_node, beta2, &in);
+    landice_elem_residual(&c, &in, r);
+    for (int m = 0; m < 4; ++m) {
+      double *rm = res + n[m] * nlev + 2 * k;
+      rm[0] += r[2 * m];
+      rm[1] += r[2 * m + 1];
+      rm[2] += r[2 * m + 8];
+      rm[3] += r[2 * m + 9];
+    }
+  }
+}
+
+void cryo_landice_energy_columns(const cryo_block *b, const cryo_landice_params *p,
+                                 const double *vel, const double *bed, const double *thk_node,
+                                 const double *beta2, double *energy) {
+  const landice_coef c = landice_coef_make(b, p);
+  const int nz = p->n_layers, nx = b->nx, stride = b->nx + 3;
+  const long ncol = (long)b->nx * b->ny;
+  CRYO_DEVICE_LOOP((vel, bed, thk_node, beta2, energy))
+  for (long e = 0; e < ncol; ++e) {
+    int i = (int)(e % nx), j = (int)(e / nx);
+    long n[4];
+    for (int m = 0; m < 4; ++m)
+      n[m] = (long)(j + 1 + (m >> 1)) * stride + (i + 1 + (m & 1));
+    double sum = 0.0;
+    for (int k = 0; k < nz; ++k) {
+      landice_elem_in in;
+      landice_elem_gather(&c, n, k, nz, vel, bed, thk_node, beta2, &in);
+      sum += landice_elem_energy(&c, &in);
+    }
+    energy[(long)(j + 1) * (nx + 2) + (i + 1)] = sum;
+  }
+}
+
+void cryo_landice_force_colour(const cryo_block *b, const cryo_landice_params *p, int colour,
+                               const double *vel, const double *bed, const double *thk_node,
+                               const double *beta2, const double *force, double *res) {
   const landice_coef c = landice_coef_make(b, p);
   const int nz = p->n_layers, nlev = 2 * (nz + 1);
   const int i0 = b->i0, j0 = b->j0, nxg = b->nx_global, nyg = b->ny_global;
@@ -39,15 +89,10 @@ void cryo_landice_residual_colour(const cryo_block *b, const cryo_landice_params
     for (int m = 0; m < 4; ++m)
       n[m] = (long)(j + 1 + (m >> 1)) * stride + (i + 1 + (m & 1));
     landice_elem_in in;
-    double r[16];
+    double fe[16], r[16];
     landice_elem_gather(&c, n, k, nz, vel, bed, thk_node, beta2, &in);
-    if (force) {
-      double fe[16];
-      landice_elem_gather_force(n, k, nz, force, fe);
-      landice_elem_residual(&c, &in, fe, r);
-    } else {
-      landice_elem_residual(&c, &in, NULL, r);
-    }
+    landice_elem_gather_force(n, k, nz, force, fe);
+    landice_elem_force(&c, &in, fe, r);
     for (int m = 0; m < 4; ++m) {
       double *rm = res + n[m] * nlev + 2 * k;
       rm[0] += r[2 * m];
@@ -58,9 +103,9 @@ void cryo_landice_residual_colour(const cryo_block *b, const cryo_landice_params
   }
 }
 
-void cryo_landice_energy_columns(const cryo_block *b, const cryo_landice_params *p,
-                                 const double *vel, const double *bed, const double *thk_node,
-                                 const double *beta2, const double *force, double *energy) {
+void cryo_landice_force_work_columns(const cryo_block *b, const cryo_landice_params *p,
+                                     const double *vel, const double *bed, const double *thk_node,
+                                     const double *beta2, const double *force, double *energy) {
   const landice_coef c = landice_coef_make(b, p);
   const int nz = p->n_layers, nx = b->nx, stride = b->nx + 3;
   const long ncol = (long)b->nx * b->ny;
@@ -73,15 +118,11 @@ void cryo_landice_energy_columns(const cryo_block *b, const cryo_landice_params 
     double sum = 0.0;
     for (int k = 0; k < nz; ++k) {
       landice_elem_in in;
+      double fe[16];
       landice_elem_gather(&c, n, k, nz, vel, bed, thk_node, beta2, &in);
-      if (force) {
-        double fe[16];
-        landice_elem_gather_force(n, k, nz, force, fe);
-        sum += landice_elem_energy(&c, &in, fe);
-      } else {
-        sum += landice_elem_energy(&c, &in, NULL);
-      }
+      landice_elem_gather_force(n, k, nz, force, fe);
+      sum += landice_elem_force_work(&c, &in, fe);
     }
-    energy[(long)(j + 1) * (nx + 2) + (i + 1)] = sum;
+    energy[(long)(j + 1) * (nx + 2) + (i + 1)] += sum;
   }
 }

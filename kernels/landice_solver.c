@@ -316,8 +316,9 @@ int cryo_landice_residual(const cryo_block *b, const cryo_landice_params *p,
   CRYO_CALL(cryo_landice_params_check(p, err));
   cryo_landice_zero(CRYO_NNODE(b) * 2 * (p->n_layers + 1), res);
   for (int colour = 0; colour < 8; ++colour)
-    cryo_landice_residual_colour(b, p, colour, vel, s->bed, s->thk_node, s->beta2, s->body_force,
-                                 res);
+    cryo_landice_residual_colour(b, p, colour, vel, s->bed, s->thk_node, s->beta2, res);
+  for (int colour = 0; colour < 8 && s->body_force; ++colour)
+    cryo_landice_force_colour(b, p, colour, vel, s->bed, s->thk_node, s->beta2, s->body_force, res);
   cryo_landice_dirichlet(b, p, res, NULL);
   return CRYO_OK;
 }
@@ -376,8 +377,10 @@ int cryo_landice_cell_sum(const cryo_block *b, const double *w, const cryo_comm_
 static int landice_energy(const cryo_block *b, const cryo_landice_params *p,
                           const cryo_landice_state *s, const double *vel, const cryo_comm_ops *ops,
                           double *energy, cryo_err *err) {
-  cryo_landice_energy_columns(b, p, vel, s->bed, s->thk_node, s->beta2, s->body_force,
-                              s->work_cell);
+  cryo_landice_energy_columns(b, p, vel, s->bed, s->thk_node, s->beta2, s->work_cell);
+  if (s->body_force)
+    cryo_landice_force_work_columns(b, p, vel, s->bed, s->thk_node, s->beta2, s->body_force,
+                                    s->work_cell);
   return cryo_landice_cell_sum(b, s->work_cell, ops, energy, err);
 }
 
@@ -471,9 +474,9 @@ static int landice_check_thickness(const cryo_block *b, const cryo_landice_state
 
 /* The state the solve works on: s itself, or where s->body_force is zero
  * everywhere (the component allocates every array, so a run without a force
- * holds zeros) a copy of its pointers without the force, so that the
- * residual and energy kernels take their force-free path: the same bits and
- * cost as without the array. All ranks decide alike (global max). */
+ * holds zeros) a copy of its pointers without the force, so that the force
+ * kernels are not launched: the same bits and cost as without the array.
+ * All ranks decide alike (global max). */
 static int landice_force_state(const cryo_block *b, const cryo_landice_params *p,
                                cryo_landice_state *s, const cryo_comm_ops *ops,
                                cryo_landice_state *out, cryo_err *err) {
@@ -483,7 +486,7 @@ static int landice_force_state(const cryo_block *b, const cryo_landice_params *p
   double m = landice_maxabs_prod(b, nlev, s->body_force, s->body_force);
   CRYO_CALL(ops->max_double(ops->ctx, &m, 1));
   CRYO_CHECK(isfinite(m), err, CRYO_ERR_DATA,
-             "land-ice velocity: body_force holds NaN or Inf (max f^2 = %g)", m);
+             "land-ice velocity: body_force max f^2 = %g Pa2 m-2, must be finite", m);
   if (m == 0.0) {
     out->body_force = NULL;
     return CRYO_OK;
