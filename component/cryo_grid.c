@@ -101,15 +101,6 @@ void cryo_grid_destroy(cryo_grid *g) {
   g->i_start = g->j_start = NULL;
 }
 
-int cryo_grid_owner(const cryo_grid *g, int i, int j) {
-  int px = 0, py = 0;
-  while (px + 1 < g->px_count && g->i_start[px + 1] <= i)
-    ++px;
-  while (py + 1 < g->py_count && g->j_start[py + 1] <= j)
-    ++py;
-  return py * g->px_count + px;
-}
-
 /* The points rank (px, py) owns: cells of its block, or nodes of its block
  * without the last column/row unless it is the last block that way. */
 static void owned_extent(const cryo_grid *g, cryo_location loc, int px, int py, int *i0, int *ni,

@@ -29,9 +29,6 @@ int cryo_grid_create(cryo_grid *g, MPI_Comm comm, int nx, int ny, double dx, dou
                      int px_count, int py_count, int periodic_x, int periodic_y, cryo_err *err);
 void cryo_grid_destroy(cryo_grid *g);
 
-/* Rank owning global cell (i, j). */
-int cryo_grid_owner(const cryo_grid *g, int i, int j);
-
 /* Halo exchange of nfield device arrays at loc with nlev values per point.
  * Buffers and packing live in cryo_halo.c; only packed halos cross to the host. */
 typedef struct cryo_halo cryo_halo;

@@ -39,7 +39,9 @@
  * thread (ptxas, sea-ice stress). The struct holds 8-byte members only (no
  * padding, so comparing bytes compares values). Without OpenACC the struct is
  * an ordinary static variable and the set is a plain copy; either way a kernel
- * written like this must not run from two host threads at once.
+ * written like this must not run from two host threads at once. Only launch
+ * arguments (device addresses, sizes, parameters) cross here, and only when
+ * they change; model state moves through component/cryo_device.c alone.
  */
 #ifndef CRYO_ACC_H
 #define CRYO_ACC_H
