@@ -29,19 +29,7 @@
 # CRYODYN, TOY_OCEAN, KEEP_RUNDIR=1).
 set -u
 
-srcdir=${top_srcdir:-${srcdir:-$(dirname "$0")/..}}
-srcdir=$(cd "$srcdir" && pwd)
-builddir=${top_builddir:-$(pwd)}
-mpirun=${MPIRUN:-mpirun}
-first_of() {
-  for c in "$@"; do
-    if [ -x "$c" ]; then
-      echo "$c"
-      return
-    fi
-  done
-  echo "$1"
-}
+. "$(cd "${top_srcdir:-${srcdir:-$(dirname "$0")/..}}" && pwd)/tests/coupled-env.sh"
 cryodyn=${CRYODYN:-$(first_of "$builddir/cryodyn" "$builddir/examples/cryodyn")}
 toy=${TOY_OCEAN:-$(first_of "$builddir/toy_ocean" "$builddir/examples/toy_ocean")}
 nml=$srcdir/namelists/coupled_free_drift.nml
@@ -58,9 +46,6 @@ if ! command -v ncdump >/dev/null 2>&1; then
 fi
 case $cryodyn in /*) ;; *) cryodyn=$(pwd)/$cryodyn ;; esac
 case $toy in /*) ;; *) toy=$(pwd)/$toy ;; esac
-if [ "$(id -u)" = 0 ]; then
-  export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-fi
 
 failures=0
 fail() {

@@ -33,19 +33,7 @@
 # build directory), KEEP_RUNDIR=1 keeps the run directory.
 set -u
 
-srcdir=${top_srcdir:-${srcdir:-$(dirname "$0")/..}}
-srcdir=$(cd "$srcdir" && pwd)
-builddir=${top_builddir:-$(pwd)}
-mpirun=${MPIRUN:-mpirun}
-first_of() {
-  for c in "$@"; do
-    if [ -x "$c" ]; then
-      echo "$c"
-      return
-    fi
-  done
-  echo "$1"
-}
+. "$(cd "${top_srcdir:-${srcdir:-$(dirname "$0")/..}}" && pwd)/tests/coupled-env.sh"
 cryodyn=${CRYODYN:-$(first_of "$builddir/cryodyn" "$builddir/examples/cryodyn")}
 toy=${TOY_ATMOSPHERE:-$(first_of "$builddir/toy_atmosphere" "$builddir/examples/toy_atmosphere")}
 nml=$srcdir/namelists/coupled_landice.nml
@@ -64,9 +52,6 @@ for p in ncgen ncdump; do
 done
 case $cryodyn in /*) ;; *) cryodyn=$(pwd)/$cryodyn ;; esac
 case $toy in /*) ;; *) toy=$(pwd)/$toy ;; esac
-if [ "$(id -u)" = 0 ]; then
-  export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-fi
 
 # Must agree with the namelist and the namcouple.
 nx=16 ny=16 run=6912000 period=864000

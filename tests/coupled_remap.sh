@@ -43,19 +43,7 @@
 # under the build directory), KEEP_RUNDIR=1 keeps the run directory.
 set -u
 
-srcdir=${top_srcdir:-${srcdir:-$(dirname "$0")/..}}
-srcdir=$(cd "$srcdir" && pwd)
-builddir=${top_builddir:-$(pwd)}
-mpirun=${MPIRUN:-mpirun}
-first_of() {
-  for c in "$@"; do
-    if [ -x "$c" ]; then
-      echo "$c"
-      return
-    fi
-  done
-  echo "$1"
-}
+. "$(cd "${top_srcdir:-${srcdir:-$(dirname "$0")/..}}" && pwd)/tests/coupled-env.sh"
 cryodyn=${CRYODYN:-$(first_of "$builddir/cryodyn" "$builddir/examples/cryodyn")}
 toy=${TOY_OCEAN:-$(first_of "$builddir/toy_ocean" "$builddir/examples/toy_ocean")}
 comp=${OASIS_REMAP_COMP:-$(first_of "$builddir/tests/oasis_remap_comp" "$builddir/oasis_remap_comp")}
@@ -71,9 +59,6 @@ for p in cryodyn toy comp; do
   eval "v=\$$p"
   case $v in /*) ;; *) eval "$p=\$(pwd)/\$v" ;; esac
 done
-if [ "$(id -u)" = 0 ]; then
-  export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-fi
 
 failures=0
 fail() {

@@ -25,19 +25,7 @@
 # directory), KEEP_RUNDIR=1 keeps the run directory.
 set -u
 
-srcdir=${top_srcdir:-${srcdir:-$(dirname "$0")/..}}
-srcdir=$(cd "$srcdir" && pwd)
-builddir=${top_builddir:-$(pwd)}
-mpirun=${MPIRUN:-mpirun}
-first_of() {
-  for c in "$@"; do
-    if [ -x "$c" ]; then
-      echo "$c"
-      return
-    fi
-  done
-  echo "$1"
-}
+. "$(cd "${top_srcdir:-${srcdir:-$(dirname "$0")/..}}" && pwd)/tests/coupled-env.sh"
 cryodyn=${CRYODYN:-$(first_of "$builddir/cryodyn" "$builddir/examples/cryodyn")}
 toy=${TOY_OCEAN:-$(first_of "$builddir/toy_ocean" "$builddir/examples/toy_ocean")}
 nml=$srcdir/namelists/coupled_free_drift.nml
@@ -56,9 +44,6 @@ for p in ncgen ncdump; do
 done
 case $cryodyn in /*) ;; *) cryodyn=$(pwd)/$cryodyn ;; esac
 case $toy in /*) ;; *) toy=$(pwd)/$toy ;; esac
-if [ "$(id -u)" = 0 ]; then
-  export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-fi
 
 # The forcing both runs use (exact binary fractions, so text and bits agree).
 u0=0.125 v0=-0.0625 uwind=8 vwind=4
