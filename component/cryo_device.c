@@ -72,8 +72,7 @@ void cryo_device_free(cryo_device *d, double **host, long n) {
 void cryo_device_to_device(cryo_device *d, double *host, long offset, long n) {
   if (n <= 0) return;
 #if defined(_OPENACC)
-  double *h = host + offset;
-#pragma acc update device(h [0:n])
+#pragma acc update device(host [offset:n])
 #else
   (void)host;
   (void)offset;
@@ -85,8 +84,7 @@ void cryo_device_to_device(cryo_device *d, double *host, long offset, long n) {
 void cryo_device_to_host(cryo_device *d, double *host, long offset, long n) {
   if (n <= 0) return;
 #if defined(_OPENACC)
-  double *h = host + offset;
-#pragma acc update self(h [0:n])
+#pragma acc update self(host [offset:n])
 #else
   (void)host;
   (void)offset;
