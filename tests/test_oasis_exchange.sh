@@ -30,20 +30,7 @@
 # under the build directory), KEEP_RUNDIR=1 keeps the run directories.
 set -u
 
-srcdir=${top_srcdir:-${srcdir:-$(dirname "$0")/..}}
-srcdir=$(cd "$srcdir" && pwd)
-builddir=${top_builddir:-$(pwd)}
-mpirun=${MPIRUN:-mpirun}
-# first_of FILE...: the first of the candidate paths that exists, else the first.
-first_of() {
-  for c in "$@"; do
-    if [ -x "$c" ]; then
-      echo "$c"
-      return
-    fi
-  done
-  echo "$1"
-}
+. "$(cd "${top_srcdir:-${srcdir:-$(dirname "$0")/..}}" && pwd)/tests/coupled-env.sh"
 comp=${OASIS_EXCHANGE_COMP:-$(first_of "$builddir/tests/oasis_exchange_comp" "$builddir/oasis_exchange_comp")}
 toy=${TOY_OCEAN:-$(first_of "$builddir/examples/toy_ocean" "$builddir/toy_ocean")}
 namcouple=$srcdir/namelists/namcouple_seaice_toyocean
@@ -56,11 +43,6 @@ for f in "$comp" "$toy" "$namcouple"; do
 done
 case $comp in /*) ;; *) comp=$(pwd)/$comp ;; esac
 case $toy in /*) ;; *) toy=$(pwd)/$toy ;; esac
-
-# Containers often run tests as root, which Open MPI refuses without these.
-if [ "$(id -u)" = 0 ]; then
-  export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-fi
 
 failures=0
 fail() {
