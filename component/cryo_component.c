@@ -153,7 +153,7 @@ static int init_steps(cryo_component *c, const char *namelist_path, MPI_Comm com
   CRYO_CALL(cryo_file_read_text(namelist_path, &c->namelist_text, &c->err));
   CRYO_CALL(init_clock(c));
   CRYO_CALL(select_model(c));
-  CRYO_CALL(cryo_device_init(&c->dev, !strcmp(c->cfg.run.device, "gpu"), &c->err));
+  CRYO_CALL(cryo_device_init(&c->dev, c->comm, !strcmp(c->cfg.run.device, "gpu"), &c->err));
   int landice = c->model == &cryo_landice_model;
   const cryo_grid_config *g = &c->cfg.grid;
   CRYO_CALL(cryo_grid_create(&c->grid, c->comm, g->nx, g->ny, g->dx, g->dy, g->nprocs_x,
@@ -359,6 +359,42 @@ int cryo_timer_report(const cryo_component *c, char *buf, int len) {
   for (int i = 0; i < CRYO_T_COUNT && used < len; ++i)
     used += snprintf(buf + used, (size_t)(len - used), "%-10s %10.3f %8ld\n", c->timers[i].name,
                      c->timers[i].seconds, c->timers[i].calls);
+  const cryo_device *d = &c->dev;
+  if (used < len)
+    snprintf(buf + used, (size_t)(len - used),
+             "transfers  to device %lld B in %lld updates, to host %lld B in %lld updates\n",
+             d->total_bytes_to_device, d->total_updates_to_device, d->total_bytes_to_host,
+             d->total_updates_to_host);
+  return CRYO_OK;
+}
+
+int cryo_banner(const cryo_component *c, char *buf, int len) {
+  if (!c || !buf || len <= 0) return CRYO_ERR_ARG;
+#if defined(_OPENACC)
+  const char *build = "OpenACC";
+#elif defined(_OPENMP)
+  const char *build = "OpenMP";
+#else
+  const char *build = "serial loops";
+#endif
+  /* GCC's __VERSION__ is the bare number; other compilers name themselves. */
+#if defined(__GNUC__) && !defined(__clang__)
+  const char *compiler = "GCC ";
+#else
+  const char *compiler = "";
+#endif
+  const cryo_device *d = &c->dev;
+  char gpus[64] = "no GPU";
+  if (d->devices_used > 0)
+    snprintf(gpus, sizeof gpus, "%d GPU(s) in use, up to %d rank(s) per GPU", d->devices_used,
+             (d->node_ranks + d->node_devices - 1) / d->node_devices);
+  snprintf(buf, (size_t)len,
+           "cryodyn %s (compiler %s%s, %s)\n"
+           "  device:   %s\n"
+           "  ranks:    %d on %d node(s), %s\n"
+           "  model:    %s on %d x %d cells\n",
+           cryo_version(), compiler, __VERSION__, build, d->description, c->size, d->nodes, gpus,
+           c->cfg.run.model, c->cfg.grid.nx, c->cfg.grid.ny);
   return CRYO_OK;
 }
 

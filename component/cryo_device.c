@@ -1,6 +1,12 @@
-/* OpenACC data management: enter data at allocation, exit data at release,
- * named updates. GCC 12 facts behind the choices: shared/notes/gpu.md. */
+/* OpenACC data management: device selection, enter data at allocation, exit
+ * data at release, named updates.
+ *
+ * Device start-up in GCC's libgomp: acc_set_device_type already initializes
+ * the device, and a following acc_init aborts the process ("device already
+ * active"), so only acc_set_device_num is called, after acc_get_num_devices
+ * has said there is a device to take. */
 #include "cryo_device.h"
+#include "cryo_grid.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,33 +15,74 @@
 #if defined(_OPENACC)
 #include <openacc.h>
 #endif
+#if defined(_OPENMP)
+#include <omp.h>
+#endif
 
-int cryo_device_init(cryo_device *d, int require_gpu, cryo_err *err) {
-  memset(d, 0, sizeof *d);
+int cryo_device_choose(int node_rank, int ndevices) {
+  if (ndevices <= 0 || node_rank < 0) return -1;
+  return node_rank % ndevices;
+}
+
+/* This rank's place on its node: ranks of one shared-memory node, in
+ * rank order, and how many nodes the communicator spans. */
+static int node_layout(MPI_Comm comm, int *node_rank, int *node_size, int *nodes, cryo_err *err) {
+  MPI_Comm node;
+  CRYO_CALL(cryo_mpi_check(MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node),
+                           "MPI_Comm_split_type", err));
+  MPI_Comm_rank(node, node_rank);
+  MPI_Comm_size(node, node_size);
+  MPI_Comm_free(&node);
+  int first = *node_rank == 0;
+  return cryo_mpi_check(MPI_Allreduce(&first, nodes, 1, MPI_INT, MPI_SUM, comm), "MPI_Allreduce",
+                        err);
+}
+
 #if defined(_OPENACC)
-  int ngpu = acc_get_num_devices(acc_device_nvidia);
-  if (ngpu > 0) {
-    acc_set_device_type(acc_device_nvidia);
-    acc_init(acc_device_nvidia);
+static void describe_gpu(cryo_device *d, int num) {
+  const char *name = acc_get_property_string(num, acc_device_nvidia, acc_property_name);
+  size_t bytes = acc_get_property(num, acc_device_nvidia, acc_property_memory);
+  snprintf(d->description, sizeof d->description,
+           "GPU %d of %d on its node: %s, %.1f GiB (OpenACC)", num, d->node_devices,
+           name ? name : "NVIDIA GPU", (double)bytes / (1 << 30));
+}
+#endif
+
+int cryo_device_init(cryo_device *d, MPI_Comm comm, int require_gpu, cryo_err *err) {
+  memset(d, 0, sizeof *d);
+  d->number = -1;
+  CRYO_CALL(node_layout(comm, &d->node_rank, &d->node_ranks, &d->nodes, err));
+#if defined(_OPENACC)
+  d->node_devices = acc_get_num_devices(acc_device_nvidia);
+  d->number = cryo_device_choose(d->node_rank, d->node_devices);
+  if (d->number >= 0) {
+    acc_set_device_num(d->number, acc_device_nvidia);
     d->offload = 1;
-    snprintf(d->description, sizeof d->description, "OpenACC on NVIDIA GPU %d of %d",
-             acc_get_device_num(acc_device_nvidia), ngpu);
-    return CRYO_OK;
+    describe_gpu(d, d->number);
+  } else {
+    CRYO_CHECK(!require_gpu, err, CRYO_ERR_DEVICE,
+               "a GPU was requested (device = 'gpu') but OpenACC finds no NVIDIA device: no GPU, "
+               "no NVIDIA driver (libcuda.so.1), or GCC's offload plugin "
+               "libgomp-plugin-nvptx.so.1 not on the library path");
+    snprintf(d->description, sizeof d->description,
+             "CPU: OpenACC build running on the host (no GPU found)");
   }
-  CRYO_CHECK(!require_gpu, err, CRYO_ERR_DEVICE,
-             "a GPU was requested (device = 'gpu') but OpenACC finds no NVIDIA device");
-  snprintf(d->description, sizeof d->description, "OpenACC build running on the host (no GPU)");
 #else
   CRYO_CHECK(!require_gpu, err, CRYO_ERR_UNSUPPORTED,
              "a GPU was requested (device = 'gpu') but this build has no OpenACC "
              "(configure --enable-openacc)");
 #if defined(_OPENMP)
-  snprintf(d->description, sizeof d->description, "CPU, OpenMP threads");
+  snprintf(d->description, sizeof d->description, "CPU: %d OpenMP threads per rank",
+           omp_get_max_threads());
 #else
-  snprintf(d->description, sizeof d->description, "CPU, one thread per rank");
+  snprintf(d->description, sizeof d->description, "CPU: one thread per rank");
 #endif
 #endif
-  return CRYO_OK;
+  /* GPUs in use over all nodes: each node's first rank counts its own. */
+  int node_used =
+      d->node_rank == 0 ? (d->node_ranks < d->node_devices ? d->node_ranks : d->node_devices) : 0;
+  return cryo_mpi_check(MPI_Allreduce(&node_used, &d->devices_used, 1, MPI_INT, MPI_SUM, comm),
+                        "MPI_Allreduce", err);
 }
 
 int cryo_device_alloc(cryo_device *d, long n, double **host, double **dev, cryo_err *err) {
@@ -79,6 +126,8 @@ void cryo_device_to_device(cryo_device *d, double *host, long offset, long n) {
 #endif
   d->bytes_to_device += n * (long long)sizeof *host;
   d->updates_to_device += 1;
+  d->total_bytes_to_device += n * (long long)sizeof *host;
+  d->total_updates_to_device += 1;
 }
 
 void cryo_device_to_host(cryo_device *d, double *host, long offset, long n) {
@@ -91,6 +140,8 @@ void cryo_device_to_host(cryo_device *d, double *host, long offset, long n) {
 #endif
   d->bytes_to_host += n * (long long)sizeof *host;
   d->updates_to_host += 1;
+  d->total_bytes_to_host += n * (long long)sizeof *host;
+  d->total_updates_to_host += 1;
 }
 
 void cryo_device_reset_counters(cryo_device *d) {

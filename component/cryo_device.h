@@ -11,17 +11,32 @@
 
 typedef struct cryo_device {
   int offload;                 /* 1: arrays have a separate device copy */
-  char description[160];       /* which device runs the kernels, for the log */
+  int number;                  /* the GPU this rank uses (node-local numbering), -1 for none */
+  int node_devices;            /* GPUs visible on this rank's node */
+  int node_rank;               /* this rank among the ranks of its node */
+  int node_ranks;              /* ranks on this rank's node */
+  int nodes;                   /* nodes the component's communicator spans */
+  int devices_used;            /* GPUs used by all ranks together */
+  char description[200];       /* which device runs the kernels, for the log */
   long long bytes_to_device;   /* bytes copied host -> device since the last reset */
   long long bytes_to_host;     /* bytes copied device -> host since the last reset */
   long long updates_to_device; /* number of update calls each way */
   long long updates_to_host;
   long long bytes_allocated; /* device memory held, bytes */
+  /* the same counts for the whole run, never reset */
+  long long total_bytes_to_device, total_bytes_to_host;
+  long long total_updates_to_device, total_updates_to_host;
 } cryo_device;
 
-/* Select the device. require_gpu = 1 makes a missing GPU an error (OpenACC
- * builds only: without a GPU their regions would silently run on the host). */
-int cryo_device_init(cryo_device *d, int require_gpu, cryo_err *err);
+/* The GPU a rank takes: its rank among the ranks of its node modulo the
+ * node's GPU count, so ranks share the GPUs of their node evenly; -1 when
+ * there is none. */
+int cryo_device_choose(int node_rank, int ndevices);
+
+/* Select this rank's device (collective over comm: finds the ranks of each
+ * node). require_gpu = 1 makes a missing GPU an error (OpenACC builds only:
+ * without a GPU their regions would silently run on the host). */
+int cryo_device_init(cryo_device *d, MPI_Comm comm, int require_gpu, cryo_err *err);
 
 /* Allocate n doubles, zeroed, on host and device; *dev is what kernels use. */
 int cryo_device_alloc(cryo_device *d, long n, double **host, double **dev, cryo_err *err);

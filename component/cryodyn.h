@@ -84,12 +84,19 @@ int cryo_get_field(cryo_component *c, const char *name, double *values, long n);
 int cryo_set_field(cryo_component *c, const char *name, const double *values, long n);
 
 /* Table of per-phase wall times (init, forcing, dynamics, output, restart)
- * of this rank, into buf. */
+ * of this rank, then the host <-> device transfers of the whole run (bytes and
+ * update calls each way), into buf. */
 int cryo_timer_report(const cryo_component *c, char *buf, int len);
 
 /* One-line summary of the state (e.g. maximum ice speed, volume) for a
  * progress log; collective over the component's ranks. */
 int cryo_summary(cryo_component *c, char *buf, int len);
+
+/* A few lines for the start of a log: library version and compiler, the
+ * device this rank computes on (GPU model and memory, or CPU threads), ranks,
+ * nodes and GPUs in use, model and grid. Every rank may call it; rank 0's
+ * is the one to print. */
+int cryo_banner(const cryo_component *c, char *buf, int len);
 
 /* 1 on the component's rank 0 (the one that should print logs). */
 int cryo_is_root(const cryo_component *c);

@@ -56,6 +56,11 @@ int main(int argc, char **argv) {
     MPI_Finalize();
     return status ? 1 : 0;
   }
+  char banner[1024];
+  if (cryo_banner(c, banner, (int)sizeof banner) == CRYO_OK && cryo_is_root(c)) {
+    printf("%s  namelist: %s\n", banner, argv[1]);
+    fflush(stdout);
+  }
   long long start_time = cryo_get_time(c);
   while (!cryo_is_done(c)) {
     status = cryo_run(c);

@@ -140,6 +140,44 @@ static void test_host_step(void) {
   cryo_finalize(&c);
 }
 
+/* Device selection without a GPU: ranks take their node's GPUs round robin
+ * by node-local rank; every rank of this test runs on one node. */
+static void test_device_selection(void) {
+  CU_ASSERT_EQUAL(cryo_device_choose(0, 4), 0);
+  CU_ASSERT_EQUAL(cryo_device_choose(3, 4), 3);
+  CU_ASSERT_EQUAL(cryo_device_choose(5, 4), 1);
+  CU_ASSERT_EQUAL(cryo_device_choose(7, 2), 1);
+  CU_ASSERT_EQUAL(cryo_device_choose(2, 1), 0);
+  CU_ASSERT_EQUAL(cryo_device_choose(0, 0), -1);
+  CU_ASSERT_EQUAL(cryo_device_choose(-1, 2), -1);
+  cryo_device d;
+  cryo_err err;
+  cryo_err_clear(&err);
+  CU_ASSERT_EQUAL(cryo_device_init(&d, MPI_COMM_WORLD, 0, &err), CRYO_OK);
+  CU_ASSERT_EQUAL(d.node_rank, rank);
+  CU_ASSERT_EQUAL(d.node_ranks, size);
+  CU_ASSERT_EQUAL(d.nodes, 1);
+  CU_ASSERT_EQUAL(d.number, -1);
+  CU_ASSERT_EQUAL(d.devices_used, 0);
+  CU_ASSERT_EQUAL(d.offload, 0);
+  /* this build has no GPU to give */
+  CU_ASSERT_NOT_EQUAL(cryo_device_init(&d, MPI_COMM_WORLD, 1, &err), CRYO_OK);
+  CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "device = 'gpu'"));
+}
+
+/* The start banner names the version, the device and the ranks. */
+static void test_banner(void) {
+  cryo_component *c = start("dev_b.nml", "");
+  char buf[1024], want[64];
+  CU_ASSERT_EQUAL(cryo_banner(c, buf, (int)sizeof buf), CRYO_OK);
+  CU_ASSERT_PTR_NOT_NULL(strstr(buf, cryo_version()));
+  CU_ASSERT_PTR_NOT_NULL(strstr(buf, "device:   CPU"));
+  snprintf(want, sizeof want, "ranks:    %d on 1 node(s), no GPU", size);
+  CU_ASSERT_PTR_NOT_NULL(strstr(buf, want));
+  CU_ASSERT_PTR_NOT_NULL(strstr(buf, "seaice on 16 x 12 cells"));
+  cryo_finalize(&c);
+}
+
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -148,6 +186,8 @@ int main(int argc, char **argv) {
   CU_TestInfo tests[] = {{"analytic forcing step", test_analytic_step},
                          {"NetCDF forcing step and field access", test_netcdf_step},
                          {"host-mode step", test_host_step},
+                         {"device selection by node-local rank", test_device_selection},
+                         {"start banner", test_banner},
                          CU_TEST_INFO_NULL};
   cryo_test_suite("device", tests);
   return cryo_test_run();

@@ -26,7 +26,7 @@ static void check_exchange(int nx, int ny, int periodic, cryo_location loc, int 
   cryo_grid g;
   cryo_device dev;
   cryo_err err = {0};
-  CU_ASSERT_EQUAL_FATAL(cryo_device_init(&dev, 0, &err), CRYO_OK);
+  CU_ASSERT_EQUAL_FATAL(cryo_device_init(&dev, MPI_COMM_WORLD, 0, &err), CRYO_OK);
   CU_ASSERT_EQUAL_FATAL(
       cryo_grid_create(&g, MPI_COMM_WORLD, nx, ny, 1.0, 1.0, 0, 0, periodic, periodic, &err),
       CRYO_OK);
@@ -117,7 +117,7 @@ static void test_gather_scatter(void) {
   cryo_grid g;
   cryo_device dev;
   cryo_err err = {0};
-  cryo_device_init(&dev, 0, &err);
+  cryo_device_init(&dev, MPI_COMM_WORLD, 0, &err);
   CU_ASSERT_EQUAL_FATAL(cryo_grid_create(&g, MPI_COMM_WORLD, 9, 7, 1, 1, 0, 0, 0, 0, &err),
                         CRYO_OK);
   const cryo_block *b = &g.block;
