@@ -130,9 +130,17 @@ void cryo_device_to_device(cryo_device *d, double *host, long offset, long n) {
   d->total_updates_to_device += 1;
 }
 
+void cryo_device_wait(void) {
+#if defined(_OPENACC)
+#pragma acc wait
+#endif
+}
+
 void cryo_device_to_host(cryo_device *d, double *host, long offset, long n) {
   if (n <= 0) return;
 #if defined(_OPENACC)
+    /* kernels may still be queued (kernels/cryo_acc.h) */
+#pragma acc wait
 #pragma acc update self(host [offset:n])
 #else
   (void)host;

@@ -47,6 +47,10 @@ void cryo_device_free(cryo_device *d, double **host, long n);
 void cryo_device_to_device(cryo_device *d, double *host, long offset, long n);
 void cryo_device_to_host(cryo_device *d, double *host, long offset, long n);
 
+/* Wait until every queued kernel has finished (kernels/cryo_acc.h queues the
+ * mEVP kernels asynchronously). */
+void cryo_device_wait(void);
+
 void cryo_device_reset_counters(cryo_device *d);
 
 #endif

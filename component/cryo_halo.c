@@ -51,6 +51,9 @@ static int exchange_line(cryo_halo *h, cryo_location loc, int axis, int send_ind
                          int recv_index, int from, int first, int count, int nlev, double *const *f,
                          int nfield, cryo_err *err) {
   if (to == MPI_PROC_NULL && from == MPI_PROC_NULL) return CRYO_OK;
+  /* the pack and unpack kernels are synchronous; queued kernels write the
+   * fields they copy */
+  cryo_device_wait();
   const cryo_block *b = &h->grid->block;
   long n = (long)count * nlev * nfield;
   double *q[CRYO_HALO_MAX_FIELDS] = {0};

@@ -39,7 +39,14 @@
  * thread (ptxas, sea-ice stress). The struct holds 8-byte members only (no
  * padding, so comparing bytes compares values). Without OpenACC the struct is
  * an ordinary static variable and the set is a plain copy; either way a kernel
- * written like this must not run from two host threads at once. Only launch
+ * written like this must not run from two host threads at once.
+ *
+ * No-map loops are queued asynchronously (one queue): the host queues the next
+ * launch while the GPU runs the last, so a short kernel costs its run time
+ * rather than launch plus wait. Whoever reads their results on the host, or
+ * from a synchronous region, waits first: CRYO_DEVICE_WAIT at the end of the
+ * loop that queued them; the device layer waits before any copy to the host
+ * and before a halo exchange that moves data. Only launch
  * arguments (device addresses, sizes, parameters) cross here, and only when
  * they change; model state moves through component/cryo_device.c alone.
  */
@@ -55,12 +62,17 @@
 
 #define CRYO_DEVICE_LOOP(ptrs)                                                                     \
   CRYO_PRAGMA(acc parallel loop gang vector vector_length(128) deviceptr ptrs)
-#define CRYO_DEVICE_LOOP_NOMAP CRYO_PRAGMA(acc parallel loop gang vector vector_length(128))
+#define CRYO_DEVICE_LOOP_NOMAP                                                                     \
+  CRYO_PRAGMA(acc parallel loop gang vector vector_length(128) async(CRYO_DEVICE_QUEUE))
+#define CRYO_DEVICE_QUEUE 1
+#define CRYO_DEVICE_WAIT  CRYO_PRAGMA(acc wait)
 /* `acc update device` of a declare-create global copies nothing in GCC 12
- * (shared/notes/gpu.md): the runtime call does. */
+ * (shared/notes/gpu.md): the runtime call does. A no-map kernel still queued
+ * may read the old arguments: they change only once it has finished. */
 #define CRYO_DEVICE_ARGS(var) CRYO_PRAGMA(acc declare create(var))
 static inline void cryo_device_args_set(void *dev, const void *fresh, size_t bytes) {
   if (memcmp(dev, fresh, bytes) == 0) return;
+  acc_wait_all();
   memcpy(dev, fresh, bytes);
   acc_update_device(dev, bytes);
 }
@@ -70,11 +82,13 @@ static inline void cryo_device_args_set(void *dev, const void *fresh, size_t byt
 #elif defined(_OPENMP)
 #define CRYO_DEVICE_LOOP(ptrs) CRYO_PRAGMA(omp parallel for schedule(static))
 #define CRYO_DEVICE_LOOP_NOMAP CRYO_PRAGMA(omp parallel for schedule(static))
+#define CRYO_DEVICE_WAIT
 #define CRYO_DEVICE_LOOP_REDUCE(ptrs, op, var) CRYO_PRAGMA(omp parallel for schedule(static) reduction(op : var))
 #define CRYO_SEQ_LOOP
 #else
 #define CRYO_DEVICE_LOOP(ptrs)
 #define CRYO_DEVICE_LOOP_NOMAP
+#define CRYO_DEVICE_WAIT
 #define CRYO_DEVICE_LOOP_REDUCE(ptrs, op, var)
 #define CRYO_SEQ_LOOP
 #endif

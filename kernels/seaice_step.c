@@ -9,6 +9,7 @@
  * during the sub-cycling, or kept equal by the ring update; the exchange makes
  * a restarted or freshly initialized state consistent too).
  */
+#include "cryo_acc.h"
 #include "cryo_error.h"
 #include "seaice.h"
 
@@ -56,5 +57,7 @@ int cryo_seaice_step(const cryo_seaice_params *p, const cryo_block *b, cryo_seai
                                 s->uocn, s->vocn, s->u_n, s->v_n, s->u, s->v);
     CRYO_CALL(ops->halo(ops->ctx, CRYO_AT_NODE, 1, 2, vel));
   }
+  /* the sub-cycle's kernels are queued asynchronously (cryo_acc.h) */
+  CRYO_DEVICE_WAIT;
   return cryo_seaice_transport(p, b, s, ops);
 }
