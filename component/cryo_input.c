@@ -16,23 +16,28 @@ static int check_dims(cryo_component *c, int ncid, int id, const char *path, con
                       const char *var) {
   const cryo_block *b = &c->grid.block;
   int ndims = 0, dims[NC_MAX_VAR_DIMS];
-  char names[2][NC_MAX_NAME + 1] = {"", ""};
-  size_t len[2] = {0, 0};
   int s = nc_inq_varndims(ncid, id, &ndims);
   if (s == NC_NOERR) s = nc_inq_vardimid(ncid, id, dims);
-  for (int k = 0; k < 2 && k < ndims && s == NC_NOERR; ++k) {
-    s = nc_inq_dimname(ncid, dims[k], names[k]);
-    if (s == NC_NOERR) s = nc_inq_dimlen(ncid, dims[k], &len[k]);
+  /* "y, x = 4, 4": the names and sizes found, for the message */
+  char names[4 * (NC_MAX_NAME + 2)] = "", sizes[4 * 24] = "";
+  int ok = ndims == 2;
+  for (int k = 0; k < ndims && k < 4 && s == NC_NOERR; ++k) {
+    char name[NC_MAX_NAME + 1];
+    size_t len;
+    s = nc_inq_dimname(ncid, dims[k], name);
+    if (s == NC_NOERR) s = nc_inq_dimlen(ncid, dims[k], &len);
+    if (s != NC_NOERR) break;
+    snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", k ? ", " : "", name);
+    snprintf(sizes + strlen(sizes), sizeof sizes - strlen(sizes), "%s%zu", k ? ", " : "", len);
+    if (k < 2)
+      ok = ok && !strcmp(name, k ? "x" : "y") && (long)len == (k ? b->nx_global : b->ny_global);
   }
   CRYO_CHECK(s == NC_NOERR, &c->err, CRYO_ERR_NETCDF, "%s %s: '%s': %s", what, path, var,
              nc_strerror(s));
-  CRYO_CHECK(ndims == 2 && !strcmp(names[0], "y") && !strcmp(names[1], "x") &&
-                 (int)len[0] == b->ny_global && (int)len[1] == b->nx_global,
-             &c->err, CRYO_ERR_FORMAT,
-             "%s %s: '%s' has %d dimensions (%s%s%s) = (%zu, %zu); it must be (y, x) = (%d, %d) "
-             "cell centres (dimension names y and x, as cryodyn writes them)",
-             what, path, var, ndims, names[0], ndims > 1 ? ", " : "", names[1], len[0], len[1],
-             b->ny_global, b->nx_global);
+  CRYO_CHECK(ok, &c->err, CRYO_ERR_FORMAT,
+             "%s %s: '%s' has dimensions (%s%s) = (%s); it must be (y, x) = (%d, %d) cell centres "
+             "(dimension names y and x, as cryodyn writes them)",
+             what, path, var, names, ndims > 4 ? ", ..." : "", sizes, b->ny_global, b->nx_global);
   return CRYO_OK;
 }
 
