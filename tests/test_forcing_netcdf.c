@@ -14,7 +14,14 @@
  * - a sub-block (i0, j0 != 0) reads exactly its hyperslab plus ring;
  * - "hours since" and "days since" units with a reference date that is not the
  *   start date, in the standard and the noleap calendar (which differ by the
- *   29 February), give records at the exact expected model times;
+ *   29 February), give records at the exact expected model times; standard
+ *   and gregorian count 1500 as the model clock does (proleptic Gregorian);
+ * - CF-packed variables (short with scale_factor and add_offset, float with
+ *   scale_factor) arrive unpacked, exactly packed * scale + offset;
+ * - NaN, Inf, _FillValue, missing_value beside a _FillValue, records never
+ *   written (default fill) and values outside the field's plausible range
+ *   (1e30 and 12 m s-1 of ocean velocity) are CRYO_ERR_DATA naming the
+ *   variable, the record, the cell and the value (and the range);
  * - land ice reads smb and basal_melt exactly; units other than the table's
  *   (or a common spelling of them) are CRYO_ERR_FORMAT;
  * - every bad file gives its error class (cryo_status) and a message naming
