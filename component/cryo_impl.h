@@ -127,9 +127,10 @@ void cryo_restart_name(const cryo_component *c, char *buf, int len);
 
 /* Input fields (cryo_input.c). Rank 0 only: read (y, x) variable `var` of an
  * open NetCDF file into global (nx_global * ny_global values), checking its
- * dimensions and that every value is finite and in [lo, hi]; an absent
- * variable is an error unless `optional` (then *found = 0). `what` names the
- * namelist key of the file in messages. */
+ * dimension names and sizes, unpacking CF-packed data, and checking that no
+ * value is missing (cryo_ncvar.h) and every value is finite and in [lo, hi];
+ * an absent variable is an error unless `optional` (then *found = 0). `what`
+ * names the namelist key of the file in messages. */
 int cryo_read_global_cells(cryo_component *c, int ncid, const char *path, const char *what,
                            const char *var, int optional, double lo, double hi, double *global,
                            int *found);

@@ -3,36 +3,73 @@
  * there, so that every such file gives the same errors. */
 #include "cryo_impl.h"
 
-#include <math.h>
 #include <netcdf.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+
+#include "cryo_ncvar.h"
+
+/* Dimensions (y, x) by name and size: a mask stored as (x, y) on a square
+ * grid has the right sizes but would be read transposed. */
+static int check_dims(cryo_component *c, int ncid, int id, const char *path, const char *what,
+                      const char *var) {
+  const cryo_block *b = &c->grid.block;
+  int ndims = 0, dims[NC_MAX_VAR_DIMS];
+  int s = nc_inq_varndims(ncid, id, &ndims);
+  if (s == NC_NOERR) s = nc_inq_vardimid(ncid, id, dims);
+  /* "y, x = 4, 4": the names and sizes found, for the message */
+  char names[4 * (NC_MAX_NAME + 2)] = "", sizes[4 * 24] = "";
+  int ok = ndims == 2;
+  for (int k = 0; k < ndims && k < 4 && s == NC_NOERR; ++k) {
+    char name[NC_MAX_NAME + 1];
+    size_t len;
+    s = nc_inq_dimname(ncid, dims[k], name);
+    if (s == NC_NOERR) s = nc_inq_dimlen(ncid, dims[k], &len);
+    if (s != NC_NOERR) break;
+    snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", k ? ", " : "", name);
+    snprintf(sizes + strlen(sizes), sizeof sizes - strlen(sizes), "%s%zu", k ? ", " : "", len);
+    if (k < 2)
+      ok = ok && !strcmp(name, k ? "x" : "y") && (long)len == (k ? b->nx_global : b->ny_global);
+  }
+  CRYO_CHECK(s == NC_NOERR, &c->err, CRYO_ERR_NETCDF, "%s %s: '%s': %s", what, path, var,
+             nc_strerror(s));
+  CRYO_CHECK(ok, &c->err, CRYO_ERR_FORMAT,
+             "%s %s: '%s' has dimensions (%s%s) = (%s); it must be (y, x) = (%d, %d) cell centres "
+             "(dimension names y and x, as cryodyn writes them)",
+             what, path, var, names, ndims > 4 ? ", ..." : "", sizes, b->ny_global, b->nx_global);
+  return CRYO_OK;
+}
 
 int cryo_read_global_cells(cryo_component *c, int ncid, const char *path, const char *what,
                            const char *var, int optional, double lo, double hi, double *global,
                            int *found) {
   const cryo_block *b = &c->grid.block;
-  int id, ndims, dims[NC_MAX_VAR_DIMS];
-  size_t len[2] = {0, 0};
+  int id;
   *found = nc_inq_varid(ncid, var, &id) == NC_NOERR;
   if (!*found) {
     CRYO_CHECK(optional, &c->err, CRYO_ERR_MISSING, "%s %s: no variable '%s'", what, path, var);
     return CRYO_OK;
   }
-  nc_inq_varndims(ncid, id, &ndims);
-  nc_inq_vardimid(ncid, id, dims);
-  if (ndims == 2) nc_inq_dimlen(ncid, dims[0], &len[0]), nc_inq_dimlen(ncid, dims[1], &len[1]);
-  CRYO_CHECK(ndims == 2 && (int)len[0] == b->ny_global && (int)len[1] == b->nx_global, &c->err,
-             CRYO_ERR_FORMAT,
-             "%s %s: '%s' must be (y, x) = (%d, %d) cell centres, found %d dimensions (%zu, %zu)",
-             what, path, var, b->ny_global, b->nx_global, ndims, len[0], len[1]);
+  CRYO_CALL(check_dims(c, ncid, id, path, what, var));
+  char where[CRYO_ERR_MSG_LEN / 2];
+  snprintf(where, sizeof where, "%s %s: '%s'", what, path, var);
+  cryo_ncvar nv;
+  CRYO_CALL(cryo_ncvar_open(&nv, ncid, id, where, &c->err));
   int s = nc_get_var_double(ncid, id, global);
-  CRYO_CHECK(s == NC_NOERR, &c->err, CRYO_ERR_NETCDF, "%s %s: '%s': %s", what, path, var,
-             nc_strerror(s));
-  size_t n = (size_t)b->nx_global * b->ny_global;
-  for (size_t q = 0; q < n; ++q)
-    CRYO_CHECK(isfinite(global[q]) && global[q] >= lo && global[q] <= hi, &c->err, CRYO_ERR_DATA,
-               "%s %s: '%s' at (y, x) = (%zu, %zu) is %g, must be in [%g, %g]", what, path, var,
-               q / b->nx_global, q % b->nx_global, global[q], lo, hi);
+  CRYO_CHECK(s == NC_NOERR, &c->err, CRYO_ERR_NETCDF, "%s: %s", where, nc_strerror(s));
+  long n = (long)b->nx_global * b->ny_global;
+  const char *fill;
+  long bad = cryo_ncvar_unpack(&nv, global, n, &fill);
+  CRYO_CHECK(bad < 0 || fill, &c->err, CRYO_ERR_DATA,
+             "%s at (y, x) = (%ld, %ld): non-finite value %g", where, bad / b->nx_global,
+             bad % b->nx_global, global[bad]);
+  CRYO_CHECK(bad < 0, &c->err, CRYO_ERR_DATA, "%s at (y, x) = (%ld, %ld): fill value %g (%s)",
+             where, bad / b->nx_global, bad % b->nx_global, global[bad], fill);
+  for (long q = 0; q < n; ++q)
+    CRYO_CHECK(global[q] >= lo && global[q] <= hi, &c->err, CRYO_ERR_DATA,
+               "%s at (y, x) = (%ld, %ld) is %g, must be in [%g, %g]", where, q / b->nx_global,
+               q % b->nx_global, global[q], lo, hi);
   return CRYO_OK;
 }
 
@@ -62,9 +99,14 @@ int cryo_read_cell_fields(cryo_component *c, const char *path, const char *what,
     if (status == CRYO_OK)
       status = cryo_status_agree(
           c, cryo_grid_scatter(&c->grid, CRYO_AT_CELL, 1, global, local, &c->err));
-    /* The value goes into level 0 (the cell mean) of the field. */
-    for (long q = 0; status == CRYO_OK && q < CRYO_NCELL(b); ++q)
-      fields[k]->host[q * fields[k]->nlev] = local[q];
+    /* The value goes into level 0 (the cell mean) of the field; the scatter
+     * fills the owned cells only, so the halo ring of local holds whatever
+     * the heap held and must not be copied. */
+    for (int j = 0; status == CRYO_OK && j < b->ny; ++j)
+      for (int i = 0; i < b->nx; ++i) {
+        long q = CRYO_CELL(b, i, j);
+        fields[k]->host[q * fields[k]->nlev] = local[q];
+      }
   }
   if (ncid >= 0) nc_close(ncid);
   free(global);

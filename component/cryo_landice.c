@@ -59,9 +59,13 @@ static int read_geometry(cryo_component *c) {
     if (s != NC_NOERR)
       status = CRYO_ERROR(&c->err, CRYO_ERR_FILE, "geometry_file %s: %s", path, nc_strerror(s));
     static const char *const names[3] = {"thk", "topg", "beta2"};
+    /* Plausible ranges (namelists/README.md): ice at most 10 km thick (5 km
+     * observed), beds between the deepest trench and the highest summit,
+     * friction as the namelist's beta2. */
+    static const double lo[3] = {0.0, -1.2e4, 0.0}, hi[3] = {1e4, 1e4, 1e12};
     for (int k = 0; k < 3 && status == CRYO_OK; ++k)
-      status = cryo_read_global_cells(c, ncid, path, "geometry_file", names[k], k == 2, -1e5, 1e5,
-                                      g + k * n, &found[k]);
+      status = cryo_read_global_cells(c, ncid, path, "geometry_file", names[k], k == 2, lo[k],
+                                      hi[k], g + k * n, &found[k]);
     for (size_t q = 0; q < n && status == CRYO_OK; ++q)
       if (!(g[q] > 0.0))
         status = CRYO_ERROR(&c->err, CRYO_ERR_DATA,

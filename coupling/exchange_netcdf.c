@@ -6,11 +6,15 @@
  * "<seconds|minutes|hours|days> since YYYY-MM-DD[ hh:mm[:ss]]" and an optional
  * calendar attribute (standard, gregorian, proleptic_gregorian, noleap,
  * 365_day; absent means standard), and one variable (time, y, x) per IN field
- * of the model, named as the field or as cfg->var_names says. Values are
- * interpolated linearly in time between the two records that bracket the model
- * time. Each rank reads only its block plus the halo ring (nc_get_vara_double),
- * and keeps at most two records per field, reading a record only when the time
- * moves into a new interval.
+ * of the model, named as the field or as cfg->var_names says. Dates follow the
+ * model clock (component/cryo_clock.c): standard and gregorian are proleptic
+ * Gregorian, before 1582 as well. Variables may be CF-packed and may mark
+ * missing data (component/cryo_ncvar.h); every value must lie in its field's
+ * plausible range (limits[] below). Values are interpolated linearly in time
+ * between the two records that bracket the model time. Each rank reads only
+ * its block plus the halo ring (nc_get_vara_double), and keeps at most two
+ * records per field, reading a record only when the time moves into a new
+ * interval.
  *
  * Error classes, every message naming the file and the variable:
  *   file cannot be read                               CRYO_ERR_FILE
@@ -19,11 +23,15 @@
  *   wrong sizes, dimension order, time units/calendar,
  *   field units other than the table's (absent is ok) CRYO_ERR_FORMAT
  *   non-monotonic time, model time outside the file,
- *   NaN/Inf/fill values (with their index)            CRYO_ERR_DATA
+ *   NaN/Inf, fill or missing values, values outside
+ *   the plausible range (with record and cell)        CRYO_ERR_DATA
  */
 #define _POSIX_C_SOURCE 200809L /* strdup, strcasecmp, access */
 
 #include "cryo_exchange.h"
+
+#include "cryo_clock.h"
+#include "cryo_ncvar.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -45,11 +53,29 @@ typedef struct seg_list {
   int g0[3], count[3], l0[3]; /* global start, length, local start */
 } seg_list;
 
+/* Plausible range of each IN field, in the table's units (namelists/README.md
+ * lists them): beyond it a value is a unit mistake or a corrupt file, not
+ * weather, and left in, it ends as NaN velocities or ice thickness. */
+static const struct {
+  double lo, hi;
+  const char *what;
+} limits[CRYO_NFIELD] = {
+    /* the strongest 10 m winds measured (tropical cyclones) stay below 100 m s-1 */
+    [CRYO_F_UWIND] = {-100.0, 100.0, "10 m wind component"},
+    [CRYO_F_VWIND] = {-100.0, 100.0, "10 m wind component"},
+    /* the fastest surface currents (tidal races) stay below 10 m s-1 */
+    [CRYO_F_UOCEAN] = {-10.0, 10.0, "ocean surface velocity component"},
+    [CRYO_F_VOCEAN] = {-10.0, 10.0, "ocean surface velocity component"},
+    /* 1e-2 kg m-2 s-1 is 315 m water equivalent a year, 20 times the largest
+     * ablation or shelf melt observed; kg m-2 per day or mm a-1 fall outside */
+    [CRYO_F_SMB] = {-1e-2, 1e-2, "surface mass balance"},
+    [CRYO_F_BASAL_MELT] = {-1e-2, 1e-2, "basal melt rate"},
+};
+
 typedef struct nc_field {
   int varid;
-  int has_fill;
-  double fill; /* _FillValue or missing_value: a hole in the data */
-  int rec[2];  /* record held in slot[k], -1 for none */
+  cryo_ncvar nv; /* CF packing and missing values */
+  int rec[2];    /* record held in slot[k], -1 for none */
   double *slot[2];
 } nc_field;
 
@@ -107,39 +133,17 @@ static int text_att(int ncid, int varid, const char *path, const char *var, cons
   return CRYO_OK;
 }
 
-enum { CAL_GREGORIAN, CAL_PROLEPTIC, CAL_NOLEAP };
-
-static int is_leap(int cal, long long y) {
-  if (cal == CAL_NOLEAP) return 0;
-  return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
-}
-
-static int days_in_month(int cal, long long y, int m) {
-  static const int len[12] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-  return len[m - 1] + (m == 2 && is_leap(cal, y));
-}
-
-/* Days from 0000-03-01 to y-m-d in the calendar: counting years from March
- * puts the leap day at the end of the counted year. */
-static long long day_number(int cal, long long y, int m, int d) {
-  if (m < 3) y -= 1;
-  long long mm = (m + 9) % 12; /* March = 0 */
-  long long doy = (153 * mm + 2) / 5 + d - 1;
-  if (cal == CAL_NOLEAP) return 365 * y + doy;
-  long long q400 = (y >= 0 ? y : y - 399) / 400;
-  long long yoe = y - 400 * q400;
-  return 146097 * q400 + 365 * yoe + yoe / 4 - yoe / 100 + doy;
-}
-
-/* Parse "YYYY-MM-DD[( |T)hh:mm[:ss[.f]]][ ][Z|UTC]" into seconds since
- * 0000-03-01 of the calendar. Returns 0 on success, 1 on bad syntax, 2 on a
- * date that does not exist in the calendar. */
-static int parse_date(const char *s, int cal, double *secs) {
-  int y, mo, d, h = 0, mi = 0, n = 0;
+/* Parse "YYYY-MM-DD[( |T)hh:mm[:ss[.f]]][ ][Z|UTC]" into *d and the fraction
+ * of its second *frac. Returns 0 on success, 1 on bad syntax, 2 on a date
+ * that does not exist in calendar cal (the model clock's calendars and
+ * arithmetic, component/cryo_clock.c, so that file and clock agree on every
+ * date). */
+static int parse_date(const char *s, cryo_calendar cal, cryo_date *d, double *frac) {
+  int y, mo, dd, h = 0, mi = 0, n = 0;
   double sec = 0;
   while (isspace((unsigned char)*s))
     ++s;
-  if (sscanf(s, "%d-%d-%d%n", &y, &mo, &d, &n) != 3) return 1;
+  if (sscanf(s, "%d-%d-%d%n", &y, &mo, &dd, &n) != 3) return 1;
   s += n;
   if (*s == 'T' || (*s == ' ' && isdigit((unsigned char)s[1]))) {
     n = 0;
@@ -160,29 +164,16 @@ static int parse_date(const char *s, int cal, double *secs) {
   while (isspace((unsigned char)*s))
     ++s;
   if (*s) return 1;
-  if (mo < 1 || mo > 12 || d < 1 || d > days_in_month(cal, y, mo) || h < 0 || h > 23 || mi < 0 ||
-      mi > 59 || !(sec >= 0 && sec < 60))
+  if (mo < 1 || mo > 12 || dd < 1 || dd > 31 || h < 0 || h > 23 || mi < 0 || mi > 59 ||
+      !(sec >= 0 && sec < 60))
     return 2;
-  if (cal == CAL_GREGORIAN && (y < 1582 || (y == 1582 && (mo < 10 || (mo == 10 && d < 15)))))
-    return 2;
-  *secs = 86400.0 * (double)day_number(cal, y, mo, d) + 3600.0 * h + 60.0 * mi + sec;
-  return 0;
-}
-
-static int calendar_of(const char *name, int *cal) {
-  static const struct {
-    const char *name;
-    int cal;
-  } cals[] = {{"standard", CAL_GREGORIAN},
-              {"gregorian", CAL_GREGORIAN},
-              {"proleptic_gregorian", CAL_PROLEPTIC},
-              {"noleap", CAL_NOLEAP},
-              {"365_day", CAL_NOLEAP}};
-  for (size_t k = 0; k < sizeof cals / sizeof cals[0]; ++k)
-    if (strcasecmp(name, cals[k].name) == 0) {
-      *cal = cals[k].cal;
-      return 1;
-    }
+  /* The day exists when counting dd - 1 days from the first of the month
+   * stays in that month (29 February only in the clock's leap years). */
+  cryo_date first = {y, mo, 1, 0, 0, 0};
+  cryo_date day = cryo_date_add(first, 86400LL * (dd - 1), cal);
+  if (day.month != mo) return 2;
+  *d = (cryo_date){y, mo, dd, h, mi, (int)sec};
+  *frac = sec - (int)sec;
   return 0;
 }
 
@@ -219,24 +210,33 @@ static int read_time_axis(nc_impl *p, int dim_t, const cryo_exchange_config *cfg
              path);
   char cal_name[ATT_LEN];
   CRYO_CALL(text_att(p->ncid, varid, path, "time", "calendar", cal_name, &present, err));
-  int cal = CAL_GREGORIAN;
-  CRYO_CHECK(!present || calendar_of(cal_name, &cal), err, CRYO_ERR_FORMAT,
+  if (!present) snprintf(cal_name, sizeof cal_name, "standard"); /* the CF default */
+  /* CF calendar names are case-insensitive; the clock spells them in lower case. */
+  for (char *q = cal_name; *q; ++q)
+    *q = (char)tolower((unsigned char)*q);
+  cryo_calendar cal;
+  cryo_err cal_err;
+  CRYO_CHECK(cryo_calendar_parse(cal_name, &cal, &cal_err) == CRYO_OK, err, CRYO_ERR_FORMAT,
              "forcing file '%s', variable 'time': calendar '%s' is not supported (allowed: "
-             "standard, gregorian, proleptic_gregorian, noleap, 365_day)",
+             "standard, gregorian, proleptic_gregorian, noleap, 365_day; standard and gregorian "
+             "are proleptic Gregorian, as in the model clock)",
              path, cal_name);
   char word[ATT_LEN];
   int n = 0;
-  double unit = 0, ref = 0, start = 0;
+  double unit = 0, ref_frac = 0, start_frac = 0;
+  cryo_date ref, start;
   int ok = sscanf(p->time_units, "%255s since %n", word, &n) == 1 && n > 0;
   if (ok) unit = unit_seconds(word);
-  CRYO_CHECK(ok && unit > 0 && parse_date(p->time_units + n, cal, &ref) == 0, err, CRYO_ERR_FORMAT,
+  CRYO_CHECK(ok && unit > 0 && parse_date(p->time_units + n, cal, &ref, &ref_frac) == 0, err,
+             CRYO_ERR_FORMAT,
              "forcing file '%s', variable 'time': units \"%s\" are not \"<seconds|minutes|hours|"
              "days> since YYYY-MM-DD hh:mm:ss\" with a valid date",
              path, p->time_units);
-  CRYO_CHECK(parse_date(cfg->start_date, cal, &start) == 0, err, CRYO_ERR_ARG,
+  CRYO_CHECK(parse_date(cfg->start_date, cal, &start, &start_frac) == 0, err, CRYO_ERR_ARG,
              "run start date '%s' is not a valid 'YYYY-MM-DD hh:mm:ss' in the calendar of forcing "
              "file '%s' (variable 'time', calendar '%s')",
-             cfg->start_date, path, present ? cal_name : "standard");
+             cfg->start_date, path, cal_name);
+  double ref_to_start = (double)cryo_date_diff(start, ref, cal) + (ref_frac - start_frac);
   p->t = malloc(sizeof(double) * (size_t)p->nt);
   p->t_file = malloc(sizeof(double) * (size_t)p->nt);
   CRYO_CHECK(p->t && p->t_file, err, CRYO_ERR_MEMORY, "forcing file '%s': out of memory", path);
@@ -249,7 +249,7 @@ static int read_time_axis(nc_impl *p, int dim_t, const cryo_exchange_config *cfg
                "forcing file '%s', variable 'time' is not strictly increasing: time[%d] = %.10g "
                "after time[%d] = %.10g",
                path, k, p->t_file[k], k - 1, k > 0 ? p->t_file[k - 1] : 0.0);
-    p->t[k] = p->t_file[k] * unit + (ref - start);
+    p->t[k] = p->t_file[k] * unit + ref_to_start;
   }
   return CRYO_OK;
 }
@@ -321,9 +321,9 @@ static int open_field(nc_impl *p, const int dims[3], int f, long ncell, cryo_err
   CRYO_CHECK(!present || units_match(cryo_exchange_fields[f].units, units), err, CRYO_ERR_FORMAT,
              "forcing file '%s', variable '%s': units '%s', expected '%s' (convert the data)",
              p->path, var, units, cryo_exchange_fields[f].units);
-  const char *fill_att[2] = {"_FillValue", "missing_value"};
-  for (int k = 0; k < 2 && !fd->has_fill; ++k)
-    fd->has_fill = nc_get_att_double(p->ncid, fd->varid, fill_att[k], &fd->fill) == NC_NOERR;
+  char where[ATT_LEN + NC_MAX_NAME + 64];
+  snprintf(where, sizeof where, "forcing file '%s', variable '%s'", p->path, var);
+  CRYO_CALL(cryo_ncvar_open(&fd->nv, p->ncid, fd->varid, where, err));
   for (int k = 0; k < 2; ++k) {
     fd->rec[k] = -1;
     fd->slot[k] = malloc(sizeof(double) * (size_t)ncell);
@@ -363,14 +363,28 @@ static int read_record(cryo_exchange *x, int f, int rec, double *dst, cryo_err *
       size_t count[3] = {1, (size_t)p->sy.count[ky], (size_t)p->sx.count[kx]};
       int s = nc_get_vara_double(p->ncid, fd->varid, start, count, p->tmp);
       if (s != NC_NOERR) return nc_fail(err, s, p->path, var, "nc_get_vara_double");
+      long n = (long)p->sy.count[ky] * p->sx.count[kx];
+      const char *fill;
+      long bad = cryo_ncvar_unpack(&fd->nv, p->tmp, n, &fill);
+      CRYO_CHECK(bad < 0 || fill, err, CRYO_ERR_DATA,
+                 "forcing file '%s', variable '%s': non-finite value %g at time index %d, y %ld, "
+                 "x %ld (0-based)",
+                 p->path, var, p->tmp[bad], rec, p->sy.g0[ky] + bad / p->sx.count[kx],
+                 p->sx.g0[kx] + bad % p->sx.count[kx]);
+      CRYO_CHECK(bad < 0, err, CRYO_ERR_DATA,
+                 "forcing file '%s', variable '%s': fill value %g (%s) at time index %d, y %ld, "
+                 "x %ld (0-based)",
+                 p->path, var, p->tmp[bad], fill, rec, p->sy.g0[ky] + bad / p->sx.count[kx],
+                 p->sx.g0[kx] + bad % p->sx.count[kx]);
+      double lo = limits[f].lo, hi = limits[f].hi;
       for (int jj = 0; jj < p->sy.count[ky]; ++jj)
         for (int ii = 0; ii < p->sx.count[kx]; ++ii) {
           double v = p->tmp[(size_t)jj * p->sx.count[kx] + ii];
-          CRYO_CHECK(isfinite(v) && !(fd->has_fill && v == fd->fill), err, CRYO_ERR_DATA,
-                     "forcing file '%s', variable '%s': %s value %g at time index %d, y %d, "
-                     "x %d (0-based)",
-                     p->path, var, isfinite(v) ? "fill" : "non-finite", v, rec, p->sy.g0[ky] + jj,
-                     p->sx.g0[kx] + ii);
+          CRYO_CHECK(v >= lo && v <= hi, err, CRYO_ERR_DATA,
+                     "forcing file '%s', variable '%s': value %g at time index %d, y %d, x %d "
+                     "(0-based) is outside [%g, %g] %s, the plausible range of a %s",
+                     p->path, var, v, rec, p->sy.g0[ky] + jj, p->sx.g0[kx] + ii, lo, hi,
+                     cryo_exchange_fields[f].units, limits[f].what);
           dst[CRYO_CELL(b, p->sx.l0[kx] + ii, p->sy.l0[ky] + jj)] = v;
         }
     }

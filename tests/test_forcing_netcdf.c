@@ -14,7 +14,14 @@
  * - a sub-block (i0, j0 != 0) reads exactly its hyperslab plus ring;
  * - "hours since" and "days since" units with a reference date that is not the
  *   start date, in the standard and the noleap calendar (which differ by the
- *   29 February), give records at the exact expected model times;
+ *   29 February), give records at the exact expected model times; standard
+ *   and gregorian count 1500 as the model clock does (proleptic Gregorian);
+ * - CF-packed variables (short with scale_factor and add_offset, float with
+ *   scale_factor) arrive unpacked, exactly packed * scale + offset;
+ * - NaN, Inf, _FillValue, missing_value beside a _FillValue, records never
+ *   written (default fill) and values outside the field's plausible range
+ *   (1e30 and 12 m s-1 of ocean velocity) are CRYO_ERR_DATA naming the
+ *   variable, the record, the cell and the value (and the range);
  * - land ice reads smb and basal_melt exactly; units other than the table's
  *   (or a common spelling of them) are CRYO_ERR_FORMAT;
  * - every bad file gives its error class (cryo_status) and a message naming
@@ -39,6 +46,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../component/cryo_clock.h"
 #include "../coupling/cryo_exchange.h"
 
 #define NXG   7
@@ -53,9 +61,23 @@ static int rank, nrank;
 static const int sea_in[4] = {CRYO_F_UWIND, CRYO_F_VWIND, CRYO_F_UOCEAN, CRYO_F_VOCEAN};
 static const int land_in[2] = {CRYO_F_SMB, CRYO_F_BASAL_MELT};
 
-/* The value of field number q (0..3 in sea_in order) at record k, cell (i, j). */
+/* The value of field number q (0..3 in sea_in order, 4..5 in land_in order)
+ * at record k, cell (i, j): m s-1 of order 1 for sea ice, kg m-2 s-1 of order
+ * 1e-4 for land ice (inside the plausible ranges of exchange_netcdf.c). */
 static double value(int q, int k, int j, int i) {
-  return sin(1.0 + q + 0.7 * k + 0.3 * j + 0.11 * i);
+  return (q < 4 ? 1.0 : 1e-4) * sin(1.0 + q + 0.7 * k + 0.3 * j + 0.11 * i);
+}
+
+/* CF packing of the packed test file: uwind as short (scale 0.001, offset
+ * 0.5), vocean as float (scale 0.5); these give the values a reader must
+ * return. */
+#define PACK_SCALE  0.001
+#define PACK_OFFSET 0.5
+static short packed_short(double v) {
+  return (short)lround((v - PACK_OFFSET) / PACK_SCALE);
+}
+static float packed_float(double v) {
+  return (float)(v / 0.5);
 }
 
 static int clampi(int g, int n) {
@@ -75,8 +97,11 @@ typedef struct file_opts {
   int no_time_var;
   const char *uwind_units; /* units attribute of uwind; NULL: none */
   int landice;             /* write smb and basal_melt instead of the sea-ice fields */
-  int bad_kind;            /* 1 NaN, 2 Inf, 3 _FillValue, in vocean at (bad_k, 1, 3) */
+  int bad_kind;            /* in vocean at (bad_k, 1, 3): 1 NaN, 2 Inf, 3 _FillValue -999,
+                              4 missing_value -888 (beside _FillValue -999), 5 1e30, 6 12 */
   int bad_k;
+  int packed;        /* uwind and vocean CF-packed (packed_short, packed_float) */
+  int uwind_records; /* records of uwind written (the others never are); 0: all */
 } file_opts;
 
 static void ncok(int s) {
@@ -113,12 +138,24 @@ static const char *write_file(const char *name, const file_opts *o) {
       if (q == 0 && o->rename_uwind) vn = o->rename_uwind;
       int dd[3] = {d[0], d[1], d[2]};
       if (q == 0 && o->swap_uwind) dd[1] = d[2], dd[2] = d[1];
-      ncok(nc_def_var(ncid, vn, NC_DOUBLE, 3, dd, &var[q]));
+      nc_type type = o->packed && q == 0 ? NC_SHORT : (o->packed && q == 3 ? NC_FLOAT : NC_DOUBLE);
+      ncok(nc_def_var(ncid, vn, type, 3, dd, &var[q]));
+      if (o->packed && q == 0) {
+        double sc = PACK_SCALE, off = PACK_OFFSET;
+        ncok(nc_put_att_double(ncid, var[q], "scale_factor", NC_DOUBLE, 1, &sc));
+        ncok(nc_put_att_double(ncid, var[q], "add_offset", NC_DOUBLE, 1, &off));
+      }
+      if (o->packed && q == 3) {
+        float sc = 0.5f;
+        ncok(nc_put_att_float(ncid, var[q], "scale_factor", NC_FLOAT, 1, &sc));
+      }
       if (q == 0 && o->uwind_units)
         ncok(nc_put_att_text(ncid, var[q], "units", strlen(o->uwind_units), o->uwind_units));
-      if (q == 3 && o->bad_kind == 3) {
-        double fill = -999.0;
+      if (q == 3 && (o->bad_kind == 3 || o->bad_kind == 4)) {
+        double fill = -999.0, missing = -888.0;
         ncok(nc_put_att_double(ncid, var[q], "_FillValue", NC_DOUBLE, 1, &fill));
+        if (o->bad_kind == 4)
+          ncok(nc_put_att_double(ncid, var[q], "missing_value", NC_DOUBLE, 1, &missing));
       }
     }
     ncok(nc_enddef(ncid));
@@ -130,20 +167,34 @@ static const char *write_file(const char *name, const file_opts *o) {
       free(t);
     }
     double *rec = malloc(sizeof(double) * (size_t)nx * ny);
+    short *rec_short = malloc(sizeof(short) * (size_t)nx * ny);
+    float *rec_float = malloc(sizeof(float) * (size_t)nx * ny);
+    const double bad[7] = {0, NAN, INFINITY, -999.0, -888.0, 1e30, 12.0};
     for (int q = 0; q < nvar; ++q) {
       if (var[q] < 0) continue;
       for (int k = 0; k < nt; ++k) {
+        if (q == 0 && o->uwind_records && k >= o->uwind_records) continue;
         for (int j = 0; j < ny; ++j)
-          for (int i = 0; i < nx; ++i)
-            rec[(size_t)j * nx + i] = value(q, k, j, i);
-        if (q == 3 && o->bad_kind && k == o->bad_k)
-          rec[1 * nx + 3] = o->bad_kind == 1 ? NAN : (o->bad_kind == 2 ? INFINITY : -999.0);
+          for (int i = 0; i < nx; ++i) {
+            size_t c = (size_t)j * nx + i;
+            rec[c] = value(o->landice ? q + 4 : q, k, j, i);
+            rec_short[c] = packed_short(rec[c]);
+            rec_float[c] = packed_float(rec[c]);
+          }
+        if (q == 3 && o->bad_kind && k == o->bad_k) rec[1 * nx + 3] = bad[o->bad_kind];
         size_t start[3] = {(size_t)k, 0, 0}, count[3] = {1, (size_t)ny, (size_t)nx};
         if (q == 0 && o->swap_uwind) count[1] = (size_t)nx, count[2] = (size_t)ny;
-        ncok(nc_put_vara_double(ncid, var[q], start, count, rec));
+        if (o->packed && q == 0)
+          ncok(nc_put_vara_short(ncid, var[q], start, count, rec_short));
+        else if (o->packed && q == 3)
+          ncok(nc_put_vara_float(ncid, var[q], start, count, rec_float));
+        else
+          ncok(nc_put_vara_double(ncid, var[q], start, count, rec));
       }
     }
     free(rec);
+    free(rec_short);
+    free(rec_float);
     ncok(nc_close(ncid));
   }
   MPI_Barrier(MPI_COMM_WORLD);
@@ -341,6 +392,26 @@ static void test_time_units_and_calendars(void) {
   CU_ASSERT_EQUAL(cryo_exchange_get(x, 43200.0, CRYO_F_UOCEAN, buf, &err), CRYO_OK);
   CU_ASSERT_EQUAL(count_bad(&b, buf, 2, 1, 0.5, 1e-15), 0);
   cryo_exchange_destroy(&x);
+  /* standard (and gregorian) is proleptic Gregorian before 1582 too, as for
+   * the model clock: 1500 is not a leap year, so 1500-03-01 is 59 days after
+   * 1500-01-01 (60 in the Julian part of a mixed Julian/Gregorian calendar),
+   * and record 1 lies at the start */
+  const double d1500[NT] = {58, 59, 60, 61};
+  cryo_date jan = {1500, 1, 1, 0, 0, 0}, mar = {1500, 3, 1, 0, 0, 0};
+  CU_ASSERT_EQUAL(cryo_date_diff(jan, mar, CRYO_CAL_GREGORIAN), 59 * 86400LL);
+  const char *cals[2] = {"standard", "gregorian"};
+  for (int k = 0; k < 2; ++k) {
+    file_opts o1500 = {.units = "days since 1500-01-01", .times = d1500, .calendar = cals[k]};
+    cfg.forcing_file = write_file("days_1500.nc", &o1500);
+    cfg.start_date = "1500-03-01 00:00:00";
+    CU_ASSERT_EQUAL_FATAL(
+        cryo_exchange_create(&x, "netcdf", CRYO_MODEL_SEAICE, &b, MPI_COMM_WORLD, &cfg, &err),
+        CRYO_OK);
+    CU_ASSERT_EQUAL(cryo_exchange_get(x, 0.0, CRYO_F_UOCEAN, buf, &err), CRYO_OK);
+    CU_ASSERT_EQUAL(count_bad(&b, buf, 2, 1, 0.0, 0.0), 0);
+    cryo_exchange_destroy(&x);
+  }
+  cfg.forcing_file = write_file("days_noleap.nc", &n);
   /* a start date that does not exist in noleap is an argument error */
   cfg.start_date = "2000-02-29 00:00:00";
   CU_ASSERT_EQUAL(
@@ -442,8 +513,14 @@ static void test_bad_data(void) {
     CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "'uwind'"));
   }
   cryo_exchange_destroy(&x);
-  const char *what[3] = {"non-finite value nan", "non-finite value inf", "fill value -999"};
-  for (int kind = 1; kind <= 3; ++kind) {
+  /* message texts of bad_kind 1..6: CF missing data, then values outside the
+   * plausible range of an ocean velocity (a wind of 1e30 left NaN velocities
+   * in the model before) */
+  const char *what[6][2] = {
+      {"non-finite value nan", ""},         {"non-finite value inf", ""},
+      {"fill value -999 (_FillValue)", ""}, {"fill value -888 (missing_value)", ""},
+      {"value 1e+30", "[-10, 10] m s-1"},   {"value 12", "[-10, 10] m s-1"}};
+  for (int kind = 1; kind <= 6; ++kind) {
     char name[64];
     snprintf(name, sizeof name, "bad_value_%d.nc", kind);
     file_opts o = {.bad_kind = kind, .bad_k = 2};
@@ -455,11 +532,66 @@ static void test_bad_data(void) {
     CU_ASSERT_EQUAL(cryo_exchange_get(x, 1.5 * DT, CRYO_F_VOCEAN, buf, &err), CRYO_ERR_DATA);
     CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, path));
     CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "'vocean'"));
-    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, what[kind - 1]));
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, what[kind - 1][0]));
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, what[kind - 1][1]));
+    if (!strstr(err.msg, what[kind - 1][0]) || !strstr(err.msg, what[kind - 1][1]))
+      fprintf(stderr, "  bad_kind %d: %s\n", kind, err.msg);
     CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "time index 2, y 1, x 3"));
     cryo_exchange_destroy(&x);
   }
   free(buf);
+}
+
+/* Records never written hold the default fill value: an error naming the
+ * record and the cell, not 9.97e36 m s-1 of wind. */
+static void test_unwritten_records(void) {
+  cryo_block b = block_at(0, 0, NXG, NYG);
+  double *buf = malloc(sizeof(double) * (size_t)CRYO_NCELL(&b));
+  cryo_err err;
+  int st;
+  file_opts o = {.uwind_records = 2};
+  const char *path = write_file("unwritten.nc", &o);
+  cryo_exchange *x = open_nc(path, &b, NULL, &st, &err);
+  CU_ASSERT_EQUAL_FATAL(st, CRYO_OK);
+  CU_ASSERT_EQUAL(cryo_exchange_get(x, 0.5 * DT, CRYO_F_UWIND, buf, &err), CRYO_OK);
+  CU_ASSERT_EQUAL(cryo_exchange_get(x, 1.5 * DT, CRYO_F_UWIND, buf, &err), CRYO_ERR_DATA);
+  CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, path));
+  CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "'uwind'"));
+  CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "never written"));
+  CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "time index 2, y 0, x 0"));
+  cryo_exchange_destroy(&x);
+  free(buf);
+}
+
+/* CF-packed variables arrive unpacked, packed * scale_factor + add_offset
+ * computed as here (exact), for a short and a float packed type, on this
+ * rank's owned cells at every record. */
+static void test_packed(void) {
+  file_opts o = {.packed = 1};
+  const char *path = write_file("packed.nc", &o);
+  cryo_block b = my_block();
+  cryo_err err;
+  int st;
+  cryo_exchange *x = open_nc(path, &b, NULL, &st, &err);
+  CU_ASSERT_EQUAL_FATAL(st, CRYO_OK);
+  double *u = malloc(sizeof(double) * (size_t)CRYO_NCELL(&b));
+  double *v = malloc(sizeof(double) * (size_t)CRYO_NCELL(&b));
+  for (int k = 0; k < NT; ++k) {
+    CU_ASSERT_EQUAL(cryo_exchange_get(x, k * DT, CRYO_F_UWIND, u, &err), CRYO_OK);
+    CU_ASSERT_EQUAL(cryo_exchange_get(x, k * DT, CRYO_F_VOCEAN, v, &err), CRYO_OK);
+    int bad = 0;
+    for (int j = 0; j < b.ny; ++j)
+      for (int i = 0; i < b.nx; ++i) {
+        long c = CRYO_CELL(&b, i, j);
+        double wu = packed_short(value(0, k, b.j0 + j, b.i0 + i)) * PACK_SCALE + PACK_OFFSET;
+        double wv = (double)packed_float(value(3, k, b.j0 + j, b.i0 + i)) * 0.5;
+        bad += u[c] != wu || v[c] != wv;
+      }
+    CU_ASSERT_EQUAL(bad, 0);
+  }
+  cryo_exchange_destroy(&x);
+  free(u);
+  free(v);
 }
 
 /* Land ice reads its own IN fields; a sea-ice file lacks them. */
@@ -475,7 +607,7 @@ static void test_landice_fields(void) {
   double *buf = malloc(sizeof(double) * (size_t)CRYO_NCELL(&b));
   for (int q = 0; q < 2; ++q) {
     CU_ASSERT_EQUAL(cryo_exchange_get(x, 3 * DT, land_in[q], buf, &err), CRYO_OK);
-    CU_ASSERT_EQUAL(count_bad(&b, buf, q, 3, 0.0, 0.0), 0);
+    CU_ASSERT_EQUAL(count_bad(&b, buf, q + 4, 3, 0.0, 0.0), 0);
   }
   CU_ASSERT_EQUAL(cryo_exchange_get(x, 0.0, CRYO_F_UWIND, buf, &err), CRYO_ERR_ARG);
   cryo_exchange_destroy(&x);
@@ -638,6 +770,8 @@ int main(int argc, char **argv) {
                          {"time units and calendars", test_time_units_and_calendars},
                          {"bad headers", test_bad_headers},
                          {"bad data", test_bad_data},
+                         {"unwritten records", test_unwritten_records},
+                         {"CF-packed variables", test_packed},
                          {"variable name override", test_name_override},
                          {"land-ice fields", test_landice_fields},
                          {"field units", test_field_units},

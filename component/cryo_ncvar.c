@@ -1,0 +1,102 @@
+/* CF packed and missing data of NetCDF input variables (cryo_ncvar.h).
+ * References: CF conventions 1.8, sections 2.5.1 (missing data) and 8.1
+ * (packed data); NetCDF Users Guide, "Fill values" (default fill per type,
+ * none assumed for byte types because every byte value is usually data). */
+#include "cryo_ncvar.h"
+
+#include <math.h>
+#include <netcdf.h>
+
+/* Numeric attribute `name` of varid: *count values (at most max) into out;
+ * *count = 0 when it is absent. */
+static int num_att(int ncid, int varid, const char *name, int max, double *out, int *count,
+                   const char *where, cryo_err *err) {
+  nc_type type;
+  size_t len;
+  int s = nc_inq_att(ncid, varid, name, &type, &len);
+  *count = 0;
+  if (s == NC_ENOTATT) return CRYO_OK;
+  CRYO_CHECK(s == NC_NOERR, err, CRYO_ERR_NETCDF, "%s: attribute '%s': %s", where, name,
+             nc_strerror(s));
+  CRYO_CHECK(type != NC_CHAR && type != NC_STRING && len >= 1 && len <= (size_t)max, err,
+             CRYO_ERR_FORMAT, "%s: attribute '%s' must be %s number%s (found %zu %s)", where, name,
+             max == 1 ? "one" : "at most 3", max == 1 ? "" : "s", len,
+             type == NC_CHAR || type == NC_STRING ? "characters or strings" : "numbers");
+  s = nc_get_att_double(ncid, varid, name, out);
+  CRYO_CHECK(s == NC_NOERR, err, CRYO_ERR_NETCDF, "%s: attribute '%s': %s", where, name,
+             nc_strerror(s));
+  *count = (int)len;
+  return CRYO_OK;
+}
+
+/* The NetCDF default fill value of a type, as a double; 0 for byte and char
+ * types, which have none to assume. */
+static int default_fill(nc_type type, double *fill) {
+  switch (type) {
+  case NC_SHORT:
+    *fill = NC_FILL_SHORT;
+    return 1;
+  case NC_USHORT:
+    *fill = NC_FILL_USHORT;
+    return 1;
+  case NC_INT:
+    *fill = NC_FILL_INT;
+    return 1;
+  case NC_UINT:
+    *fill = NC_FILL_UINT;
+    return 1;
+  case NC_INT64:
+    *fill = (double)NC_FILL_INT64;
+    return 1;
+  case NC_UINT64:
+    *fill = (double)NC_FILL_UINT64;
+    return 1;
+  case NC_FLOAT:
+    *fill = NC_FILL_FLOAT;
+    return 1;
+  case NC_DOUBLE:
+    *fill = NC_FILL_DOUBLE;
+    return 1;
+  default:
+    return 0;
+  }
+}
+
+int cryo_ncvar_open(cryo_ncvar *v, int ncid, int varid, const char *where, cryo_err *err) {
+  int n;
+  v->scale = 1.0;
+  v->offset = 0.0;
+  v->nfill = 0;
+  CRYO_CALL(num_att(ncid, varid, "scale_factor", 1, &v->scale, &n, where, err));
+  CRYO_CALL(num_att(ncid, varid, "add_offset", 1, &v->offset, &n, where, err));
+  CRYO_CALL(num_att(ncid, varid, "_FillValue", 1, v->fill, &n, where, err));
+  int has_fill_att = n == 1;
+  if (has_fill_att) v->fill_what[v->nfill++] = "_FillValue";
+  CRYO_CALL(num_att(ncid, varid, "missing_value", 3, v->fill + v->nfill, &n, where, err));
+  for (int k = 0; k < n; ++k)
+    v->fill_what[v->nfill++] = "missing_value";
+  nc_type type;
+  int no_fill = 0, s = nc_inq_vartype(ncid, varid, &type);
+  if (s == NC_NOERR) s = nc_inq_var_fill(ncid, varid, &no_fill, NULL);
+  CRYO_CHECK(s == NC_NOERR, err, CRYO_ERR_NETCDF, "%s: %s", where, nc_strerror(s));
+  /* A variable written without fill (NC_NOFILL) holds garbage where it was
+   * not written, which no value can tell apart. */
+  if (!has_fill_att && !no_fill && default_fill(type, &v->fill[v->nfill]))
+    v->fill_what[v->nfill++] = "the default fill value: never written";
+  return CRYO_OK;
+}
+
+long cryo_ncvar_unpack(const cryo_ncvar *v, double *x, long n, const char **what) {
+  for (long q = 0; q < n; ++q) {
+    *what = NULL;
+    if (!isfinite(x[q])) return q;
+    for (int k = 0; k < v->nfill; ++k)
+      if (x[q] == v->fill[k]) {
+        *what = v->fill_what[k];
+        return q;
+      }
+    /* Unpacked data pass unchanged, -0.0 included (bit-for-bit checks). */
+    if (v->scale != 1.0 || v->offset != 0.0) x[q] = x[q] * v->scale + v->offset;
+  }
+  return -1;
+}
