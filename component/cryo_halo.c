@@ -59,6 +59,14 @@ static int exchange_line(cryo_halo *h, cryo_location loc, int axis, int send_ind
   double *q[CRYO_HALO_MAX_FIELDS] = {0};
   for (int i = 0; i < nfield; ++i)
     q[i] = f[i];
+  if (to == h->grid->rank && from == h->grid->rank) {
+    /* periodic wrap onto this rank: the line stays on the device */
+    cryo_halo_line_copy(b, loc, axis, send_index, first, count, nlev, q[0], q[1], q[2], q[3],
+                        h->send_d, 0);
+    cryo_halo_line_copy(b, loc, axis, recv_index, first, count, nlev, q[0], q[1], q[2], q[3],
+                        h->send_d, 1);
+    return CRYO_OK;
+  }
   if (to != MPI_PROC_NULL) {
     cryo_halo_line_copy(b, loc, axis, send_index, first, count, nlev, q[0], q[1], q[2], q[3],
                         h->send_d, 0);
