@@ -60,10 +60,16 @@
 #if defined(_OPENACC)
 #include <openacc.h>
 
+/* Threads per gang; a build may set another (-DCRYO_VECTOR_LENGTH=256) to
+ * measure it. */
+#ifndef CRYO_VECTOR_LENGTH
+#define CRYO_VECTOR_LENGTH 128
+#endif
 #define CRYO_DEVICE_LOOP(ptrs)                                                                     \
-  CRYO_PRAGMA(acc parallel loop gang vector vector_length(128) deviceptr ptrs)
+  CRYO_PRAGMA(acc parallel loop gang vector vector_length(CRYO_VECTOR_LENGTH) deviceptr ptrs)
 #define CRYO_DEVICE_LOOP_NOMAP                                                                     \
-  CRYO_PRAGMA(acc parallel loop gang vector vector_length(128) async(CRYO_DEVICE_QUEUE))
+  CRYO_PRAGMA(acc parallel loop gang vector vector_length(CRYO_VECTOR_LENGTH)                      \
+                  async(CRYO_DEVICE_QUEUE))
 #define CRYO_DEVICE_QUEUE 1
 #define CRYO_DEVICE_WAIT  CRYO_PRAGMA(acc wait)
 /* `acc update device` of a declare-create global copies nothing in GCC 12
@@ -77,7 +83,9 @@ static inline void cryo_device_args_set(void *dev, const void *fresh, size_t byt
   acc_update_device(dev, bytes);
 }
 #define CRYO_DEVICE_LOOP_REDUCE(ptrs, op, var)                                                     \
-  CRYO_PRAGMA(acc parallel loop gang vector vector_length(128) deviceptr ptrs reduction(op : var))
+  CRYO_PRAGMA(acc parallel loop gang vector vector_length(CRYO_VECTOR_LENGTH)                      \
+                  deviceptr ptrs reduction(op                                                      \
+                                           : var))
 #define CRYO_SEQ_LOOP CRYO_PRAGMA(acc loop seq)
 #elif defined(_OPENMP)
 #define CRYO_DEVICE_LOOP(ptrs) CRYO_PRAGMA(omp parallel for schedule(static))

@@ -17,6 +17,9 @@
 #   sh DIR/pack/gpu-check.sh compare DIR/pack    the comparison alone: prints
 #       the table and writes it to DIR/pack/gpu-check.md
 #   sh scripts/gpu-check.sh all DIR    the three in turn on one machine
+#   sh DIR/pack/gpu-check.sh perf DIR/pack    timings for docs/performance.md:
+#       ISMIP-HOM A (80 x 80 x 10) on the GPU and with OpenMP on every core,
+#       the cyclone at 1024 x 1024 with hourly coupling and 6-hourly output
 #
 # The cases: the sea-ice cyclone at 8 km for 6 h on 1, 2 and 4 ranks (the
 # ranks share the GPU), free drift from a NetCDF forcing file, ISMIP-HOM A at
@@ -32,7 +35,7 @@
 set -eu
 
 usage() {
-  echo "usage: gpu-check.sh build DIR | run PACK | compare PACK | all DIR" >&2
+  echo "usage: gpu-check.sh build DIR | run PACK | compare PACK | perf PACK | all DIR" >&2
   exit 2
 }
 [ $# -eq 2 ] || usage
@@ -152,10 +155,13 @@ linked_libs() { # PROGRAM
 build() {
   src=$(cd "$(dirname "$self")/.." && pwd)
   [ -x "$src/configure" ] || (cd "$src" && autoreconf -fi)
-  for kind in cpu gpu; do
+  for kind in cpu gpu omp; do
     mkdir -p "$dir/build-$kind"
-    flags=""
-    [ $kind = cpu ] || flags=--enable-openacc=gcc
+    case $kind in
+      cpu) flags="" ;;
+      gpu) flags=--enable-openacc=gcc ;;
+      omp) flags=--enable-openmp ;;
+    esac
     (cd "$dir/build-$kind" && "$src/configure" $flags > configure.log && make -j2 cryodyn > make.log 2>&1) || {
       echo "gpu-check: error: the $kind build failed; see $dir/build-$kind/*.log" >&2
       return 1
@@ -165,6 +171,7 @@ build() {
   rm -rf "$pack"
   mkdir -p "$pack/lib-all" "$pack/cpu" "$pack/namelists"
   cp "$dir/build-gpu/cryodyn" "$pack/cryodyn"
+  cp "$dir/build-omp/cryodyn" "$pack/cryodyn-omp"
   cp "$self" "$pack/gpu-check.sh"
   cp "$src"/namelists/*.nml "$pack/namelists/"
   # libgomp loads its nvptx plugin at run time: ldd does not list it.
@@ -227,6 +234,41 @@ run() {
       "$dir/cryodyn" case.nml > run.log 2>&1 < /dev/null)
   fi
   compare
+}
+
+# Timings of the product's driver for docs/performance.md: the GPU build
+# against the OpenMP build on every core of the GPU machine.
+perf_case() { # NAME DRIVER THREADS: namelist in $dir/perf/NAME.nml
+  mkdir -p "$dir/perf/$1-$2"
+  (cd "$dir/perf/$1-$2" && OMP_NUM_THREADS=$3 OMP_PROC_BIND=close "$dir/$2" "../$1.nml" > run.log 2>&1 < /dev/null) || {
+    cat "$dir/perf/$1-$2/run.log" >&2
+    return 1
+  }
+  awk -v c="$1" -v d="$2" -v t="$3" '
+    /^(init|forcing|dynamics|output|restart) / {s[$1] = $2}
+    END {printf "| %s | %s | %s | %.3f | %.3f | %.3f | %.3f |\n", c, d, t, s["dynamics"],
+         s["forcing"], s["output"] + s["restart"], s["init"]}' "$dir/perf/$1-$2/run.log"
+}
+
+perf() {
+  link_missing_libs
+  export LD_LIBRARY_PATH="$dir/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+  mkdir -p "$dir/perf"
+  cores=$(nproc)
+  # ISMIP-HOM A at L = 80 km, 80 x 80 x 10: one Newton solve
+  sed -e 's/nx = 20, ny = 20 .*/nx = 80, ny = 80/' -e "s/^ *output_file = .*/  output_file = ''/" \
+    "$dir/namelists/ismip_hom_a_L80.nml" > "$dir/perf/ismip_a_80.nml"
+  # the cyclone at 1024 x 1024 (500 m), hourly coupling, 6-hourly output
+  sed -e 's/nx = 256, ny = 256/nx = 1024, ny = 1024/' -e 's/dx = 2000., dy = 2000./dx = 500., dy = 500./' \
+    -e 's/^ *run_length = .*/  run_length = 21600/' -e 's/^ *output_interval = .*/  output_interval = 21600/' \
+    -e 's/^ *restart_interval = .*/  restart_interval = 21600/' -e 's/^ *n_evp = .*/  n_evp = 100/' \
+    "$dir/namelists/cyclone_2km.nml" > "$dir/perf/cyclone_1024.nml"
+  echo "| case | driver | threads | dynamics s | forcing s | output + restart s | init s |"
+  echo "|---|---|---|---|---|---|---|"
+  perf_case ismip_a_80 cryodyn 1
+  perf_case ismip_a_80 cryodyn-omp "$cores"
+  perf_case cyclone_1024 cryodyn 1
+  grep -E "Newton|newton" "$dir/perf/ismip_a_80-cryodyn/run.log" | tail -3 || true
 }
 
 compare() {
@@ -315,6 +357,7 @@ EOF
 case $action in
   build) build ;;
   run) run ;;
+  perf) perf ;;
   compare) compare ;;
   all)
     build
