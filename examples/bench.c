@@ -12,14 +12,22 @@
  *   elements (cells, nodes or hexahedra) per second.
  * Before any timing, each kernel's device result is compared with a serial
  * host build of the same kernel linked into this binary under the prefix
- * ref_ (examples/bench_gpu.sh renames the symbols), and the largest
- * difference relative to the largest reference value is printed.
+ * ref_ (bench-ref.a, Makefile.am), and the largest difference relative to
+ * the largest reference value is printed.
  *
- * The same source builds without OpenACC (host arrays, OpenMP or serial
- * loops) for a quick check on any machine; bench_gpu.sh builds both.
+ * `make bench` builds this file as cryodyn-bench with the library's own
+ * flags, linked against libcryodyn: the kernels measured are the product's,
+ * and device arrays come from the library's device layer
+ * (component/cryo_device.h). Without OpenACC the same program runs the
+ * kernels on the host (OpenMP or serial loops) for a quick check on any
+ * machine.
  *
- * Usage: bench [--all | --quick] [--profile | --launch] [--landice] [--reps N]
- *        bench --cyclone NX DAYS DT NEVP OUTDIR
+ * Flops are counted from the source, per element as written: + - * each
+ * one, and each sqrt, division, exp or pow one (an FMA is two); what the
+ * compilers finally execute differs a little (common subexpressions).
+ *
+ * Usage: cryodyn-bench [--all | --quick] [--profile | --launch] [--landice] [--reps N]
+ *        cryodyn-bench --cyclone NX DAYS DT NEVP OUTDIR
  *   --all      sea ice 1024^2 and 4096^2 cells, land ice 128x128x16 and
  *              512x512x16 elements, ISMIP-HOM A Newton solve 40x40x10 (default)
  *   --quick    small sizes for a CPU check (256^2, 512^2; 32x32x16, 64x64x16; 20x20x5)
@@ -51,12 +59,13 @@
 #endif
 
 #include "cryo_acc.h"
+#include "cryo_device.h"
 #include "cryo_error.h"
 #include "landice.h"
 #include "seaice.h"
 #include "seaice_cyclone.h"
 
-/* Serial host builds of the kernels (symbols renamed by bench_gpu.sh). */
+/* Serial host builds of the kernels (bench-ref.a: symbols renamed). */
 extern __typeof__(cryo_seaice_stress_kernel) ref_cryo_seaice_stress_kernel;
 extern __typeof__(cryo_seaice_velocity_kernel) ref_cryo_seaice_velocity_kernel;
 extern __typeof__(cryo_seaice_advect_kernel) ref_cryo_seaice_advect_kernel;
@@ -77,38 +86,56 @@ static void *host_alloc(size_t n) {
   return p;
 }
 
-#if defined(_OPENACC)
+/* Device arrays come from the library's device layer, which keeps a host
+ * copy of each (without OpenACC the two are one array). The table finds the
+ * host copy of a device address for copies and release. */
+#define MAX_ARRAYS 256
+
+typedef struct {
+  double *host, *dev;
+  long n;
+} dev_array;
+
+static cryo_device g_dev;
+static dev_array g_arrays[MAX_ARRAYS];
+
+static dev_array *dev_find(const double *d) {
+  for (int q = 0; q < MAX_ARRAYS; ++q)
+    if (g_arrays[q].dev == d) return &g_arrays[q];
+  fprintf(stderr, "bench: %p is not a device array of the harness (table of %d full?)\n",
+          (const void *)d, MAX_ARRAYS);
+  exit(EXIT_FAILURE);
+}
+
 static double *dev_alloc(size_t n) {
-  double *p = acc_malloc(n * sizeof(double));
-  if (!p) {
-    fprintf(stderr, "bench: acc_malloc of %zu doubles failed\n", n);
+  dev_array *a = dev_find(NULL);
+  cryo_err err;
+  cryo_err_clear(&err);
+  if (cryo_device_alloc(&g_dev, (long)n, &a->host, &a->dev, &err) != CRYO_OK) {
+    fprintf(stderr, "bench: %s\n", err.msg);
     exit(EXIT_FAILURE);
   }
-  return p;
+  a->n = (long)n;
+  return a->dev;
 }
-static void dev_free(double *p) {
-  acc_free(p);
+
+static void dev_free(double *d) {
+  dev_array *a = dev_find(d);
+  cryo_device_free(&g_dev, &a->host, a->n);
+  a->dev = NULL;
 }
+
 static void to_dev(double *d, const double *h, size_t n) {
-  acc_memcpy_to_device(d, (void *)h, n * sizeof(double));
+  dev_array *a = dev_find(d);
+  if (a->host != h) memcpy(a->host, h, n * sizeof *h);
+  cryo_device_to_device(&g_dev, a->host, 0, (long)n);
 }
+
 static void to_host(double *h, const double *d, size_t n) {
-  acc_memcpy_from_device(h, (void *)d, n * sizeof(double));
+  dev_array *a = dev_find(d);
+  cryo_device_to_host(&g_dev, a->host, 0, (long)n);
+  if (a->host != h) memcpy(h, a->host, n * sizeof *h);
 }
-#else
-static double *dev_alloc(size_t n) {
-  return host_alloc(n);
-}
-static void dev_free(double *p) {
-  free(p);
-}
-static void to_dev(double *d, const double *h, size_t n) {
-  memcpy(d, h, n * sizeof(double));
-}
-static void to_host(double *h, const double *d, size_t n) {
-  memcpy(h, d, n * sizeof(double));
-}
-#endif
 
 /* Largest |x - ref| over the largest |ref|: 0 for identical arrays, NaN
  * anywhere gives NaN. */
@@ -185,6 +212,7 @@ typedef struct {
   double bytes;     /* floor */
   double elements;  /* cells, nodes or hexahedra per call */
   const char *unit; /* what elements counts */
+  double flops;     /* per call, counted from the source; 0: not counted */
 } result_row;
 
 static result_row rows[MAX_ROWS];
@@ -199,7 +227,7 @@ static int warmups(int n) {
 }
 
 static void add_row(const char *kernel, const char *size, double seconds, double bytes,
-                    double elements, const char *unit) {
+                    double elements, const char *unit, double flops) {
   if (n_rows == MAX_ROWS) return;
   result_row *r = &rows[n_rows++];
   snprintf(r->kernel, sizeof r->kernel, "%s", kernel);
@@ -208,7 +236,17 @@ static void add_row(const char *kernel, const char *size, double seconds, double
   r->bytes = bytes;
   r->elements = elements;
   r->unit = unit;
+  r->flops = flops;
 }
+
+/* Flops per element counted from the source (file comment): the sea-ice
+ * stress update per active cell (dG0 tracers), the velocity update per moving
+ * node plus the mask test at every node, and the land-ice residual per
+ * element computed (bed friction, off with no slip, not counted). */
+#define FLOPS_STRESS_CELL      297.0
+#define FLOPS_VELOCITY_NODE    161.0
+#define FLOPS_MASK_NODE        3.0
+#define FLOPS_RESIDUAL_ELEMENT 6570.0
 
 /* Print and remember a correctness check: tol is the largest difference
  * accepted (rounding differences of a different compiler and evaluation order). */
@@ -260,9 +298,9 @@ static double measure_copy(long n, int reps) {
   check("device copy", "", dev_diff(c.b, h, (size_t)n), 0.0);
   char size[32];
   snprintf(size, sizeof size, "%.0f MiB", n * 8.0 / 1048576.0);
-  add_row("copy (dst = src)", size, t, 16.0 * n, (double)n, "doubles");
+  add_row("copy (dst = src)", size, t, 16.0 * n, (double)n, "doubles", 0.0);
   double te = time_median(run_empty, &c, 3, reps * 4);
-  add_row("empty region (1 iteration)", "", te, 0.0, 1.0, "launches");
+  add_row("empty region (1 iteration)", "", te, 0.0, 1.0, "launches", 0.0);
   free(h);
   dev_free(c.a);
   dev_free(c.b);
@@ -443,6 +481,22 @@ static void seaice_host_free(seaice_host *s) {
     free(all[q]);
 }
 
+/* Copy the whole host state to the device arrays. */
+static void seaice_upload(seaice_ctx *c, const seaice_host *hs) {
+  const size_t nc = (size_t)c->ncell, nn = (size_t)c->nnode;
+  double *dn[] = {c->u, c->v, c->u_n, c->v_n, c->uair, c->vair, c->uocn, c->vocn};
+  const double *hn[] = {hs->u, hs->v, hs->u_n, hs->v_n, hs->uair, hs->vair, hs->uocn, hs->vocn};
+  for (int q = 0; q < 8; ++q)
+    to_dev(dn[q], hn[q], nn);
+  double *dc[] = {c->h, c->a, c->mask, c->h_work, c->a_work};
+  const double *hc[] = {hs->h, hs->a, hs->mask, hs->h_work, hs->a_work};
+  for (int q = 0; q < 5; ++q)
+    to_dev(dc[q], hc[q], nc);
+  to_dev(c->s11, hs->s11, 3 * nc);
+  to_dev(c->s12, hs->s12, 3 * nc);
+  to_dev(c->s22, hs->s22, 3 * nc);
+}
+
 /* Device results of one stress, velocity and advection step, and of the
  * baseline stress, against the serial host kernels. */
 static void seaice_check(seaice_ctx *c, seaice_host *hs, const char *size) {
@@ -494,25 +548,17 @@ static void bench_seaice(int n, int reps) {
   seaice_host hs;
   seaice_host_init(&c.p, &c.b, &hs);
   double **dn[] = {&c.u, &c.v, &c.u_n, &c.v_n, &c.uair, &c.vair, &c.uocn, &c.vocn};
-  double *hn[] = {hs.u, hs.v, hs.u_n, hs.v_n, hs.uair, hs.vair, hs.uocn, hs.vocn};
-  for (int q = 0; q < 8; ++q) {
+  for (int q = 0; q < 8; ++q)
     *dn[q] = dev_alloc(nn);
-    to_dev(*dn[q], hn[q], nn);
-  }
   double **dc[] = {&c.h, &c.a, &c.mask, &c.h_work, &c.a_work};
-  double *hc[] = {hs.h, hs.a, hs.mask, hs.h_work, hs.a_work};
-  for (int q = 0; q < 5; ++q) {
+  for (int q = 0; q < 5; ++q)
     *dc[q] = dev_alloc(nc);
-    to_dev(*dc[q], hc[q], nc);
-  }
   double **ds[] = {&c.s11, &c.s12, &c.s22};
-  double *hsd[] = {hs.s11, hs.s12, hs.s22};
-  for (int q = 0; q < 3; ++q) {
+  for (int q = 0; q < 3; ++q)
     *ds[q] = dev_alloc(3 * nc);
-    to_dev(*ds[q], hsd[q], 3 * nc);
-  }
   for (int q = 0; q < 6; ++q)
     c.g[q] = dev_alloc(4 * nc);
+  seaice_upload(&c, &hs);
 
   /* correctness: one stress, velocity and advection step, device vs host */
   if (!g_profile) seaice_check(&c, &hs, size);
@@ -527,19 +573,27 @@ static void bench_seaice(int n, int reps) {
    * cell; inner nodes read u, v, u_n, v_n and 4 forcing values and write
    * u, v; wall nodes write u, v */
   const double b_vel = 8.0 * (11 * act + ring + 10 * inner + 2 * wall);
+  /* the sub-step fused into one kernel could not move less (docs/performance.md,
+   * 248 B per cell): stresses read and written, h, a of active cells, mask of
+   * every cell, u, v read and written, u_n, v_n and forcing at inner nodes */
+  const double b_fused = 8.0 * (20 * act + ring + 4 * nod + 6 * inner);
   /* advection: u, v at nodes, h, a, mask of owned cells and their ring, two outputs */
   const double b_adv = 8.0 * (2 * nod + 3 * ring + 2 * act);
+  const double f_stress = FLOPS_STRESS_CELL * act;
+  const double f_vel = FLOPS_VELOCITY_NODE * inner + FLOPS_MASK_NODE * nod;
 
-  add_row("seaice stress", size, time_median(run_stress, &c, warmups(3), reps), b_stress, act,
-          "cells");
+  const double t_stress = time_median(run_stress, &c, warmups(3), reps);
+  add_row("seaice stress", size, t_stress, b_stress, act, "cells", f_stress);
   add_row("seaice stress baseline", size, time_median(run_base_stress, &c, warmups(3), reps),
-          b_stress, act, "cells");
-  add_row("seaice velocity", size, time_median(run_velocity, &c, warmups(3), reps), b_vel, nod,
-          "nodes");
-  add_row("seaice mEVP sub-step", size, time_median(run_substep, &c, warmups(3), reps),
-          b_stress + b_vel, act, "cells");
-  add_row("seaice advect", size, time_median(run_advect, &c, warmups(3), reps), b_adv, act,
-          "cells");
+          b_stress, act, "cells", 0.0);
+  const double t_vel = time_median(run_velocity, &c, warmups(3), reps);
+  add_row("seaice velocity", size, t_vel, b_vel, nod, "nodes", f_vel);
+  const double t_sub = time_median(run_substep, &c, warmups(3), reps);
+  add_row("seaice mEVP sub-step", size, t_sub, b_stress + b_vel, act, "cells", f_stress + f_vel);
+  add_row("seaice mEVP sub-step, fused floor", size, t_sub, b_fused, act, "cells",
+          f_stress + f_vel);
+  add_row("seaice advect", size, time_median(run_advect, &c, warmups(3), reps), b_adv, act, "cells",
+          0.0);
 
   seaice_host_free(&hs);
   for (int q = 0; q < 8; ++q)
@@ -752,12 +806,14 @@ static void bench_landice(int n, int nz, int reps, int check_jacobian) {
   const double b_res = 8.0 * (nodes_rd * (nlev + 3) + rows * nlev);
   const double b_jac = 8.0 * (nodes_rd * (nlev + 3) + 4.0 * blocks);
   const double b_mv = 8.0 * (4.0 * blocks + nodes_rd * nlev + rows * nlev);
-  add_row("landice residual (10 launches)", size, time_median(run_residual, &c, warmups(2), reps),
-          b_res, elems, "elements");
+  /* the colour launches compute every element of the columns [-1, n] */
+  const double f_res = FLOPS_RESIDUAL_ELEMENT * (n + 2.0) * (n + 2.0) * nz;
+  const double t_res = time_median(run_residual, &c, warmups(2), reps);
+  add_row("landice residual (10 launches)", size, t_res, b_res, elems, "elements", f_res);
   add_row("landice jacobian (10 launches)", size, time_median(run_jacobian, &c, warmups(2), reps),
-          b_jac, elems, "elements");
+          b_jac, elems, "elements", 0.0);
   add_row("landice matvec", size, time_median(run_matvec, &c, warmups(2), reps), b_mv,
-          rows * (nz + 1), "node levels");
+          rows * (nz + 1), "node levels", 0.0);
 
   free(r.bed);
   free(r.thk_node);
@@ -829,7 +885,8 @@ static void bench_solve(int n, int nz, double length, int reps) {
          "host reference %d steps, %d CG iterations, %.3f s\n",
          size, nlog_d - 1, cg_d, vmax, nlog_h - 1, cg_h, t_host);
   check("landice Newton solve (u_surf)", size, dev_diff(sd.u_surf, sh.u_surf, nnode), 1e-6);
-  add_row("landice Newton solve ISMIP-HOM A", size, t_dev, 0.0, (double)n * n * nz, "elements");
+  add_row("landice Newton solve ISMIP-HOM A", size, t_dev, 0.0, (double)n * n * nz, "elements",
+          0.0);
   landice_free(&p, &sd, 1);
   landice_free(&pr, &sh, 0);
 }
@@ -1091,9 +1148,11 @@ static int run_cyclone(int n, double days, double dt, int n_evp, const char *dir
 
 /* ---------------------------------------------------------------- main */
 
+/* The results: every kernel, then the mEVP sub-step against its two floors. */
 static void print_table(double bw) {
+  printf("\ncopy bandwidth (read + write, same run): %.1f GB/s\n", bw / 1e9);
   printf("\n| kernel | size | time/call (us) | floor (MB) | floor GB/s | e_time (of copy BW) | "
-         "elements/s |\n|---|---|---:|---:|---:|---:|---:|\n");
+         "elements/s | GFLOP/s |\n|---|---|---:|---:|---:|---:|---:|---:|\n");
   for (int q = 0; q < n_rows; ++q) {
     const result_row *r = &rows[q];
     printf("| %s | %s | %.1f | ", r->kernel, r->size, 1e6 * r->seconds);
@@ -1102,7 +1161,20 @@ static void print_table(double bw) {
              r->bytes / bw / r->seconds);
     else
       printf("- | - | - | ");
-    printf("%.3e %s |\n", r->elements / r->seconds, r->unit);
+    printf("%.3e %s | ", r->elements / r->seconds, r->unit);
+    if (r->flops > 0.0)
+      printf("%.1f |\n", r->flops / r->seconds / 1e9);
+    else
+      printf("- |\n");
+  }
+  printf("\n");
+  for (int q = 0; q < n_rows; ++q) {
+    const result_row *r = &rows[q];
+    if (strncmp(r->kernel, "seaice mEVP sub-step", 20) != 0) continue;
+    printf("%s, %s: %.1f us per call; floor %.0f B per cell, %.1f us at the copy bandwidth: "
+           "e_time %.3f\n",
+           r->kernel, r->size, 1e6 * r->seconds, r->bytes / r->elements, 1e6 * r->bytes / bw,
+           r->bytes / bw / r->seconds);
   }
 }
 
@@ -1143,25 +1215,27 @@ int main(int argc, char **argv) {
   }
   if (reps < 1) reps = 1;
   if (g_profile) reps = 1;
+    /* an OpenACC build must find its GPU: without one its regions would
+     * silently run on the host */
 #if defined(_OPENACC)
-  const int ndev = acc_get_num_devices(acc_device_nvidia);
-  if (ndev < 1) {
-    fprintf(stderr, "bench: OpenACC build but no NVIDIA device (is libgomp-plugin-nvptx.so.1 "
-                    "on LD_LIBRARY_PATH?)\n");
+  const int require_gpu = 1;
+#else
+  const int require_gpu = 0;
+#endif
+  cryo_err err;
+  cryo_err_clear(&err);
+  const double t0 = now();
+  if (cryo_device_init(&g_dev, require_gpu, &err) != CRYO_OK) {
+    fprintf(stderr, "bench: %s (OpenACC: is libgomp-plugin-nvptx.so.1 on LD_LIBRARY_PATH?)\n",
+            err.msg);
     return EXIT_FAILURE;
   }
-  /* acc_init picks device 0 and JIT-compiles the PTX (a second
-   * initialization, e.g. by acc_set_device_num first, is refused) */
-  double t0 = now();
-  acc_init(acc_device_nvidia);
-  printf("device: %s (%s, driver %s), OpenACC %d, acc_init %.2f s\n",
+  printf("device: %s, start-up %.2f s\n", g_dev.description, now() - t0);
+#if defined(_OPENACC)
+  printf("device: %s (%s, driver %s), OpenACC %d\n",
          acc_get_property_string(0, acc_device_nvidia, acc_property_name),
          acc_get_property_string(0, acc_device_nvidia, acc_property_vendor),
-         acc_get_property_string(0, acc_device_nvidia, acc_property_driver), _OPENACC, now() - t0);
-#elif defined(_OPENMP)
-  printf("device: host, OpenMP loops (CPU check build)\n");
-#else
-  printf("device: host, serial loops (CPU check build)\n");
+         acc_get_property_string(0, acc_device_nvidia, acc_property_driver), _OPENACC);
 #endif
   if (cyc_dir) return run_cyclone(cyc_n, cyc_days, cyc_dt, cyc_nevp, cyc_dir);
   printf("repetitions per kernel: %d (median)\n", reps);
