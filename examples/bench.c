@@ -20,7 +20,10 @@
  * and device arrays come from the library's device layer
  * (component/cryo_device.h). Without OpenACC the same program runs the
  * kernels on the host (OpenMP or serial loops) for a quick check on any
- * machine.
+ * machine. With CRYO_BENCH_CUDA (configure found nvcc) and OpenACC, CUDA C
+ * twins of the sea-ice stress and velocity kernels and of the land-ice
+ * residual (examples/bench_cuda.cu) are checked against the same host
+ * reference and timed beside their OpenACC versions on the same arrays.
  *
  * Flops are counted from the source, per element as written: + - * each
  * one, and each sqrt, division, exp or pow one (an FMA is two); what the
@@ -64,6 +67,14 @@
 #include "landice.h"
 #include "seaice.h"
 #include "seaice_cyclone.h"
+
+/* The CUDA twins read the OpenACC device arrays: without OpenACC there are none. */
+#if defined(CRYO_BENCH_CUDA) && defined(_OPENACC)
+#define BENCH_CUDA 1
+#include "bench_cuda.h"
+#else
+#define BENCH_CUDA 0
+#endif
 
 /* Serial host builds of the kernels (bench-ref.a: symbols renamed). */
 extern __typeof__(cryo_seaice_stress_kernel) ref_cryo_seaice_stress_kernel;
@@ -238,6 +249,34 @@ static void add_row(const char *kernel, const char *size, double seconds, double
   r->unit = unit;
   r->flops = flops;
 }
+
+/* An OpenACC kernel and its CUDA C twin, timed on the same arrays in the same run. */
+#define MAX_TWINS 8
+
+typedef struct {
+  char kernel[48];
+  char size[32];
+  double t_acc, t_cuda; /* median seconds per call */
+  double bytes;         /* floor */
+  int regs;             /* registers per thread of the CUDA kernel */
+} twin_row;
+
+static twin_row twins[MAX_TWINS];
+static int n_twins;
+
+#if BENCH_CUDA
+static void add_twin(const char *kernel, const char *size, double t_acc, double t_cuda,
+                     double bytes, int regs) {
+  if (n_twins == MAX_TWINS) return;
+  twin_row *r = &twins[n_twins++];
+  snprintf(r->kernel, sizeof r->kernel, "%s", kernel);
+  snprintf(r->size, sizeof r->size, "%s", size);
+  r->t_acc = t_acc;
+  r->t_cuda = t_cuda;
+  r->bytes = bytes;
+  r->regs = regs;
+}
+#endif
 
 /* Flops per element counted from the source (file comment): the sea-ice
  * stress update per active cell (dG0 tracers), the velocity update per moving
@@ -497,6 +536,55 @@ static void seaice_upload(seaice_ctx *c, const seaice_host *hs) {
   to_dev(c->s22, hs->s22, 3 * nc);
 }
 
+#if BENCH_CUDA
+static void cuda_ok(int code, const char *what) {
+  if (code == 0) return;
+  fprintf(stderr, "bench: CUDA %s: %s\n", what, cryo_bench_cuda_error(code));
+  exit(EXIT_FAILURE);
+}
+
+static void run_cuda_stress(void *vc) {
+  seaice_ctx *c = vc;
+  cuda_ok(
+      cryo_bench_cuda_stress(&c->p, &c->b, c->u, c->v, c->h, c->a, c->mask, c->s11, c->s12, c->s22),
+      "stress twin");
+}
+
+static void run_cuda_velocity(void *vc) {
+  seaice_ctx *c = vc;
+  cuda_ok(cryo_bench_cuda_velocity(&c->p, &c->b, c->s11, c->s12, c->s22, c->h, c->a, c->mask,
+                                   c->uair, c->vair, c->uocn, c->vocn, c->u_n, c->v_n, c->u, c->v),
+          "velocity twin");
+}
+
+static void run_cuda_substep(void *vc) {
+  run_cuda_stress(vc);
+  run_cuda_velocity(vc);
+}
+
+/* The CUDA twins from the initial state against the serial host kernels.
+ * Tolerance as for OpenACC: both GPU compilers contract a * b + c into FMAs,
+ * the x86-64 host build does not, so last-bit differences are expected. */
+static void seaice_check_cuda(seaice_ctx *c, seaice_host *hs, const char *size) {
+  const size_t nc = (size_t)c->ncell, nn = (size_t)c->nnode;
+  seaice_host_free(hs);
+  seaice_host_init(&c->p, &c->b, hs);
+  seaice_upload(c, hs);
+  run_cuda_stress(c);
+  ref_cryo_seaice_stress_kernel(&c->p, &c->b, hs->u, hs->v, hs->h, hs->a, hs->mask, hs->s11,
+                                hs->s12, hs->s22);
+  double d = fmax(dev_diff(c->s11, hs->s11, 3 * nc),
+                  fmax(dev_diff(c->s12, hs->s12, 3 * nc), dev_diff(c->s22, hs->s22, 3 * nc)));
+  check("CUDA seaice stress (s11,s12,s22)", size, d, 1e-12);
+  run_cuda_velocity(c);
+  ref_cryo_seaice_velocity_kernel(&c->p, &c->b, hs->s11, hs->s12, hs->s22, hs->h, hs->a, hs->mask,
+                                  hs->uair, hs->vair, hs->uocn, hs->vocn, hs->u_n, hs->v_n, hs->u,
+                                  hs->v);
+  check("CUDA seaice velocity (u,v)", size,
+        fmax(dev_diff(c->u, hs->u, nn), dev_diff(c->v, hs->v, nn)), 1e-12);
+}
+#endif
+
 /* Device results of one stress, velocity and advection step, and of the
  * baseline stress, against the serial host kernels. */
 static void seaice_check(seaice_ctx *c, seaice_host *hs, const char *size) {
@@ -562,6 +650,9 @@ static void bench_seaice(int n, int reps) {
 
   /* correctness: one stress, velocity and advection step, device vs host */
   if (!g_profile) seaice_check(&c, &hs, size);
+#if BENCH_CUDA
+  if (!g_profile) seaice_check_cuda(&c, &hs, size);
+#endif
 
   /* floors, over the touched points (n^2 active cells, (n+1)^2 nodes) */
   const double act = (double)n * n, ring = (double)nc, nod = (double)(n + 1) * (n + 1);
@@ -594,6 +685,14 @@ static void bench_seaice(int n, int reps) {
           f_stress + f_vel);
   add_row("seaice advect", size, time_median(run_advect, &c, warmups(3), reps), b_adv, act, "cells",
           0.0);
+#if BENCH_CUDA
+  add_twin("seaice stress", size, t_stress, time_median(run_cuda_stress, &c, warmups(3), reps),
+           b_stress, cryo_bench_cuda_registers("stress"));
+  add_twin("seaice velocity", size, t_vel, time_median(run_cuda_velocity, &c, warmups(3), reps),
+           b_vel, cryo_bench_cuda_registers("velocity"));
+  add_twin("seaice mEVP sub-step", size, t_sub, time_median(run_cuda_substep, &c, warmups(3), reps),
+           b_stress + b_vel, -1);
+#endif
 
   seaice_host_free(&hs);
   for (int q = 0; q < 8; ++q)
@@ -727,6 +826,13 @@ static void run_matvec(void *vc) {
   cryo_landice_matvec(&c->b, &c->p, c->s.matrix, c->vel, c->s.cg_q);
 }
 
+#if BENCH_CUDA
+static void run_cuda_residual(void *vc) {
+  landice_ctx *c = vc;
+  cuda_ok(cryo_bench_cuda_residual(&c->b, &c->p, &c->s, c->vel, c->s.res), "residual twin");
+}
+#endif
+
 static void bench_landice(int n, int nz, int reps, int check_jacobian) {
   landice_ctx c;
   memset(&c, 0, sizeof c);
@@ -783,6 +889,10 @@ static void bench_landice(int n, int nz, int reps, int check_jacobian) {
     ref_cryo_landice_residual(&c.b, &pr, &r, vel, r.res, &rerr);
     check("landice residual", size, dev_diff(c.s.res, r.res, nvel), 1e-11);
   }
+#if BENCH_CUDA
+  run_cuda_residual(&c);
+  if (!g_profile) check("CUDA landice residual", size, dev_diff(c.s.res, r.res, nvel), 1e-12);
+#endif
   if (check_jacobian) {
     r.matrix = host_alloc(nmat);
     run_jacobian(&c);
@@ -810,6 +920,11 @@ static void bench_landice(int n, int nz, int reps, int check_jacobian) {
   const double f_res = FLOPS_RESIDUAL_ELEMENT * (n + 2.0) * (n + 2.0) * nz;
   const double t_res = time_median(run_residual, &c, warmups(2), reps);
   add_row("landice residual (10 launches)", size, t_res, b_res, elems, "elements", f_res);
+#if BENCH_CUDA
+  add_twin("landice residual (10 launches)", size, t_res,
+           time_median(run_cuda_residual, &c, warmups(2), reps), b_res,
+           cryo_bench_cuda_registers("residual"));
+#endif
   add_row("landice jacobian (10 launches)", size, time_median(run_jacobian, &c, warmups(2), reps),
           b_jac, elems, "elements", 0.0);
   add_row("landice matvec", size, time_median(run_matvec, &c, warmups(2), reps), b_mv,
@@ -1148,7 +1263,8 @@ static int run_cyclone(int n, double days, double dt, int n_evp, const char *dir
 
 /* ---------------------------------------------------------------- main */
 
-/* The results: every kernel, then the mEVP sub-step against its two floors. */
+/* The results: every kernel, then each OpenACC kernel beside its CUDA twin,
+ * then the mEVP sub-step against its two floors. */
 static void print_table(double bw) {
   printf("\ncopy bandwidth (read + write, same run): %.1f GB/s\n", bw / 1e9);
   printf("\n| kernel | size | time/call (us) | floor (MB) | floor GB/s | e_time (of copy BW) | "
@@ -1166,6 +1282,21 @@ static void print_table(double bw) {
       printf("%.1f |\n", r->flops / r->seconds / 1e9);
     else
       printf("- |\n");
+  }
+  if (n_twins > 0) {
+    printf("\n| kernel | size | OpenACC (us) | CUDA (us) | OpenACC / CUDA | floor (MB) | "
+           "e_time OpenACC | e_time CUDA | CUDA registers |\n"
+           "|---|---|---:|---:|---:|---:|---:|---:|---:|\n");
+    for (int q = 0; q < n_twins; ++q) {
+      const twin_row *r = &twins[q];
+      printf("| %s | %s | %.1f | %.1f | %.2f | %.1f | %.3f | %.3f | ", r->kernel, r->size,
+             1e6 * r->t_acc, 1e6 * r->t_cuda, r->t_acc / r->t_cuda, r->bytes / 1e6,
+             r->bytes / bw / r->t_acc, r->bytes / bw / r->t_cuda);
+      if (r->regs >= 0)
+        printf("%d |\n", r->regs);
+      else
+        printf("- |\n");
+    }
   }
   printf("\n");
   for (int q = 0; q < n_rows; ++q) {
@@ -1225,6 +1356,9 @@ int main(int argc, char **argv) {
   cryo_err err;
   cryo_err_clear(&err);
   const double t0 = now();
+#if BENCH_CUDA
+  cuda_ok(cryo_bench_cuda_start(), "start-up");
+#endif
   if (cryo_device_init(&g_dev, require_gpu, &err) != CRYO_OK) {
     fprintf(stderr, "bench: %s (OpenACC: is libgomp-plugin-nvptx.so.1 on LD_LIBRARY_PATH?)\n",
             err.msg);
@@ -1236,6 +1370,16 @@ int main(int argc, char **argv) {
          acc_get_property_string(0, acc_device_nvidia, acc_property_name),
          acc_get_property_string(0, acc_device_nvidia, acc_property_vendor),
          acc_get_property_string(0, acc_device_nvidia, acc_property_driver), _OPENACC);
+#endif
+#if BENCH_CUDA
+  double *probe = dev_alloc(1);
+  char cuda_name[160];
+  cuda_ok(cryo_bench_cuda_init(probe, cuda_name, sizeof cuda_name), "start-up");
+  dev_free(probe);
+  printf("CUDA twins: %s, nvcc -arch=sm_90 -O3, registers per thread: stress %d, velocity %d, "
+         "residual %d\n",
+         cuda_name, cryo_bench_cuda_registers("stress"), cryo_bench_cuda_registers("velocity"),
+         cryo_bench_cuda_registers("residual"));
 #endif
   if (cyc_dir) return run_cyclone(cyc_n, cyc_days, cyc_dt, cyc_nevp, cyc_dir);
   printf("repetitions per kernel: %d (median)\n", reps);
