@@ -50,6 +50,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
+#include <mpi.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1309,7 +1310,7 @@ static void print_table(double bw) {
   }
 }
 
-int main(int argc, char **argv) {
+static int bench_main(int argc, char **argv) {
   int quick = 0, reps = 50, launch = 0, landice_only = 0;
   const char *cyc_dir = NULL;
   int cyc_n = 0, cyc_nevp = 0;
@@ -1359,7 +1360,7 @@ int main(int argc, char **argv) {
 #if BENCH_CUDA
   cuda_ok(cryo_bench_cuda_start(), "start-up");
 #endif
-  if (cryo_device_init(&g_dev, require_gpu, &err) != CRYO_OK) {
+  if (cryo_device_init(&g_dev, MPI_COMM_WORLD, require_gpu, &err) != CRYO_OK) {
     fprintf(stderr, "bench: %s (OpenACC: is libgomp-plugin-nvptx.so.1 on LD_LIBRARY_PATH?)\n",
             err.msg);
     return EXIT_FAILURE;
@@ -1405,4 +1406,13 @@ int main(int argc, char **argv) {
   print_table(bw);
   printf("\ncorrectness checks failed: %d\n", n_check_fail);
   return n_check_fail ? EXIT_FAILURE : EXIT_SUCCESS;
+}
+
+/* One MPI process (the device layer picks the GPU by node-local rank; run
+ * without mpirun, as a singleton, or under mpirun -np 1). */
+int main(int argc, char **argv) {
+  MPI_Init(&argc, &argv);
+  const int status = bench_main(argc, argv);
+  MPI_Finalize();
+  return status;
 }
