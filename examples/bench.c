@@ -1347,12 +1347,11 @@ static int bench_main(int argc, char **argv) {
   }
   if (reps < 1) reps = 1;
   if (g_profile) reps = 1;
-    /* an OpenACC build must find its GPU: without one its regions would
-     * silently run on the host */
+  /* an OpenACC build must find its GPU: without one its regions would
+   * silently run on the host */
+  int require_gpu = 0;
 #if defined(_OPENACC)
-  const int require_gpu = 1;
-#else
-  const int require_gpu = 0;
+  require_gpu = 1;
 #endif
   cryo_err err;
   cryo_err_clear(&err);
@@ -1361,16 +1360,14 @@ static int bench_main(int argc, char **argv) {
   cuda_ok(cryo_bench_cuda_start(), "start-up");
 #endif
   if (cryo_device_init(&g_dev, MPI_COMM_WORLD, require_gpu, &err) != CRYO_OK) {
-    fprintf(stderr, "bench: %s (OpenACC: is libgomp-plugin-nvptx.so.1 on LD_LIBRARY_PATH?)\n",
-            err.msg);
+    fprintf(stderr, "bench: %s\n", err.msg);
     return EXIT_FAILURE;
   }
   printf("device: %s, start-up %.2f s\n", g_dev.description, now() - t0);
 #if defined(_OPENACC)
-  printf("device: %s (%s, driver %s), OpenACC %d\n",
-         acc_get_property_string(0, acc_device_nvidia, acc_property_name),
-         acc_get_property_string(0, acc_device_nvidia, acc_property_vendor),
-         acc_get_property_string(0, acc_device_nvidia, acc_property_driver), _OPENACC);
+  printf("device: %s, driver %s, OpenACC %d\n",
+         acc_get_property_string(g_dev.number, acc_device_nvidia, acc_property_vendor),
+         acc_get_property_string(g_dev.number, acc_device_nvidia, acc_property_driver), _OPENACC);
 #endif
 #if BENCH_CUDA
   double *probe = dev_alloc(1);
