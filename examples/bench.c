@@ -12,14 +12,25 @@
  *   elements (cells, nodes or hexahedra) per second.
  * Before any timing, each kernel's device result is compared with a serial
  * host build of the same kernel linked into this binary under the prefix
- * ref_ (examples/bench_gpu.sh renames the symbols), and the largest
- * difference relative to the largest reference value is printed.
+ * ref_ (bench-ref.a, Makefile.am), and the largest difference relative to
+ * the largest reference value is printed.
  *
- * The same source builds without OpenACC (host arrays, OpenMP or serial
- * loops) for a quick check on any machine; bench_gpu.sh builds both.
+ * `make bench` builds this file as cryodyn-bench with the library's own
+ * flags, linked against libcryodyn: the kernels measured are the product's,
+ * and device arrays come from the library's device layer
+ * (component/cryo_device.h). Without OpenACC the same program runs the
+ * kernels on the host (OpenMP or serial loops) for a quick check on any
+ * machine. With CRYO_BENCH_CUDA (configure found nvcc) and OpenACC, CUDA C
+ * twins of the sea-ice stress and velocity kernels and of the land-ice
+ * residual (examples/bench_cuda.cu) are checked against the same host
+ * reference and timed beside their OpenACC versions on the same arrays.
  *
- * Usage: bench [--all | --quick] [--profile | --launch] [--landice] [--reps N]
- *        bench --cyclone NX DAYS DT NEVP OUTDIR
+ * Flops are counted from the source, per element as written: + - * each
+ * one, and each sqrt, division, exp or pow one (an FMA is two); what the
+ * compilers finally execute differs a little (common subexpressions).
+ *
+ * Usage: cryodyn-bench [--all | --quick] [--profile | --launch] [--landice] [--reps N]
+ *        cryodyn-bench --cyclone NX DAYS DT NEVP OUTDIR
  *   --all      sea ice 1024^2 and 4096^2 cells, land ice 128x128x16 and
  *              512x512x16 elements, ISMIP-HOM A Newton solve 40x40x10 (default)
  *   --quick    small sizes for a CPU check (256^2, 512^2; 32x32x16, 64x64x16; 20x20x5)
@@ -39,6 +50,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
+#include <mpi.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -51,12 +63,21 @@
 #endif
 
 #include "cryo_acc.h"
+#include "cryo_device.h"
 #include "cryo_error.h"
 #include "landice.h"
 #include "seaice.h"
 #include "seaice_cyclone.h"
 
-/* Serial host builds of the kernels (symbols renamed by bench_gpu.sh). */
+/* The CUDA twins read the OpenACC device arrays: without OpenACC there are none. */
+#if defined(CRYO_BENCH_CUDA) && defined(_OPENACC)
+#define BENCH_CUDA 1
+#include "bench_cuda.h"
+#else
+#define BENCH_CUDA 0
+#endif
+
+/* Serial host builds of the kernels (bench-ref.a: symbols renamed). */
 extern __typeof__(cryo_seaice_stress_kernel) ref_cryo_seaice_stress_kernel;
 extern __typeof__(cryo_seaice_velocity_kernel) ref_cryo_seaice_velocity_kernel;
 extern __typeof__(cryo_seaice_advect_kernel) ref_cryo_seaice_advect_kernel;
@@ -77,38 +98,56 @@ static void *host_alloc(size_t n) {
   return p;
 }
 
-#if defined(_OPENACC)
+/* Device arrays come from the library's device layer, which keeps a host
+ * copy of each (without OpenACC the two are one array). The table finds the
+ * host copy of a device address for copies and release. */
+#define MAX_ARRAYS 256
+
+typedef struct {
+  double *host, *dev;
+  long n;
+} dev_array;
+
+static cryo_device g_dev;
+static dev_array g_arrays[MAX_ARRAYS];
+
+static dev_array *dev_find(const double *d) {
+  for (int q = 0; q < MAX_ARRAYS; ++q)
+    if (g_arrays[q].dev == d) return &g_arrays[q];
+  fprintf(stderr, "bench: %p is not a device array of the harness (table of %d full?)\n",
+          (const void *)d, MAX_ARRAYS);
+  exit(EXIT_FAILURE);
+}
+
 static double *dev_alloc(size_t n) {
-  double *p = acc_malloc(n * sizeof(double));
-  if (!p) {
-    fprintf(stderr, "bench: acc_malloc of %zu doubles failed\n", n);
+  dev_array *a = dev_find(NULL);
+  cryo_err err;
+  cryo_err_clear(&err);
+  if (cryo_device_alloc(&g_dev, (long)n, &a->host, &a->dev, &err) != CRYO_OK) {
+    fprintf(stderr, "bench: %s\n", err.msg);
     exit(EXIT_FAILURE);
   }
-  return p;
+  a->n = (long)n;
+  return a->dev;
 }
-static void dev_free(double *p) {
-  acc_free(p);
+
+static void dev_free(double *d) {
+  dev_array *a = dev_find(d);
+  cryo_device_free(&g_dev, &a->host, a->n);
+  a->dev = NULL;
 }
+
 static void to_dev(double *d, const double *h, size_t n) {
-  acc_memcpy_to_device(d, (void *)h, n * sizeof(double));
+  dev_array *a = dev_find(d);
+  if (a->host != h) memcpy(a->host, h, n * sizeof *h);
+  cryo_device_to_device(&g_dev, a->host, 0, (long)n);
 }
+
 static void to_host(double *h, const double *d, size_t n) {
-  acc_memcpy_from_device(h, (void *)d, n * sizeof(double));
+  dev_array *a = dev_find(d);
+  cryo_device_to_host(&g_dev, a->host, 0, (long)n);
+  if (a->host != h) memcpy(h, a->host, n * sizeof *h);
 }
-#else
-static double *dev_alloc(size_t n) {
-  return host_alloc(n);
-}
-static void dev_free(double *p) {
-  free(p);
-}
-static void to_dev(double *d, const double *h, size_t n) {
-  memcpy(d, h, n * sizeof(double));
-}
-static void to_host(double *h, const double *d, size_t n) {
-  memcpy(h, d, n * sizeof(double));
-}
-#endif
 
 /* Largest |x - ref| over the largest |ref|: 0 for identical arrays, NaN
  * anywhere gives NaN. */
@@ -185,6 +224,7 @@ typedef struct {
   double bytes;     /* floor */
   double elements;  /* cells, nodes or hexahedra per call */
   const char *unit; /* what elements counts */
+  double flops;     /* per call, counted from the source; 0: not counted */
 } result_row;
 
 static result_row rows[MAX_ROWS];
@@ -199,7 +239,7 @@ static int warmups(int n) {
 }
 
 static void add_row(const char *kernel, const char *size, double seconds, double bytes,
-                    double elements, const char *unit) {
+                    double elements, const char *unit, double flops) {
   if (n_rows == MAX_ROWS) return;
   result_row *r = &rows[n_rows++];
   snprintf(r->kernel, sizeof r->kernel, "%s", kernel);
@@ -208,7 +248,45 @@ static void add_row(const char *kernel, const char *size, double seconds, double
   r->bytes = bytes;
   r->elements = elements;
   r->unit = unit;
+  r->flops = flops;
 }
+
+/* An OpenACC kernel and its CUDA C twin, timed on the same arrays in the same run. */
+#define MAX_TWINS 8
+
+typedef struct {
+  char kernel[48];
+  char size[32];
+  double t_acc, t_cuda; /* median seconds per call */
+  double bytes;         /* floor */
+  int regs;             /* registers per thread of the CUDA kernel */
+} twin_row;
+
+static twin_row twins[MAX_TWINS];
+static int n_twins;
+
+#if BENCH_CUDA
+static void add_twin(const char *kernel, const char *size, double t_acc, double t_cuda,
+                     double bytes, int regs) {
+  if (n_twins == MAX_TWINS) return;
+  twin_row *r = &twins[n_twins++];
+  snprintf(r->kernel, sizeof r->kernel, "%s", kernel);
+  snprintf(r->size, sizeof r->size, "%s", size);
+  r->t_acc = t_acc;
+  r->t_cuda = t_cuda;
+  r->bytes = bytes;
+  r->regs = regs;
+}
+#endif
+
+/* Flops per element counted from the source (file comment): the sea-ice
+ * stress update per active cell (dG0 tracers), the velocity update per moving
+ * node plus the mask test at every node, and the land-ice residual per
+ * element computed (bed friction, off with no slip, not counted). */
+#define FLOPS_STRESS_CELL      297.0
+#define FLOPS_VELOCITY_NODE    161.0
+#define FLOPS_MASK_NODE        3.0
+#define FLOPS_RESIDUAL_ELEMENT 6570.0
 
 /* Print and remember a correctness check: tol is the largest difference
  * accepted (rounding differences of a different compiler and evaluation order). */
@@ -260,9 +338,9 @@ static double measure_copy(long n, int reps) {
   check("device copy", "", dev_diff(c.b, h, (size_t)n), 0.0);
   char size[32];
   snprintf(size, sizeof size, "%.0f MiB", n * 8.0 / 1048576.0);
-  add_row("copy (dst = src)", size, t, 16.0 * n, (double)n, "doubles");
+  add_row("copy (dst = src)", size, t, 16.0 * n, (double)n, "doubles", 0.0);
   double te = time_median(run_empty, &c, 3, reps * 4);
-  add_row("empty region (1 iteration)", "", te, 0.0, 1.0, "launches");
+  add_row("empty region (1 iteration)", "", te, 0.0, 1.0, "launches", 0.0);
   free(h);
   dev_free(c.a);
   dev_free(c.b);
@@ -443,6 +521,71 @@ static void seaice_host_free(seaice_host *s) {
     free(all[q]);
 }
 
+/* Copy the whole host state to the device arrays. */
+static void seaice_upload(seaice_ctx *c, const seaice_host *hs) {
+  const size_t nc = (size_t)c->ncell, nn = (size_t)c->nnode;
+  double *dn[] = {c->u, c->v, c->u_n, c->v_n, c->uair, c->vair, c->uocn, c->vocn};
+  const double *hn[] = {hs->u, hs->v, hs->u_n, hs->v_n, hs->uair, hs->vair, hs->uocn, hs->vocn};
+  for (int q = 0; q < 8; ++q)
+    to_dev(dn[q], hn[q], nn);
+  double *dc[] = {c->h, c->a, c->mask, c->h_work, c->a_work};
+  const double *hc[] = {hs->h, hs->a, hs->mask, hs->h_work, hs->a_work};
+  for (int q = 0; q < 5; ++q)
+    to_dev(dc[q], hc[q], nc);
+  to_dev(c->s11, hs->s11, 3 * nc);
+  to_dev(c->s12, hs->s12, 3 * nc);
+  to_dev(c->s22, hs->s22, 3 * nc);
+}
+
+#if BENCH_CUDA
+static void cuda_ok(int code, const char *what) {
+  if (code == 0) return;
+  fprintf(stderr, "bench: CUDA %s: %s\n", what, cryo_bench_cuda_error(code));
+  exit(EXIT_FAILURE);
+}
+
+static void run_cuda_stress(void *vc) {
+  seaice_ctx *c = vc;
+  cuda_ok(
+      cryo_bench_cuda_stress(&c->p, &c->b, c->u, c->v, c->h, c->a, c->mask, c->s11, c->s12, c->s22),
+      "stress twin");
+}
+
+static void run_cuda_velocity(void *vc) {
+  seaice_ctx *c = vc;
+  cuda_ok(cryo_bench_cuda_velocity(&c->p, &c->b, c->s11, c->s12, c->s22, c->h, c->a, c->mask,
+                                   c->uair, c->vair, c->uocn, c->vocn, c->u_n, c->v_n, c->u, c->v),
+          "velocity twin");
+}
+
+static void run_cuda_substep(void *vc) {
+  run_cuda_stress(vc);
+  run_cuda_velocity(vc);
+}
+
+/* The CUDA twins from the initial state against the serial host kernels.
+ * Tolerance as for OpenACC: both GPU compilers contract a * b + c into FMAs,
+ * the x86-64 host build does not, so last-bit differences are expected. */
+static void seaice_check_cuda(seaice_ctx *c, seaice_host *hs, const char *size) {
+  const size_t nc = (size_t)c->ncell, nn = (size_t)c->nnode;
+  seaice_host_free(hs);
+  seaice_host_init(&c->p, &c->b, hs);
+  seaice_upload(c, hs);
+  run_cuda_stress(c);
+  ref_cryo_seaice_stress_kernel(&c->p, &c->b, hs->u, hs->v, hs->h, hs->a, hs->mask, hs->s11,
+                                hs->s12, hs->s22);
+  double d = fmax(dev_diff(c->s11, hs->s11, 3 * nc),
+                  fmax(dev_diff(c->s12, hs->s12, 3 * nc), dev_diff(c->s22, hs->s22, 3 * nc)));
+  check("CUDA seaice stress (s11,s12,s22)", size, d, 1e-12);
+  run_cuda_velocity(c);
+  ref_cryo_seaice_velocity_kernel(&c->p, &c->b, hs->s11, hs->s12, hs->s22, hs->h, hs->a, hs->mask,
+                                  hs->uair, hs->vair, hs->uocn, hs->vocn, hs->u_n, hs->v_n, hs->u,
+                                  hs->v);
+  check("CUDA seaice velocity (u,v)", size,
+        fmax(dev_diff(c->u, hs->u, nn), dev_diff(c->v, hs->v, nn)), 1e-12);
+}
+#endif
+
 /* Device results of one stress, velocity and advection step, and of the
  * baseline stress, against the serial host kernels. */
 static void seaice_check(seaice_ctx *c, seaice_host *hs, const char *size) {
@@ -494,28 +637,23 @@ static void bench_seaice(int n, int reps) {
   seaice_host hs;
   seaice_host_init(&c.p, &c.b, &hs);
   double **dn[] = {&c.u, &c.v, &c.u_n, &c.v_n, &c.uair, &c.vair, &c.uocn, &c.vocn};
-  double *hn[] = {hs.u, hs.v, hs.u_n, hs.v_n, hs.uair, hs.vair, hs.uocn, hs.vocn};
-  for (int q = 0; q < 8; ++q) {
+  for (int q = 0; q < 8; ++q)
     *dn[q] = dev_alloc(nn);
-    to_dev(*dn[q], hn[q], nn);
-  }
   double **dc[] = {&c.h, &c.a, &c.mask, &c.h_work, &c.a_work};
-  double *hc[] = {hs.h, hs.a, hs.mask, hs.h_work, hs.a_work};
-  for (int q = 0; q < 5; ++q) {
+  for (int q = 0; q < 5; ++q)
     *dc[q] = dev_alloc(nc);
-    to_dev(*dc[q], hc[q], nc);
-  }
   double **ds[] = {&c.s11, &c.s12, &c.s22};
-  double *hsd[] = {hs.s11, hs.s12, hs.s22};
-  for (int q = 0; q < 3; ++q) {
+  for (int q = 0; q < 3; ++q)
     *ds[q] = dev_alloc(3 * nc);
-    to_dev(*ds[q], hsd[q], 3 * nc);
-  }
   for (int q = 0; q < 6; ++q)
     c.g[q] = dev_alloc(4 * nc);
+  seaice_upload(&c, &hs);
 
   /* correctness: one stress, velocity and advection step, device vs host */
   if (!g_profile) seaice_check(&c, &hs, size);
+#if BENCH_CUDA
+  if (!g_profile) seaice_check_cuda(&c, &hs, size);
+#endif
 
   /* floors, over the touched points (n^2 active cells, (n+1)^2 nodes) */
   const double act = (double)n * n, ring = (double)nc, nod = (double)(n + 1) * (n + 1);
@@ -527,19 +665,35 @@ static void bench_seaice(int n, int reps) {
    * cell; inner nodes read u, v, u_n, v_n and 4 forcing values and write
    * u, v; wall nodes write u, v */
   const double b_vel = 8.0 * (11 * act + ring + 10 * inner + 2 * wall);
+  /* the sub-step fused into one kernel could not move less (docs/performance.md,
+   * 248 B per cell): stresses read and written, h, a of active cells, mask of
+   * every cell, u, v read and written, u_n, v_n and forcing at inner nodes */
+  const double b_fused = 8.0 * (20 * act + ring + 4 * nod + 6 * inner);
   /* advection: u, v at nodes, h, a, mask of owned cells and their ring, two outputs */
   const double b_adv = 8.0 * (2 * nod + 3 * ring + 2 * act);
+  const double f_stress = FLOPS_STRESS_CELL * act;
+  const double f_vel = FLOPS_VELOCITY_NODE * inner + FLOPS_MASK_NODE * nod;
 
-  add_row("seaice stress", size, time_median(run_stress, &c, warmups(3), reps), b_stress, act,
-          "cells");
+  const double t_stress = time_median(run_stress, &c, warmups(3), reps);
+  add_row("seaice stress", size, t_stress, b_stress, act, "cells", f_stress);
   add_row("seaice stress baseline", size, time_median(run_base_stress, &c, warmups(3), reps),
-          b_stress, act, "cells");
-  add_row("seaice velocity", size, time_median(run_velocity, &c, warmups(3), reps), b_vel, nod,
-          "nodes");
-  add_row("seaice mEVP sub-step", size, time_median(run_substep, &c, warmups(3), reps),
-          b_stress + b_vel, act, "cells");
-  add_row("seaice advect", size, time_median(run_advect, &c, warmups(3), reps), b_adv, act,
-          "cells");
+          b_stress, act, "cells", 0.0);
+  const double t_vel = time_median(run_velocity, &c, warmups(3), reps);
+  add_row("seaice velocity", size, t_vel, b_vel, nod, "nodes", f_vel);
+  const double t_sub = time_median(run_substep, &c, warmups(3), reps);
+  add_row("seaice mEVP sub-step", size, t_sub, b_stress + b_vel, act, "cells", f_stress + f_vel);
+  add_row("seaice mEVP sub-step, fused floor", size, t_sub, b_fused, act, "cells",
+          f_stress + f_vel);
+  add_row("seaice advect", size, time_median(run_advect, &c, warmups(3), reps), b_adv, act, "cells",
+          0.0);
+#if BENCH_CUDA
+  add_twin("seaice stress", size, t_stress, time_median(run_cuda_stress, &c, warmups(3), reps),
+           b_stress, cryo_bench_cuda_registers("stress"));
+  add_twin("seaice velocity", size, t_vel, time_median(run_cuda_velocity, &c, warmups(3), reps),
+           b_vel, cryo_bench_cuda_registers("velocity"));
+  add_twin("seaice mEVP sub-step", size, t_sub, time_median(run_cuda_substep, &c, warmups(3), reps),
+           b_stress + b_vel, -1);
+#endif
 
   seaice_host_free(&hs);
   for (int q = 0; q < 8; ++q)
@@ -673,6 +827,13 @@ static void run_matvec(void *vc) {
   cryo_landice_matvec(&c->b, &c->p, c->s.matrix, c->vel, c->s.cg_q);
 }
 
+#if BENCH_CUDA
+static void run_cuda_residual(void *vc) {
+  landice_ctx *c = vc;
+  cuda_ok(cryo_bench_cuda_residual(&c->b, &c->p, &c->s, c->vel, c->s.res), "residual twin");
+}
+#endif
+
 static void bench_landice(int n, int nz, int reps, int check_jacobian) {
   landice_ctx c;
   memset(&c, 0, sizeof c);
@@ -729,6 +890,10 @@ static void bench_landice(int n, int nz, int reps, int check_jacobian) {
     ref_cryo_landice_residual(&c.b, &pr, &r, vel, r.res, &rerr);
     check("landice residual", size, dev_diff(c.s.res, r.res, nvel), 1e-11);
   }
+#if BENCH_CUDA
+  run_cuda_residual(&c);
+  if (!g_profile) check("CUDA landice residual", size, dev_diff(c.s.res, r.res, nvel), 1e-12);
+#endif
   if (check_jacobian) {
     r.matrix = host_alloc(nmat);
     run_jacobian(&c);
@@ -752,12 +917,19 @@ static void bench_landice(int n, int nz, int reps, int check_jacobian) {
   const double b_res = 8.0 * (nodes_rd * (nlev + 3) + rows * nlev);
   const double b_jac = 8.0 * (nodes_rd * (nlev + 3) + 4.0 * blocks);
   const double b_mv = 8.0 * (4.0 * blocks + nodes_rd * nlev + rows * nlev);
-  add_row("landice residual (10 launches)", size, time_median(run_residual, &c, warmups(2), reps),
-          b_res, elems, "elements");
+  /* the colour launches compute every element of the columns [-1, n] */
+  const double f_res = FLOPS_RESIDUAL_ELEMENT * (n + 2.0) * (n + 2.0) * nz;
+  const double t_res = time_median(run_residual, &c, warmups(2), reps);
+  add_row("landice residual (10 launches)", size, t_res, b_res, elems, "elements", f_res);
+#if BENCH_CUDA
+  add_twin("landice residual (10 launches)", size, t_res,
+           time_median(run_cuda_residual, &c, warmups(2), reps), b_res,
+           cryo_bench_cuda_registers("residual"));
+#endif
   add_row("landice jacobian (10 launches)", size, time_median(run_jacobian, &c, warmups(2), reps),
-          b_jac, elems, "elements");
+          b_jac, elems, "elements", 0.0);
   add_row("landice matvec", size, time_median(run_matvec, &c, warmups(2), reps), b_mv,
-          rows * (nz + 1), "node levels");
+          rows * (nz + 1), "node levels", 0.0);
 
   free(r.bed);
   free(r.thk_node);
@@ -829,7 +1001,8 @@ static void bench_solve(int n, int nz, double length, int reps) {
          "host reference %d steps, %d CG iterations, %.3f s\n",
          size, nlog_d - 1, cg_d, vmax, nlog_h - 1, cg_h, t_host);
   check("landice Newton solve (u_surf)", size, dev_diff(sd.u_surf, sh.u_surf, nnode), 1e-6);
-  add_row("landice Newton solve ISMIP-HOM A", size, t_dev, 0.0, (double)n * n * nz, "elements");
+  add_row("landice Newton solve ISMIP-HOM A", size, t_dev, 0.0, (double)n * n * nz, "elements",
+          0.0);
   landice_free(&p, &sd, 1);
   landice_free(&pr, &sh, 0);
 }
@@ -1091,9 +1264,12 @@ static int run_cyclone(int n, double days, double dt, int n_evp, const char *dir
 
 /* ---------------------------------------------------------------- main */
 
+/* The results: every kernel, then each OpenACC kernel beside its CUDA twin,
+ * then the mEVP sub-step against its two floors. */
 static void print_table(double bw) {
+  printf("\ncopy bandwidth (read + write, same run): %.1f GB/s\n", bw / 1e9);
   printf("\n| kernel | size | time/call (us) | floor (MB) | floor GB/s | e_time (of copy BW) | "
-         "elements/s |\n|---|---|---:|---:|---:|---:|---:|\n");
+         "elements/s | GFLOP/s |\n|---|---|---:|---:|---:|---:|---:|---:|\n");
   for (int q = 0; q < n_rows; ++q) {
     const result_row *r = &rows[q];
     printf("| %s | %s | %.1f | ", r->kernel, r->size, 1e6 * r->seconds);
@@ -1102,11 +1278,39 @@ static void print_table(double bw) {
              r->bytes / bw / r->seconds);
     else
       printf("- | - | - | ");
-    printf("%.3e %s |\n", r->elements / r->seconds, r->unit);
+    printf("%.3e %s | ", r->elements / r->seconds, r->unit);
+    if (r->flops > 0.0)
+      printf("%.1f |\n", r->flops / r->seconds / 1e9);
+    else
+      printf("- |\n");
+  }
+  if (n_twins > 0) {
+    printf("\n| kernel | size | OpenACC (us) | CUDA (us) | OpenACC / CUDA | floor (MB) | "
+           "e_time OpenACC | e_time CUDA | CUDA registers |\n"
+           "|---|---|---:|---:|---:|---:|---:|---:|---:|\n");
+    for (int q = 0; q < n_twins; ++q) {
+      const twin_row *r = &twins[q];
+      printf("| %s | %s | %.1f | %.1f | %.2f | %.1f | %.3f | %.3f | ", r->kernel, r->size,
+             1e6 * r->t_acc, 1e6 * r->t_cuda, r->t_acc / r->t_cuda, r->bytes / 1e6,
+             r->bytes / bw / r->t_acc, r->bytes / bw / r->t_cuda);
+      if (r->regs >= 0)
+        printf("%d |\n", r->regs);
+      else
+        printf("- |\n");
+    }
+  }
+  printf("\n");
+  for (int q = 0; q < n_rows; ++q) {
+    const result_row *r = &rows[q];
+    if (strncmp(r->kernel, "seaice mEVP sub-step", 20) != 0) continue;
+    printf("%s, %s: %.1f us per call; floor %.0f B per cell, %.1f us at the copy bandwidth: "
+           "e_time %.3f\n",
+           r->kernel, r->size, 1e6 * r->seconds, r->bytes / r->elements, 1e6 * r->bytes / bw,
+           r->bytes / bw / r->seconds);
   }
 }
 
-int main(int argc, char **argv) {
+static int bench_main(int argc, char **argv) {
   int quick = 0, reps = 50, launch = 0, landice_only = 0;
   const char *cyc_dir = NULL;
   int cyc_n = 0, cyc_nevp = 0;
@@ -1143,25 +1347,37 @@ int main(int argc, char **argv) {
   }
   if (reps < 1) reps = 1;
   if (g_profile) reps = 1;
+  /* an OpenACC build must find its GPU: without one its regions would
+   * silently run on the host */
+  int require_gpu = 0;
 #if defined(_OPENACC)
-  const int ndev = acc_get_num_devices(acc_device_nvidia);
-  if (ndev < 1) {
-    fprintf(stderr, "bench: OpenACC build but no NVIDIA device (is libgomp-plugin-nvptx.so.1 "
-                    "on LD_LIBRARY_PATH?)\n");
+  require_gpu = 1;
+#endif
+  cryo_err err;
+  cryo_err_clear(&err);
+  const double t0 = now();
+#if BENCH_CUDA
+  cuda_ok(cryo_bench_cuda_start(), "start-up");
+#endif
+  if (cryo_device_init(&g_dev, MPI_COMM_WORLD, require_gpu, &err) != CRYO_OK) {
+    fprintf(stderr, "bench: %s\n", err.msg);
     return EXIT_FAILURE;
   }
-  /* acc_init picks device 0 and JIT-compiles the PTX (a second
-   * initialization, e.g. by acc_set_device_num first, is refused) */
-  double t0 = now();
-  acc_init(acc_device_nvidia);
-  printf("device: %s (%s, driver %s), OpenACC %d, acc_init %.2f s\n",
-         acc_get_property_string(0, acc_device_nvidia, acc_property_name),
-         acc_get_property_string(0, acc_device_nvidia, acc_property_vendor),
-         acc_get_property_string(0, acc_device_nvidia, acc_property_driver), _OPENACC, now() - t0);
-#elif defined(_OPENMP)
-  printf("device: host, OpenMP loops (CPU check build)\n");
-#else
-  printf("device: host, serial loops (CPU check build)\n");
+  printf("device: %s, start-up %.2f s\n", g_dev.description, now() - t0);
+#if defined(_OPENACC)
+  printf("device: %s, driver %s, OpenACC %d\n",
+         acc_get_property_string(g_dev.number, acc_device_nvidia, acc_property_vendor),
+         acc_get_property_string(g_dev.number, acc_device_nvidia, acc_property_driver), _OPENACC);
+#endif
+#if BENCH_CUDA
+  double *probe = dev_alloc(1);
+  char cuda_name[160];
+  cuda_ok(cryo_bench_cuda_init(probe, cuda_name, sizeof cuda_name), "start-up");
+  dev_free(probe);
+  printf("CUDA twins: %s, nvcc -arch=sm_90 -O3, registers per thread: stress %d, velocity %d, "
+         "residual %d\n",
+         cuda_name, cryo_bench_cuda_registers("stress"), cryo_bench_cuda_registers("velocity"),
+         cryo_bench_cuda_registers("residual"));
 #endif
   if (cyc_dir) return run_cyclone(cyc_n, cyc_days, cyc_dt, cyc_nevp, cyc_dir);
   printf("repetitions per kernel: %d (median)\n", reps);
@@ -1187,4 +1403,13 @@ int main(int argc, char **argv) {
   print_table(bw);
   printf("\ncorrectness checks failed: %d\n", n_check_fail);
   return n_check_fail ? EXIT_FAILURE : EXIT_SUCCESS;
+}
+
+/* One MPI process (the device layer picks the GPU by node-local rank; run
+ * without mpirun, as a singleton, or under mpirun -np 1). */
+int main(int argc, char **argv) {
+  MPI_Init(&argc, &argv);
+  const int status = bench_main(argc, argv);
+  MPI_Finalize();
+  return status;
 }
