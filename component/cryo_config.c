@@ -31,6 +31,7 @@ static const char *const calendars[] = {
     "proleptic_gregorian", "gregorian", "standard", "noleap", "365_day", NULL};
 static const char *const devices[] = {"auto", "cpu", "gpu", NULL};
 static const char *const si_inits[] = {"cyclone", "uniform", "file", NULL};
+static const char *const precisions[] = {"double", "single", NULL};
 static const char *const li_cases[] = {"slab", "ismip-hom-a", "ismip-hom-c", "file", NULL};
 static const char *const li_basal[] = {"no_slip", "friction", NULL};
 static const char *const li_lateral[] = {"free", "dirichlet", NULL};
@@ -57,6 +58,7 @@ void cryo_config_defaults(cryo_config *cfg) {
   strcpy(g->mask_var, "mask");
   cryo_seaice_params_cyclone(&cfg->seaice.p);
   strcpy(cfg->seaice.init, "cyclone");
+  strcpy(cfg->seaice.stress_precision, "double");
   cfg->seaice.h_init = 0.3;
   cfg->seaice.a_init = 1.0;
   cryo_landice_params_default(&cfg->landice.p);
@@ -114,6 +116,7 @@ static int check_config(cryo_config *cfg, const time_keys *t, cryo_err *err) {
 
   double dt = 0;
   if (!strcmp(r->model, "seaice")) {
+    cfg->seaice.p.stress_single = !strcmp(cfg->seaice.stress_precision, "single");
     CRYO_CALL(cryo_seaice_params_check(&cfg->seaice.p, err));
     dt = cfg->seaice.p.dt;
     CRYO_CHECK(strcmp(cfg->seaice.init, "file") || cfg->seaice.init_file[0], err, CRYO_ERR_MISSING,
@@ -205,6 +208,7 @@ static int read_config(cryo_config *cfg, const char *text, const char *path, cry
       REAL_KEY("coriolis", &sp->coriolis, -1e-3, 1e-3, "s-1"),
       REAL_KEY("h_min", &sp->h_min, 1e-12, 1, "m"),
       INT_KEY("tracer_order", &sp->tracer_order, 0, 1),
+      STR_KEY("stress_precision", si->stress_precision, precisions),
       STR_KEY("init", si->init, si_inits),
       REAL_KEY("h_init", &si->h_init, 0, 1e3, "m"),
       REAL_KEY("a_init", &si->a_init, 0, 1, NULL),

@@ -42,6 +42,7 @@ typedef struct cryo_seaice_config {
   char init[CRYO_NAME_LEN]; /* 'cyclone' | 'uniform' | 'file' */
   double h_init, a_init;    /* m, 1 */
   char init_file[CRYO_PATH_LEN];
+  char stress_precision[CRYO_NAME_LEN]; /* 'double' | 'single' */
 } cryo_seaice_config;
 
 typedef struct cryo_landice_config {

@@ -64,6 +64,7 @@ typedef struct cryo_seaice_params {
   double coriolis;   /* Coriolis parameter f, s-1 */
   double h_min;      /* floor of H in the momentum equation, m */
   int tracer_order;  /* 0: h and a in dG0, 1: in dG1 */
+  int stress_single; /* 1: the stress update works in single precision (state stays double) */
 } cryo_seaice_params;
 
 /* Number of dG coefficients of h and a for a tracer order (0 -> 1, 1 -> 3). */

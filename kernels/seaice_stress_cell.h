@@ -1,0 +1,91 @@
+/* The stress update of one cell, written once for two working precisions:
+ * kernels/seaice_stress.c includes this file twice, with
+ *
+ *   STRESS_REAL    double or float: the type of every intermediate
+ *   STRESS_SUFFIX  a name suffix (stress_cell_double, stress_cell_float)
+ *   STRESS_EXP, STRESS_SQRT   exp/sqrt of that type
+ *
+ * The state (velocity, h, a, stress) stays double either way: velocity
+ * differences are taken in double before they are rounded, and the relaxation
+ * s += (proj - s) / alpha adds a rounded projection to a double stress. In
+ * double every cast below is the identity, so the double variant computes
+ * exactly what it did before the single variant existed. */
+#define STRESS_JOIN2(a, b) a##_##b
+#define STRESS_JOIN(a, b)  STRESS_JOIN2(a, b)
+#define R                  STRESS_REAL
+
+/* P = P* h exp(-C (1 - a)) with h >= 0 and a in [0, 1] (Hibler 1979) */
+#if defined(_OPENACC)
+#pragma acc routine seq
+#endif
+static inline __attribute__((always_inline)) R
+STRESS_JOIN(strength, STRESS_SUFFIX)(R hq, R aq, R pstar, R cstr) {
+  const R zero = 0, one = 1;
+  return pstar * (hq > zero ? hq : zero) *
+         STRESS_EXP(-cstr * (one - (aq > zero ? (aq < one ? aq : one) : zero)));
+}
+
+#if defined(_OPENACC)
+#pragma acc routine seq
+#endif
+static inline __attribute__((always_inline)) void STRESS_JOIN(stress_cell, STRESS_SUFFIX)(
+    long c, long n00, long nxn, stress_consts k, const double *u, const double *v, const double *h,
+    const double *a, int na, double *s11, double *s12, double *s22) {
+  const R rdx2 = (R)k.rdx2, rdy2 = (R)k.rdy2, pstar = (R)k.pstar, cstr = (R)k.cstr;
+  const R k1 = (R)k.k1, k2 = (R)k.k2, k3 = (R)k.k3, dmin2 = (R)k.dmin2;
+  const R half = (R)0.5, two = 2, four = 4, gauss = (R)GAUSS_X;
+  const long n10 = n00 + 1, n01 = n00 + nxn, n11 = n01 + 1;
+  /* gradients of the bilinear velocity as c0 + c1 X (or c0 + c2 Y) */
+  const R dub = (R)(u[n10] - u[n00]), dut = (R)(u[n11] - u[n01]);
+  const R dul = (R)(u[n01] - u[n00]), dur = (R)(u[n11] - u[n10]);
+  const R dvb = (R)(v[n10] - v[n00]), dvt = (R)(v[n11] - v[n01]);
+  const R dvl = (R)(v[n01] - v[n00]), dvr = (R)(v[n11] - v[n10]);
+  const R ux0 = rdx2 * (dub + dut), ux2 = rdx2 * (dut - dub);
+  const R uy0 = rdy2 * (dul + dur), uy1 = rdy2 * (dur - dul);
+  const R vx0 = rdx2 * (dvb + dvt), vx2 = rdx2 * (dvt - dvb);
+  const R vy0 = rdy2 * (dvl + dvr), vy1 = rdy2 * (dvr - dvl);
+  const R e12c = half * (uy0 + vx0), e12x = half * uy1, e12y = half * vx2;
+
+  /* dG0 tracers: one strength per cell (exp once, not per Gauss point) */
+  const R pc = na == 1 ? STRESS_JOIN(strength, STRESS_SUFFIX)((R)h[c], (R)a[c], pstar, cstr) : 0;
+  R p11[3] = {0, 0, 0}, p12[3] = {0, 0, 0}, p22[3] = {0, 0, 0};
+#pragma GCC unroll 4
+  for (int g = 0; g < 4; ++g) {
+    const R gx = (g & 1) ? gauss : -gauss;
+    const R gy = (g & 2) ? gauss : -gauss;
+    const R pg = na == 1
+                     ? pc
+                     : STRESS_JOIN(strength, STRESS_SUFFIX)(
+                           (R)h[c * 3] + (R)h[c * 3 + 1] * gx + (R)h[c * 3 + 2] * gy,
+                           (R)a[c * 3] + (R)a[c * 3 + 1] * gx + (R)a[c * 3 + 2] * gy, pstar, cstr);
+    const R e11 = ux0 + ux2 * gy;
+    const R e22 = vy0 + vy1 * gx;
+    const R e12 = e12c + e12x * gx + e12y * gy;
+    const R delta = STRESS_SQRT(dmin2 + k1 * (e11 * e11 + e22 * e22) + two * k2 * e11 * e22 +
+                                four * k3 * e12 * e12);
+    const R zeta = pg / (two * delta);
+    const R t11 = zeta * (k1 * e11 + k2 * e22) - half * pg;
+    const R t22 = zeta * (k1 * e22 + k2 * e11) - half * pg;
+    const R t12 = two * zeta * k3 * e12;
+    const R phi[3] = {1, gx, gy};
+#pragma GCC unroll 3
+    for (int m = 0; m < 3; ++m) {
+      p11[m] += phi[m] * t11;
+      p12[m] += phi[m] * t12;
+      p22[m] += phi[m] * t22;
+    }
+  }
+  /* projection weights: (w_g phi_k) / M_kk = {1/4, 3/4, 3/4} */
+  const R wk[3] = {(R)0.25, (R)0.75, (R)0.75};
+#pragma GCC unroll 3
+  for (int m = 0; m < 3; ++m) {
+    const long i = c * 3 + m;
+    s11[i] += ((double)(wk[m] * p11[m]) - s11[i]) * k.ralpha;
+    s12[i] += ((double)(wk[m] * p12[m]) - s12[i]) * k.ralpha;
+    s22[i] += ((double)(wk[m] * p22[m]) - s22[i]) * k.ralpha;
+  }
+}
+
+#undef R
+#undef STRESS_JOIN
+#undef STRESS_JOIN2
