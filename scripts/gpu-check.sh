@@ -20,11 +20,14 @@
 #   sh DIR/pack/gpu-check.sh perf DIR/pack    timings for docs/performance.md:
 #       ISMIP-HOM A (80 x 80 x 10) on the GPU and with OpenMP on every core,
 #       the cyclone at 1024 x 1024 with hourly coupling and 6-hourly output
+#   sh DIR/pack/gpu-check.sh scale DIR/pack    weak scaling of the sea-ice
+#       dynamics over the GPUs of the machine (4096 x 4096 cells per GPU)
 #
-# The cases: the sea-ice cyclone at 8 km for 6 h on 1, 2 and 4 ranks (the
-# ranks share the GPU), free drift from a NetCDF forcing file, ISMIP-HOM A at
-# L = 80 km, and ISMIP-HOM A with thickness evolution over two coupling
-# intervals. `run` also times the 2 km cyclone for 2 days (no CPU twin: it
+# The cases: the sea-ice cyclone at 8 km for 6 h on 1, 2 and 4 ranks, free
+# drift from a NetCDF forcing file, ISMIP-HOM A at L = 80 km, and ISMIP-HOM A
+# with thickness evolution over two coupling intervals on 1 and 2 ranks. Ranks
+# take the node's GPUs in turn: on one GPU they share it, on several each
+# has its own. `run` also times the 2 km cyclone for 2 days (no CPU twin: it
 # takes about an hour on two cores); GPU_CHECK_TIMING=0 skips it.
 #
 # The run fails (exit 1) when a GPU run fails, when its banner does not name
@@ -35,7 +38,7 @@
 set -eu
 
 usage() {
-  echo "usage: gpu-check.sh build DIR | run PACK | compare PACK | perf PACK | all DIR" >&2
+  echo "usage: gpu-check.sh build DIR | run PACK | compare PACK | perf PACK | scale PACK | all DIR" >&2
   exit 2
 }
 [ $# -eq 2 ] || usage
@@ -54,7 +57,8 @@ cyclone_8km_2ranks 2 cyclone_8km
 cyclone_8km_4ranks 4 cyclone_8km
 free_drift 1 free_drift
 ismip_hom_a_L80 1 ismip_hom_a_L80
-landice_evolve 1 landice_evolve"
+landice_evolve 1 landice_evolve
+landice_evolve_2ranks 2 landice_evolve"
 
 # Write case NAME's namelist (from the shipped ones in SRC/namelists) and
 # inputs into the current directory; print the output file's name.
@@ -271,6 +275,38 @@ perf() {
   grep -E "Newton|newton" "$dir/perf/ismip_a_80-cryodyn/run.log" | tail -3 || true
 }
 
+# Weak scaling of the sea-ice dynamics: the cyclone with 4096 x 4096 cells of
+# 125 m per GPU, 10 macro steps of 60 s with 100 mEVP iterations, on 1 rank
+# and on one rank per GPU of this machine (the domain grows along x).
+scale() {
+  link_missing_libs
+  export LD_LIBRARY_PATH="$dir/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+  mkdir -p "$dir/scale"
+  ngpu=$(nvidia-smi -L | wc -l)
+  echo "| GPUs | cells | dynamics s | s per macro step | weak-scaling efficiency |"
+  echo "|---|---|---|---|---|"
+  t1=""
+  for n in 1 $ngpu; do
+    [ "$n" -gt 1 ] || [ -z "$t1" ] || continue
+    nx=$((4096 * n))
+    sed -e "s/nx = 256, ny = 256/nx = $nx, ny = 4096, nprocs_x = $n, nprocs_y = 1/" \
+      -e 's/dx = 2000., dy = 2000./dx = 125., dy = 125./' -e 's/^ *run_length = .*/  run_length = 600/' \
+      -e 's/^ *coupling_interval = .*/  coupling_interval = 600/' -e "s/^ *output_file = .*/  output_file = ''/" \
+      -e 's/^ *output_interval = .*/  output_interval = 0/' -e "s/^ *restart_out = .*/  restart_out = ''/" \
+      -e 's/^ *restart_interval = .*/  restart_interval = 0/' -e 's/^ *n_evp = .*/  n_evp = 100/' \
+      "$dir/namelists/cyclone_2km.nml" > "$dir/scale/weak$n.nml"
+    (cd "$dir/scale" && $mpirun -np "$n" "$dir/cryodyn" "weak$n.nml" > "weak$n.log" 2>&1 < /dev/null) || {
+      cat "$dir/scale/weak$n.log" >&2
+      return 1
+    }
+    t=$(awk '/^dynamics / {print $2}' "$dir/scale/weak$n.log")
+    [ -n "$t1" ] || t1=$t
+    awk -v n="$n" -v nx="$nx" -v t="$t" -v t1="$t1" \
+      'BEGIN {printf "| %d | %d x 4096 | %.3f | %.4f | %.3f |\n", n, nx, t, t / 10, t1 / t}'
+  done
+  head -5 "$dir/scale/weak$ngpu.log"
+}
+
 compare() {
   "$(find_python)" - "$dir" "$cases" <<'EOF'
 import os, re, sys
@@ -358,6 +394,7 @@ case $action in
   build) build ;;
   run) run ;;
   perf) perf ;;
+  scale) scale ;;
   compare) compare ;;
   all)
     build
