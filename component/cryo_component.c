@@ -116,14 +116,8 @@ void cryo_field_to_device(cryo_component *c, cryo_field *f) {
 
 static int init_clock(cryo_component *c) {
   const cryo_run_config *r = &c->cfg.run;
-  cryo_clock *k = &c->clock;
-  CRYO_CALL(cryo_date_parse(r->start, &k->start, "&cryo_run start", &c->err));
-  CRYO_CALL(cryo_calendar_parse(r->calendar, &k->calendar, &c->err));
-  k->run_length = r->run_length;
-  k->interval = r->coupling_interval;
-  k->time = 0;
-  k->step = 0;
-  return CRYO_OK;
+  return cryo_clock_init(&c->clock, r->start, r->calendar, r->run_length, r->coupling_interval,
+                         c->cfg.source, &c->err);
 }
 
 static int select_model(cryo_component *c) {

@@ -72,7 +72,10 @@ void cryo_config_defaults(cryo_config *cfg) {
 
 static int whole_seconds(double v, const char *name, long long *out, const char *src,
                          cryo_err *err) {
-  CRYO_CHECK(v >= 0 && v < 9.2e18 && v == floor(v), err, CRYO_ERR_RANGE,
+  CRYO_CHECK(v <= (double)CRYO_CLOCK_MAX_SECONDS, err, CRYO_ERR_RANGE,
+             "%s: &cryo_run: %s = %g s is too large: at most %lld s (years %d to %d)", src, name, v,
+             CRYO_CLOCK_MAX_SECONDS, CRYO_YEAR_MIN, CRYO_YEAR_MAX);
+  CRYO_CHECK(v >= 0 && v == floor(v), err, CRYO_ERR_RANGE,
              "%s: &cryo_run: %s = %g must be a whole, non-negative number of seconds", src, name,
              v);
   *out = (long long)v;
@@ -109,10 +112,9 @@ static int check_config(cryo_config *cfg, const time_keys *t, cryo_err *err) {
                              "coupling_interval", src, err));
   CRYO_CHECK(strcmp(r->forcing, "netcdf") || r->forcing_file[0], err, CRYO_ERR_MISSING,
              "%s: &cryo_run: forcing = 'netcdf' needs forcing_file", src);
-  cryo_date d;
-  char what[CRYO_PATH_LEN + 32];
-  snprintf(what, sizeof what, "%s: &cryo_run: start", src);
-  CRYO_CALL(cryo_date_parse(r->start, &d, what, err));
+  cryo_clock clock;
+  CRYO_CALL(cryo_clock_init(&clock, r->start, r->calendar, r->run_length, r->coupling_interval, src,
+                            err));
 
   double dt = 0;
   if (!strcmp(r->model, "seaice")) {
