@@ -5,12 +5,17 @@
 #include "cryo_clock.h"
 #include "cryo_exchange.h"
 #include "cryo_namelist.h"
+#include "cryo_oasis.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 _Static_assert(CRYO_COUPLING_FIELDS == CRYO_NFIELD, "one OASIS name per coupling field");
+_Static_assert(CRYO_OASIS_COMP_NAME_MAX < CRYO_NAME_LEN &&
+                   CRYO_OASIS_GRID_NAME_MAX < CRYO_NAME_LEN &&
+                   CRYO_OASIS_VAR_NAME_MAX < CRYO_NAME_LEN,
+               "OASIS names fit the namelist strings");
 
 /* Times are read as reals so that long runs fit, then must be whole seconds. */
 typedef struct {
@@ -242,9 +247,12 @@ static int read_config(cryo_config *cfg, const char *text, const char *path, cry
   };
   /* One key per coupling field, named as in the exchange table, holding its
    * OASIS name (namcouple) when it differs from the default. */
+  /* Names longer than OASIS keeps are refused at their line (coupling/cryo_oasis.h). */
   cryo_nml_key coupling_keys[2 + CRYO_COUPLING_FIELDS] = {
-      STR_KEY("component", cfg->coupling.component, NULL),
-      STR_KEY("grid_name", cfg->coupling.grid_name, NULL),
+      {"component", CRYO_NML_STRING, cfg->coupling.component, 1, NULL, CRYO_OASIS_COMP_NAME_MAX + 1,
+       1, 0, NULL, 0, NULL},
+      {"grid_name", CRYO_NML_STRING, cfg->coupling.grid_name, 1, NULL, CRYO_OASIS_GRID_NAME_MAX + 1,
+       1, 0, NULL, 0, NULL},
   };
   for (int f = 0; f < CRYO_COUPLING_FIELDS; ++f)
     coupling_keys[2 + f] = (cryo_nml_key){cryo_exchange_fields[f].name,
@@ -252,7 +260,7 @@ static int read_config(cryo_config *cfg, const char *text, const char *path, cry
                                           cfg->coupling.names[f],
                                           1,
                                           NULL,
-                                          CRYO_NAME_LEN,
+                                          CRYO_OASIS_VAR_NAME_MAX + 1,
                                           1,
                                           0,
                                           NULL,
