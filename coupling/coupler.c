@@ -72,6 +72,8 @@ static int join(const char *component, MPI_Comm *local, cryo_err *err) {
   CRYO_CHECK(!joined, err, CRYO_ERR_STATE,
              "cryo_coupler_init('%s'): this process already joined the coupled run as '%s'",
              component, joined_name);
+  /* OASIS aborts on a bad namcouple with exit code 0 and no visible message. */
+  CRYO_CALL(cryo_oasis_check_namcouple("namcouple", component, err));
   int compid;
   CRYO_CALL(cryo_oasis_init_comp(&compid, component, err));
   CRYO_CALL(cryo_oasis_get_localcomm(local, err));

@@ -48,6 +48,17 @@ enum {
 #define CRYO_OASIS_MAX_PARTS 16
 #define CRYO_OASIS_MAX_VARS  128
 
+/* Check the namcouple at `path` (OASIS reads "namcouple" in the run directory)
+ * before OASIS does: OASIS aborts on a missing or malformed one with exit code 0
+ * and no message the user sees (shared/notes/oasis.md). Checked: the file can be
+ * read; outside comment lines ('#') every line belongs to a section `$NAME ...
+ * $END`; $NFIELDS and $RUNTIME hold one positive integer; $STRINGS exists and
+ * holds no blank line; $NBMODEL (required by OASIS3-MCT 2.0, gone in 5.x) holds
+ * its count and that many names, `component` among them. CRYO_ERR_FILE,
+ * CRYO_ERR_FORMAT naming the line and what is wrong, or CRYO_ERR_COUPLING for a
+ * component not in $NBMODEL. */
+int cryo_oasis_check_namcouple(const char *path, const char *component, cryo_err *err);
+
 /* Join the coupled run as component `name` (at most CRYO_OASIS_COMP_NAME_MAX
  * characters, matching $NBMODEL in the namcouple); OASIS calls MPI_Init unless the
  * program already did. *compid: OASIS component id. */
