@@ -443,9 +443,10 @@ int cryo_oasis_write_grid(const char *name, int nx, int ny, const double *lon, c
              "with the global arrays",
              name, comp_name, rank);
 #ifdef CRYO_HAVE_OASIS_C
-  /* 5.x returns OASIS_Ok where 2.0's flag says "write the grids". */
-  int kinfo = oasis_c_start_grids_writing();
-  if (kinfo == KINFO_OK) kinfo = oasis_c_write_grid(name, nx, ny, nx, ny, lon, lat, OASIS_No_Part);
+  /* 5.0 returns the obsolete flag of oasis_start_grids_writing (always 1,
+   * "grids wanted"), not a status: the call cannot fail (OASIS aborts). */
+  (void)oasis_c_start_grids_writing();
+  int kinfo = oasis_c_write_grid(name, nx, ny, nx, ny, lon, lat, OASIS_No_Part);
   if (kinfo == KINFO_OK)
     kinfo =
         oasis_c_write_corner(name, nx, ny, CRYO_OASIS_NCORNER, nx, ny, clon, clat, OASIS_No_Part);
