@@ -39,7 +39,14 @@ static char *read_namelist(const char *path) {
     text = NULL;
   }
   if (text) text[len] = '\0';
-  if (!text) fprintf(stderr, "cryodyn: error: %s: cannot read: %s\n", path, strerror(errno));
+  if (text && strlen(text) != len) {
+    fprintf(stderr, "cryodyn: error: %s: not a text file (a NUL byte at offset %zu)\n", path,
+            strlen(text));
+    free(text);
+    text = NULL;
+  } else if (!text) {
+    fprintf(stderr, "cryodyn: error: %s: cannot read: %s\n", path, strerror(errno));
+  }
   if (f) fclose(f);
   return text;
 }
