@@ -116,14 +116,8 @@ void cryo_field_to_device(cryo_component *c, cryo_field *f) {
 
 static int init_clock(cryo_component *c) {
   const cryo_run_config *r = &c->cfg.run;
-  cryo_clock *k = &c->clock;
-  CRYO_CALL(cryo_date_parse(r->start, &k->start, "&cryo_run start", &c->err));
-  CRYO_CALL(cryo_calendar_parse(r->calendar, &k->calendar, &c->err));
-  k->run_length = r->run_length;
-  k->interval = r->coupling_interval;
-  k->time = 0;
-  k->step = 0;
-  return CRYO_OK;
+  return cryo_clock_init(&c->clock, r->start, r->calendar, r->run_length, r->coupling_interval,
+                         c->cfg.source, &c->err);
 }
 
 static int select_model(cryo_component *c) {
@@ -145,12 +139,21 @@ static double now(void) {
   return MPI_Wtime();
 }
 
-static int init_steps(cryo_component *c, const char *namelist_path, MPI_Comm comm) {
+/* The namelist is read once (a pipe can be read only once): from `path`
+ * when `text` is NULL. */
+static int init_steps(cryo_component *c, const char *path, const char *text, const char *source,
+                      MPI_Comm comm) {
   CRYO_CALL(cryo_mpi_check(MPI_Comm_dup(comm, &c->comm), "MPI_Comm_dup", &c->err));
   MPI_Comm_rank(c->comm, &c->rank);
   MPI_Comm_size(c->comm, &c->size);
-  CRYO_CALL(cryo_config_read(&c->cfg, namelist_path, &c->err));
-  CRYO_CALL(cryo_file_read_text(namelist_path, &c->namelist_text, &c->err));
+  if (text) {
+    c->namelist_text = strdup(text);
+    CRYO_CHECK(c->namelist_text, &c->err, CRYO_ERR_MEMORY, "%s: out of memory for the namelist",
+               source);
+  } else {
+    CRYO_CALL(cryo_file_read_text(path, &c->namelist_text, &c->err));
+  }
+  CRYO_CALL(cryo_config_read_string(&c->cfg, c->namelist_text, source, &c->err));
   CRYO_CALL(init_clock(c));
   CRYO_CALL(select_model(c));
   CRYO_CALL(cryo_device_init(&c->dev, c->comm, !strcmp(c->cfg.run.device, "gpu"), &c->err));
@@ -169,10 +172,8 @@ static int init_steps(cryo_component *c, const char *namelist_path, MPI_Comm com
   return CRYO_OK;
 }
 
-int cryo_init(cryo_component **cp, const char *namelist_path, MPI_Comm comm) {
-  cryo_err_clear(&init_error);
-  if (!cp || !namelist_path)
-    return CRYO_ERROR(&init_error, CRYO_ERR_ARG, "cryo_init: NULL component or namelist path");
+static int init_component(cryo_component **cp, const char *path, const char *text,
+                          const char *source, MPI_Comm comm) {
   *cp = NULL;
   int initialized = 0;
   MPI_Initialized(&initialized);
@@ -187,7 +188,7 @@ int cryo_init(cryo_component **cp, const char *namelist_path, MPI_Comm comm) {
   for (int i = 0; i < CRYO_T_COUNT; ++i)
     c->timers[i].name = names[i];
   double t0 = now();
-  int status = init_steps(c, namelist_path, comm);
+  int status = init_steps(c, path, text, source, comm);
   if (c->comm != MPI_COMM_NULL) status = cryo_status_agree(c, status);
   if (status == CRYO_OK && c->cfg.run.output_file[0]) {
     status = cryo_status_agree(c, cryo_output_write(c));
@@ -197,6 +198,21 @@ int cryo_init(cryo_component **cp, const char *namelist_path, MPI_Comm comm) {
   c->timers[CRYO_T_INIT].calls++;
   if (status != CRYO_OK) init_error = c->err;
   return status;
+}
+
+int cryo_init(cryo_component **cp, const char *namelist_path, MPI_Comm comm) {
+  cryo_err_clear(&init_error);
+  if (!cp || !namelist_path)
+    return CRYO_ERROR(&init_error, CRYO_ERR_ARG, "cryo_init: NULL component or namelist path");
+  return init_component(cp, namelist_path, NULL, namelist_path, comm);
+}
+
+int cryo_init_text(cryo_component **cp, const char *namelist_text, const char *source,
+                   MPI_Comm comm) {
+  cryo_err_clear(&init_error);
+  if (!cp || !namelist_text)
+    return CRYO_ERROR(&init_error, CRYO_ERR_ARG, "cryo_init_text: NULL component or namelist text");
+  return init_component(cp, NULL, namelist_text, source ? source : "(namelist text)", comm);
 }
 
 int cryo_is_done(const cryo_component *c) {

@@ -5,12 +5,17 @@
 #include "cryo_clock.h"
 #include "cryo_exchange.h"
 #include "cryo_namelist.h"
+#include "cryo_oasis.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 _Static_assert(CRYO_COUPLING_FIELDS == CRYO_NFIELD, "one OASIS name per coupling field");
+_Static_assert(CRYO_OASIS_COMP_NAME_MAX < CRYO_NAME_LEN &&
+                   CRYO_OASIS_GRID_NAME_MAX < CRYO_NAME_LEN &&
+                   CRYO_OASIS_VAR_NAME_MAX < CRYO_NAME_LEN,
+               "OASIS names fit the namelist strings");
 
 /* Times are read as reals so that long runs fit, then must be whole seconds. */
 typedef struct {
@@ -72,7 +77,10 @@ void cryo_config_defaults(cryo_config *cfg) {
 
 static int whole_seconds(double v, const char *name, long long *out, const char *src,
                          cryo_err *err) {
-  CRYO_CHECK(v >= 0 && v < 9.2e18 && v == floor(v), err, CRYO_ERR_RANGE,
+  CRYO_CHECK(v <= (double)CRYO_CLOCK_MAX_SECONDS, err, CRYO_ERR_RANGE,
+             "%s: &cryo_run: %s = %g s is too large: at most %lld s (years %d to %d)", src, name, v,
+             CRYO_CLOCK_MAX_SECONDS, CRYO_YEAR_MIN, CRYO_YEAR_MAX);
+  CRYO_CHECK(v >= 0 && v == floor(v), err, CRYO_ERR_RANGE,
              "%s: &cryo_run: %s = %g must be a whole, non-negative number of seconds", src, name,
              v);
   *out = (long long)v;
@@ -109,10 +117,9 @@ static int check_config(cryo_config *cfg, const time_keys *t, cryo_err *err) {
                              "coupling_interval", src, err));
   CRYO_CHECK(strcmp(r->forcing, "netcdf") || r->forcing_file[0], err, CRYO_ERR_MISSING,
              "%s: &cryo_run: forcing = 'netcdf' needs forcing_file", src);
-  cryo_date d;
-  char what[CRYO_PATH_LEN + 32];
-  snprintf(what, sizeof what, "%s: &cryo_run: start", src);
-  CRYO_CALL(cryo_date_parse(r->start, &d, what, err));
+  cryo_clock clock;
+  CRYO_CALL(cryo_clock_init(&clock, r->start, r->calendar, r->run_length, r->coupling_interval, src,
+                            err));
 
   double dt = 0;
   if (!strcmp(r->model, "seaice")) {
@@ -240,9 +247,12 @@ static int read_config(cryo_config *cfg, const char *text, const char *path, cry
   };
   /* One key per coupling field, named as in the exchange table, holding its
    * OASIS name (namcouple) when it differs from the default. */
+  /* Names longer than OASIS keeps are refused at their line (coupling/cryo_oasis.h). */
   cryo_nml_key coupling_keys[2 + CRYO_COUPLING_FIELDS] = {
-      STR_KEY("component", cfg->coupling.component, NULL),
-      STR_KEY("grid_name", cfg->coupling.grid_name, NULL),
+      {"component", CRYO_NML_STRING, cfg->coupling.component, 1, NULL, CRYO_OASIS_COMP_NAME_MAX + 1,
+       1, 0, NULL, 0, NULL},
+      {"grid_name", CRYO_NML_STRING, cfg->coupling.grid_name, 1, NULL, CRYO_OASIS_GRID_NAME_MAX + 1,
+       1, 0, NULL, 0, NULL},
   };
   for (int f = 0; f < CRYO_COUPLING_FIELDS; ++f)
     coupling_keys[2 + f] = (cryo_nml_key){cryo_exchange_fields[f].name,
@@ -250,7 +260,7 @@ static int read_config(cryo_config *cfg, const char *text, const char *path, cry
                                           cfg->coupling.names[f],
                                           1,
                                           NULL,
-                                          CRYO_NAME_LEN,
+                                          CRYO_OASIS_VAR_NAME_MAX + 1,
                                           1,
                                           0,
                                           NULL,

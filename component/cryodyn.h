@@ -50,6 +50,11 @@ typedef struct cryo_component cryo_component;
  * cryo_finalize on it in every case. */
 int cryo_init(cryo_component **c, const char *namelist_path, MPI_Comm comm);
 
+/* As cryo_init, from the namelist's text (for a driver that read it from a
+ * pipe, which can be read only once); `source` names it in messages. */
+int cryo_init_text(cryo_component **c, const char *namelist_text, const char *source,
+                   MPI_Comm comm);
+
 /* Advance one coupling interval: get forcing, run the dynamics, put results,
  * write output and restart when due. CRYO_ERR_STATE once the run is complete. */
 int cryo_run(cryo_component *c);
@@ -114,6 +119,11 @@ int cryo_is_root(const cryo_component *c);
 /* Read the namelist and say whether the run is coupled (*coupled = 1 or 0)
  * and under which OASIS component name (&cryo_coupling component). */
 int cryo_coupler_wanted(const char *namelist_path, int *coupled, char *component, int len);
+/* As cryo_coupler_wanted, from the namelist's text; `source` names it in
+ * messages. When forcing is not NULL it gets &cryo_run forcing ('analytic',
+ * 'netcdf', 'oasis' or 'host') in flen bytes. */
+int cryo_coupler_wanted_text(const char *namelist_text, const char *source, int *coupled,
+                             char *component, int len, char *forcing, int flen);
 /* Join the coupled run as `component` (at most 6 characters); *local gets
  * the component's communicator. CRYO_ERR_UNSUPPORTED without OASIS. */
 int cryo_coupler_init(const char *component, MPI_Comm *local);

@@ -32,13 +32,32 @@ enum {
   CRYO_OASIS_BOX_PARAMS = 5
 };
 
+/* Name limits, checked when the namelist is read (&cryo_coupling) and again
+ * here. OASIS3-MCT 2.0 (Debian's liboasis3-dev) cuts component names to 6
+ * characters, so a longer name would never match $NBMODEL; it keeps field
+ * names in character(len=ic_lvar = 128) (mod_oasis_kinds) and grid names in
+ * 64 characters (mod_oasis_grid), as 5.x does. cryodyn's own limits are
+ * smaller: field names fit its 64-byte namelist strings, and grid names take
+ * at most 8 characters, the namcouple grid names of the OASIS3 tradition, so
+ * that one namcouple serves every OASIS version. */
 /* Longest component name the coupler keeps (OASIS3-MCT 2.0 cuts names to 6). */
 #define CRYO_OASIS_COMP_NAME_MAX 6
 /* Longest field name accepted (the namcouple $STRINGS name). */
-#define CRYO_OASIS_VAR_NAME_MAX 64
+#define CRYO_OASIS_VAR_NAME_MAX 63
 /* Number of partitions and variables this layer keeps track of. */
 #define CRYO_OASIS_MAX_PARTS 16
 #define CRYO_OASIS_MAX_VARS  128
+
+/* Check the namcouple at `path` (OASIS reads "namcouple" in the run directory)
+ * before OASIS does: OASIS aborts on a missing or malformed one with exit code 0
+ * and no message the user sees (shared/notes/oasis.md). Checked: the file can be
+ * read; outside comment lines ('#') every line belongs to a section `$NAME ...
+ * $END`; $NFIELDS and $RUNTIME hold one positive integer; $STRINGS exists and
+ * holds no blank line; $NBMODEL (required by OASIS3-MCT 2.0, gone in 5.x) holds
+ * its count and that many names, `component` among them. CRYO_ERR_FILE,
+ * CRYO_ERR_FORMAT naming the line and what is wrong, or CRYO_ERR_COUPLING for a
+ * component not in $NBMODEL. */
+int cryo_oasis_check_namcouple(const char *path, const char *component, cryo_err *err);
 
 /* Join the coupled run as component `name` (at most CRYO_OASIS_COMP_NAME_MAX
  * characters, matching $NBMODEL in the namcouple); OASIS calls MPI_Init unless the
@@ -65,8 +84,9 @@ int cryo_oasis_box_kparal(int *kparal, int i0, int j0, int nx_local, int ny_loca
  * does not couple is CRYO_ERR_COUPLING naming the field. *var_id: field id. */
 int cryo_oasis_def_var(int *var_id, const char *name, int part_id, int kinout, cryo_err *err);
 
-/* Longest grid name accepted: the namcouple's grid names (e.g. "cryt"). OASIS names the
- * variables of grids.nc "<name>.lon" etc., so a name must not contain '.'. */
+/* Longest grid name accepted: the namcouple's grid names (e.g. "cryt"; see the
+ * name limits above). OASIS names the variables of grids.nc "<name>.lon" etc.,
+ * so a name must not contain '.'. */
 #define CRYO_OASIS_GRID_NAME_MAX 8
 /* Corners per cell of the grids this layer describes (quadrilaterals). */
 #define CRYO_OASIS_NCORNER 4

@@ -173,14 +173,23 @@ static int check_comm(cryo_exchange *x, const char *want_name, cryo_err *err) {
 /* OASIS has one definition phase per process, ended by enddef. */
 static int defined;
 
-int cryo_exchange_oasis_create(cryo_exchange *x, const cryo_exchange_config *cfg, cryo_err *err) {
-  const char *comp =
-      cfg->oasis_component && cfg->oasis_component[0] ? cfg->oasis_component : "cryody";
-  CRYO_CHECK(!defined, err, CRYO_ERR_STATE,
-             "forcing = 'oasis': this process already defined its OASIS coupling fields; "
-             "OASIS3-MCT allows one exchange per process and run");
-  CRYO_CALL(check_comm(x, comp, err));
-  defined = 1;
+/* Every rank of the component learns whether any failed, so that all go on
+ * to the next collective OASIS call (def_partition, enddef) or none does: a
+ * rank that failed alone would leave the others waiting there for ever,
+ * while it waits for them in cryo_init. The failed ranks keep their message. */
+static int agree(cryo_exchange *x, int status, const char *before, cryo_err *err) {
+  int failed = status != CRYO_OK, any = 0;
+  CRYO_CHECK(MPI_Allreduce(&failed, &any, 1, MPI_INT, MPI_MAX, x->comm) == MPI_SUCCESS, err,
+             CRYO_ERR_MPI, "forcing = 'oasis': MPI_Allreduce failed before %s", before);
+  if (failed) return status;
+  CRYO_CHECK(!any, err, CRYO_ERR_COUPLING,
+             "forcing = 'oasis': another rank of the component failed before %s (its message "
+             "says why); no rank calls it",
+             before);
+  return CRYO_OK;
+}
+
+static int set_names(cryo_exchange *x, const cryo_exchange_config *cfg, cryo_err *err) {
   oasis_impl *o = calloc(1, sizeof *o);
   CRYO_CHECK(o, err, CRYO_ERR_MEMORY, "oasis exchange: out of memory");
   x->impl = o;
@@ -199,12 +208,17 @@ int cryo_exchange_oasis_create(cryo_exchange *x, const cryo_exchange_config *cfg
                cryo_exchange_fields[f].name, CRYO_OASIS_VAR_NAME_MAX);
     strcpy(o->names[f], n);
   }
+  return CRYO_OK;
+}
+
+/* Partition, fields and (on rank 0) the grid: everything before enddef. */
+static int define(cryo_exchange *x, const cryo_exchange_config *cfg, cryo_err *err) {
+  oasis_impl *o = impl_of(x);
+  const cryo_block *b = &x->block;
   int kparal[CRYO_OASIS_BOX_PARAMS], part;
   CRYO_CALL(cryo_oasis_box_kparal(kparal, b->i0, b->j0, b->nx, b->ny, b->nx_global, err));
   CRYO_CALL(cryo_oasis_def_partition(&part, kparal, CRYO_OASIS_BOX_PARAMS,
                                      b->nx_global * b->ny_global, err));
-  /* An error here leaves OASIS in its definition phase; the driver aborts the
-   * coupled run (cryo_coupler_abort), which is the only way to stop partners. */
   for (int f = 0; f < CRYO_NFIELD; ++f) {
     if (!o->names[f][0]) continue;
     int kinout = cryo_exchange_fields[f].dir == CRYO_FIELD_IN ? CRYO_OASIS_IN : CRYO_OASIS_OUT;
@@ -219,5 +233,21 @@ int cryo_exchange_oasis_create(cryo_exchange *x, const cryo_exchange_config *cfg
   if (rank == 0 && grid[0])
     CRYO_CALL(
         cryo_oasis_write_plane_grid(grid, b->nx_global, b->ny_global, 0.0, 0.0, b->dx, b->dy, err));
+  return CRYO_OK;
+}
+
+int cryo_exchange_oasis_create(cryo_exchange *x, const cryo_exchange_config *cfg, cryo_err *err) {
+  const char *comp =
+      cfg->oasis_component && cfg->oasis_component[0] ? cfg->oasis_component : "cryody";
+  CRYO_CHECK(!defined, err, CRYO_ERR_STATE,
+             "forcing = 'oasis': this process already defined its OASIS coupling fields; "
+             "OASIS3-MCT allows one exchange per process and run");
+  CRYO_CALL(check_comm(x, comp, err));
+  defined = 1;
+  CRYO_CALL(agree(x, set_names(x, cfg, err), "oasis_def_partition", err));
+  /* An error after this leaves OASIS in its definition phase; the driver
+   * aborts the coupled run (cryo_coupler_abort), the only way to stop the
+   * partners. */
+  CRYO_CALL(agree(x, define(x, cfg, err), "oasis_enddef", err));
   return cryo_oasis_enddef(err);
 }

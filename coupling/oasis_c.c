@@ -9,10 +9,14 @@
  * from OASIS's exit-0 abort on a wrong array size. */
 #include "cryo_oasis.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+
+#include "cryo_namelist.h"
 
 #ifdef CRYO_HAVE_OASIS_C
 #include <oasis_c.h>
@@ -131,6 +135,112 @@ static const oasis_var *find_var(int var_id) {
   for (int k = 0; k < nvars; k++)
     if (vars[k].id == var_id) return &vars[k];
   return NULL;
+}
+
+/* Sections of a namcouple that cryo_oasis_check_namcouple looks into. */
+enum { NC_NFIELDS, NC_NBMODEL, NC_RUNTIME, NC_STRINGS, NC_OTHER };
+static const char *const nc_names[NC_OTHER] = {"$NFIELDS", "$NBMODEL", "$RUNTIME", "$STRINGS"};
+
+/* The first content line of a section: one positive integer, or for $NBMODEL
+ * the number of models and at least that many names, `component` among them. */
+static int nc_first_line(int sec, char *s, const char *path, int ln, const char *component,
+                         cryo_err *err) {
+  char *end;
+  long n = strtol(s, &end, 10);
+  CRYO_CHECK(end != s && n > 0 && (sec == NC_NBMODEL || *end == '\0'), err, CRYO_ERR_FORMAT,
+             "%s:%d: %s: '%s' is not a positive integer%s", path, ln, nc_names[sec], s,
+             sec == NC_NBMODEL ? " followed by the model names" : "");
+  if (sec != NC_NBMODEL) return CRYO_OK;
+  int found = 0;
+  long names = 0;
+  char *save;
+  for (char *w = strtok_r(end, " \t", &save); w && names < n;
+       w = strtok_r(NULL, " \t", &save), ++names)
+    found |= strcmp(w, component) == 0;
+  CRYO_CHECK(names == n, err, CRYO_ERR_FORMAT, "%s:%d: $NBMODEL: %ld models announced, %ld named",
+             path, ln, n, names);
+  CRYO_CHECK(found, err, CRYO_ERR_COUPLING,
+             "%s:%d: component '%s' is not among the models of $NBMODEL ('%s'); &cryo_coupling "
+             "component must be one of them",
+             path, ln, component, s);
+  return CRYO_OK;
+}
+
+/* Checks the namcouple text in place (lines are cut at their ends). */
+static int nc_check_text(char *text, const char *path, const char *component, cryo_err *err) {
+  int line_of[NC_OTHER + 1] = {0}, open = -1, open_line = 0, filled = 0;
+  char open_name[32] = "";
+  int ln = 0;
+  for (char *next = text; next;) {
+    char *s = next;
+    next = strchr(s, '\n');
+    if (next) *next++ = '\0';
+    ++ln;
+    while (isspace((unsigned char)*s))
+      ++s;
+    for (size_t n = strlen(s); n > 0 && isspace((unsigned char)s[n - 1]); --n)
+      s[n - 1] = '\0';
+    if (*s == '#' || (!*s && !next)) continue;
+    CRYO_CHECK(*s || open != NC_STRINGS, err, CRYO_ERR_FORMAT,
+               "%s:%d: blank line in $STRINGS (OASIS allows none)", path, ln);
+    if (!*s) continue;
+    if (*s == '$') {
+      size_t len = strcspn(s, " \t");
+      if (len == 4 && !strncmp(s, "$END", 4)) {
+        CRYO_CHECK(open >= 0, err, CRYO_ERR_FORMAT, "%s:%d: $END outside a section", path, ln);
+        CRYO_CHECK(filled || open == NC_OTHER, err, CRYO_ERR_FORMAT, "%s:%d: %s is empty", path,
+                   open_line, open_name);
+        open = -1;
+        continue;
+      }
+      CRYO_CHECK(open < 0, err, CRYO_ERR_FORMAT,
+                 "%s:%d: %.*s inside %s, which starts at line %d (missing $END?)", path, ln,
+                 (int)len, s, open_name, open_line);
+      open = NC_OTHER;
+      for (int k = 0; k < NC_OTHER; ++k)
+        if (len == strlen(nc_names[k]) && !strncmp(s, nc_names[k], len)) open = k;
+      CRYO_CHECK(open == NC_OTHER || !line_of[open], err, CRYO_ERR_FORMAT,
+                 "%s:%d: %s given twice, at line %d and again here", path, ln, nc_names[open],
+                 line_of[open]);
+      line_of[open] = ln;
+      open_line = ln;
+      filled = 0;
+      snprintf(open_name, sizeof open_name, "%.*s", (int)len, s);
+      continue;
+    }
+    CRYO_CHECK(open >= 0, err, CRYO_ERR_FORMAT,
+               "%s:%d: '%s' outside a section (every line but comments belongs to one, "
+               "$NAME ... $END)",
+               path, ln, s);
+    if (!filled++ && open < NC_STRINGS) CRYO_CALL(nc_first_line(open, s, path, ln, component, err));
+  }
+  CRYO_CHECK(open < 0, err, CRYO_ERR_FORMAT, "%s: %s (line %d) has no $END", path, open_name,
+             open_line);
+  for (int k = 0; k < NC_OTHER; ++k) {
+#ifdef CRYO_HAVE_OASIS_C
+    if (k == NC_NBMODEL) continue; /* gone in OASIS3-MCT 5.x */
+#endif
+    CRYO_CHECK(line_of[k], err, CRYO_ERR_FORMAT, "%s: no %s section (%s ... $END)", path,
+               nc_names[k], nc_names[k]);
+  }
+  return CRYO_OK;
+}
+
+int cryo_oasis_check_namcouple(const char *path, const char *component, cryo_err *err) {
+  CRYO_CHECK(path && component, err, CRYO_ERR_ARG,
+             "cryo_oasis_check_namcouple: path and component must be set");
+  char *text;
+  if (cryo_file_read_text(path, &text, err) != CRYO_OK) {
+    char msg[CRYO_ERR_MSG_LEN], cwd[512];
+    snprintf(msg, sizeof msg, "%s", err->msg);
+    return CRYO_ERROR(err, CRYO_ERR_FILE,
+                      "%s (OASIS reads the namcouple from the run directory, %s, before it "
+                      "starts the coupled run)",
+                      msg, getcwd(cwd, sizeof cwd) ? cwd : "the current directory");
+  }
+  int status = nc_check_text(text, path, component, err);
+  free(text);
+  return status;
 }
 
 int cryo_oasis_init_comp(int *compid, const char *name, cryo_err *err) {
@@ -333,9 +443,10 @@ int cryo_oasis_write_grid(const char *name, int nx, int ny, const double *lon, c
              "with the global arrays",
              name, comp_name, rank);
 #ifdef CRYO_HAVE_OASIS_C
-  /* 5.x returns OASIS_Ok where 2.0's flag says "write the grids". */
-  int kinfo = oasis_c_start_grids_writing();
-  if (kinfo == KINFO_OK) kinfo = oasis_c_write_grid(name, nx, ny, nx, ny, lon, lat, OASIS_No_Part);
+  /* 5.0 returns the obsolete flag of oasis_start_grids_writing (always 1,
+   * "grids wanted"), not a status: the call cannot fail (OASIS aborts). */
+  (void)oasis_c_start_grids_writing();
+  int kinfo = oasis_c_write_grid(name, nx, ny, nx, ny, lon, lat, OASIS_No_Part);
   if (kinfo == KINFO_OK)
     kinfo =
         oasis_c_write_corner(name, nx, ny, CRYO_OASIS_NCORNER, nx, ny, clon, clat, OASIS_No_Part);

@@ -4,6 +4,7 @@
  * `cryodyn: error: <message>` to stderr and exits non-zero. */
 #include <cryodyn.h>
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +18,37 @@ static int fail(cryo_component **c, int status, int rank) {
   if (cryo_coupler_joined()) cryo_coupler_abort(1);
   cryo_finalize(c);
   return status;
+}
+
+/* The whole namelist file into a malloc'ed string, or NULL with a message.
+ * Read once and handed to the library as text, so that a pipe works
+ * (`cryodyn /dev/stdin < run.nml`). */
+static char *read_namelist(const char *path) {
+  FILE *f = fopen(path, "rb");
+  size_t len = 0, cap = 4096;
+  char *text = f ? malloc(cap) : NULL;
+  while (text) {
+    len += fread(text + len, 1, cap - len - 1, f);
+    if (len < cap - 1) break;
+    char *bigger = realloc(text, cap *= 2);
+    if (!bigger) free(text);
+    text = bigger;
+  }
+  if (f && (!text || ferror(f))) {
+    free(text);
+    text = NULL;
+  }
+  if (text) text[len] = '\0';
+  if (text && strlen(text) != len) {
+    fprintf(stderr, "cryodyn: error: %s: not a text file (a NUL byte at offset %zu)\n", path,
+            strlen(text));
+    free(text);
+    text = NULL;
+  } else if (!text) {
+    fprintf(stderr, "cryodyn: error: %s: cannot read: %s\n", path, strerror(errno));
+  }
+  if (f) fclose(f);
+  return text;
 }
 
 static void hms(double s, char *buf, size_t len) {
@@ -41,16 +73,32 @@ int main(int argc, char **argv) {
    * it, so the coupled run is joined before cryo_init
    * (cryodyn.h). */
   int coupled = 0;
-  char component[64];
+  char component[64], forcing[16] = "";
   MPI_Comm comm = MPI_COMM_WORLD;
-  int status = cryo_coupler_wanted(argv[1], &coupled, component, (int)sizeof component);
+  char *text = read_namelist(argv[1]);
+  if (!text) MPI_Abort(MPI_COMM_WORLD, 1);
+  int status = cryo_coupler_wanted_text(text, argv[1], &coupled, component, (int)sizeof component,
+                                        forcing, (int)sizeof forcing);
   if (coupled && (status != CRYO_OK || cryo_coupler_init(component, &comm) != CRYO_OK)) {
     fprintf(stderr, "cryodyn: error: %s\n", cryo_coupler_last_error());
     cryo_coupler_abort(1);
   }
+  /* Host forcing comes from a program that embeds cryodyn and calls
+   * cryo_set_field; run here it would be zero forcing. */
+  if (!strcmp(forcing, "host")) {
+    if (rank == 0)
+      fprintf(stderr,
+              "cryodyn: error: %s: forcing = 'host' needs a host program that sets the forcing "
+              "(cryo_set_field); the standalone driver runs 'analytic', 'netcdf' or 'oasis'\n",
+              argv[1]);
+    free(text);
+    MPI_Finalize();
+    return 1;
+  }
   cryo_component *c = NULL;
   double wall0 = MPI_Wtime();
-  status = cryo_init(&c, argv[1], comm);
+  status = cryo_init_text(&c, text, argv[1], comm);
+  free(text);
   if (status != CRYO_OK) {
     status = fail(&c, status, rank);
     MPI_Finalize();

@@ -38,8 +38,7 @@
  * body, or once per gang before an inner loop, took 16-40 more registers per
  * thread (ptxas, sea-ice stress). The struct holds 8-byte members only (no
  * padding, so comparing bytes compares values). Without OpenACC the struct is
- * an ordinary static variable and the set is a plain copy; either way a kernel
- * written like this must not run from two host threads at once.
+ * an ordinary static variable and the set is a plain copy.
  *
  * No-map loops are queued asynchronously (one queue): the host queues the next
  * launch while the GPU runs the last, so a short kernel costs its run time
@@ -49,10 +48,25 @@
  * and before a halo exchange that moves data. Only launch
  * arguments (device addresses, sizes, parameters) cross here, and only when
  * they change; model state moves through component/cryo_device.c alone.
+ *
+ * The struct is one per process, while two host threads may launch the same
+ * kernel at once (two components of one process, or the blocks of one
+ * component run as threads): so a launch holds its file's launch lock from
+ * setting the arguments to the end of the loop,
+ *
+ *   cryo_device_args_acquire(&my_dev, &fresh, sizeof fresh);
+ *   my_loop();
+ *   cryo_device_args_release();
+ *
+ * The device copy of the struct is safe too: a set that changes it first
+ * waits for every queued launch. The lock is static in each file that includes
+ * this header, as its launch structs are; uncontended it costs tens of
+ * nanoseconds against the 4 us of a launch.
  */
 #ifndef CRYO_ACC_H
 #define CRYO_ACC_H
 
+#include <pthread.h>
 #include <string.h>
 
 #define CRYO_PRAGMA(x) _Pragma(#x)
@@ -107,5 +121,18 @@ static inline void cryo_device_args_set(void *dev, const void *fresh, size_t byt
   memcpy(dev, fresh, bytes);
 }
 #endif
+
+static pthread_mutex_t cryo_launch_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* Take this file's launch lock, then set the launch arguments. */
+static inline void cryo_device_args_acquire(void *dev, const void *fresh, size_t bytes) {
+  pthread_mutex_lock(&cryo_launch_lock);
+  cryo_device_args_set(dev, fresh, bytes);
+}
+
+/* After the launch: let the next thread set the arguments. */
+static inline void cryo_device_args_release(void) {
+  pthread_mutex_unlock(&cryo_launch_lock);
+}
 
 #endif

@@ -91,9 +91,10 @@ void cryo_seaice_stress_kernel(const cryo_seaice_params *p, const cryo_block *b,
                                const double *mask, double *s11, double *s12, double *s22) {
   const stress_args fresh = {
       stress_consts_make(p, b), b->nx + 2, CRYO_NCELL(b), u, v, h, a, mask, s11, s12, s22};
-  cryo_device_args_set(&stress_dev, &fresh, sizeof fresh);
+  cryo_device_args_acquire(&stress_dev, &fresh, sizeof fresh);
   if (p->stress_single)
     (p->tracer_order == 1 ? stress_dg1_single : stress_dg0_single)();
   else
     (p->tracer_order == 1 ? stress_dg1 : stress_dg0)();
+  cryo_device_args_release();
 }

@@ -164,11 +164,12 @@ void cryo_seaice_velocity_kernel(const cryo_seaice_params *p, const cryo_block *
                                uair, vair,  uocn,
                                vocn, u_n,   v_n,
                                u,    v};
-  cryo_device_args_set(&velocity_dev, &fresh, sizeof fresh);
+  cryo_device_args_acquire(&velocity_dev, &fresh, sizeof fresh);
   if (p->tracer_order == 1)
     velocity_dg1();
   else
     velocity_dg0();
+  cryo_device_args_release();
 }
 
 void cryo_seaice_velocity_save_kernel(const cryo_block *b, const double *u, const double *v,

@@ -21,6 +21,11 @@
 #             message "--die-at 2: exiting at 7200 s", mpirun's report of the exit,
 #             no "cryodyn: run complete"; the restart of 3600 s, written before the
 #             partner died, is intact (its u equals that of the good run, bit for bit)
+#   gridname  grid_name = 'cr.t' fails on rank 0 only (grid description): every
+#             rank stops before oasis_enddef and reports rank 0's message
+#   namcouple none / garbage (cryodyn alone): no namcouple, or a file that is
+#             not one: cryodyn names the file and what is wrong and exits
+#             non-zero (OASIS would abort with exit code 0)
 # Asserted for every case: the run ends within 60 s (timeout), the exit code is not 0
 # (OASIS's own aborts exit 0, so the text is checked as well), the message above is
 # in the output, and no "cryodyn: run complete" is printed.
@@ -121,6 +126,33 @@ else
   fail "partner: no restart $restart written before the partner died"
 fi
 
+# grid_name = 'cr.t' is refused by rank 0 alone, which describes the grid:
+# every rank must learn it before oasis_enddef (rank 1 used to wait there
+# while rank 0 waited for it, a silent hang).
+run_case gridname "s/^&cryo_coupling/\&cryo_coupling grid_name = 'cr.t',/" '{ print }' \
+  --period 3600 --check none
+grep -q "grid_name = 'cr.t'" "$rundir/run.nml" || fail "gridname: could not set grid_name"
+expect gridname "cryodyn: error: OASIS grid name 'cr.t' has 4 characters, must have 1 to 8 and no '.'"
+
+# No namcouple, and one that is not a namcouple: cryodyn says what is wrong
+# and exits non-zero before OASIS starts (OASIS itself would abort with exit
+# code 0 and no message). cryodyn alone, as it stops before any partner joins.
+for bad in none garbage; do
+  rundir=$top/namcouple_$bad
+  mkdir "$rundir"
+  cp "$nml" "$rundir/run.nml"
+  [ $bad = garbage ] && printf 'ICE_FRAC O_ICEFRC 1 3600 1 rsti.nc EXPORTED\n' >"$rundir/namcouple"
+  (cd "$rundir" && timeout 60 "$mpirun" -np 1 "$cryodyn" run.nml >log 2>&1)
+  rc=$?
+  log=$rundir/log
+  echo "--- namcouple_$bad: mpirun exit $rc"
+  [ "$rc" != 0 ] && [ "$rc" != 124 ] || fail "namcouple_$bad: exit code $rc, expected non-zero"
+done
+log=$top/namcouple_none/log
+expect namcouple_none "cryodyn: error: namcouple: cannot open: No such file or directory (OASIS reads the namcouple from the run directory"
+log=$top/namcouple_garbage/log
+expect namcouple_garbage "cryodyn: error: namcouple:1: 'ICE_FRAC O_ICEFRC 1 3600 1 rsti.nc EXPORTED' outside a section"
+
 if [ "$failures" -gt 0 ]; then
   echo "coupled_failures: $failures check(s) failed; run directories under $top" >&2
   for d in "$top"/*/; do
@@ -130,5 +162,5 @@ if [ "$failures" -gt 0 ]; then
   exit 1
 fi
 [ "${KEEP_RUNDIR:-0}" = 1 ] || rm -rf "$top"
-echo "coupled_failures: PASS (5 cases: missing field, name mismatch, dt, period, partner dies)"
+echo "coupled_failures: PASS (8 cases: missing field, name mismatch, dt, period, partner dies, grid name, no namcouple, garbage namcouple)"
 exit 0

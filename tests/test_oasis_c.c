@@ -9,6 +9,7 @@
 
 #include <CUnit/Basic.h>
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 /* Box {2, j0*nx_global + i0, nx_local, ny_local, nx_global}: rows j0.. of a 40-wide grid. */
@@ -120,6 +121,66 @@ static void test_write_grid_checks(void) {
   CU_ASSERT_EQUAL(cryo_oasis_write_plane_grid("cryt", 2, 2, 0, 0, 1e4, 1e4, &err), CRYO_ERR_STATE);
 }
 
+/* Writes `text` to ./namcouple.test (the test runs in a scratch directory). */
+static const char *namcouple(const char *text) {
+  FILE *f = fopen("namcouple.test", "w");
+  CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+  fputs(text, f);
+  fclose(f);
+  return "namcouple.test";
+}
+
+#define GOOD_HEAD   " $NFIELDS\n    1\n $END\n"
+#define GOOD_MODELS " $NBMODEL\n    2  cryody  toyocn\n $END\n"
+#define GOOD_TAIL                                                                                  \
+  " $RUNTIME\n    14400\n $END\n $NLOGPRT\n    0\n $END\n $STRINGS\n"                              \
+  "O_OCurx1 I_OCurx1 1 3600 1 r.nc EXPORTED\n40 30 40 30 ocnt cryt LAG=0\nR 0 R 0\n"               \
+  "LOCTRANS\nINSTANT\n $END\n"
+
+/* A missing or malformed namcouple makes OASIS abort with exit code 0 and no
+ * message the user sees: it is checked first, and the message says what is
+ * wrong (issue 9). */
+static void test_namcouple_check(void) {
+  cryo_err err;
+  cryo_err_clear(&err);
+  CU_ASSERT_EQUAL(
+      cryo_oasis_check_namcouple(namcouple(GOOD_HEAD GOOD_MODELS GOOD_TAIL), "cryody", &err),
+      CRYO_OK);
+  CU_ASSERT_EQUAL(cryo_oasis_check_namcouple("no_such_namcouple", "cryody", &err), CRYO_ERR_FILE);
+  CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "no_such_namcouple: cannot open"));
+  CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "run directory"));
+  CU_ASSERT_EQUAL(
+      cryo_oasis_check_namcouple(namcouple("this is not a namcouple\n"), "cryody", &err),
+      CRYO_ERR_FORMAT);
+  CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "namcouple.test:1: 'this is not a namcouple'"));
+  CU_ASSERT_EQUAL(cryo_oasis_check_namcouple(namcouple(GOOD_MODELS GOOD_TAIL), "cryody", &err),
+                  CRYO_ERR_FORMAT);
+  CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "namcouple.test: no $NFIELDS section"));
+  CU_ASSERT_EQUAL(
+      cryo_oasis_check_namcouple(namcouple(" $NFIELDS\n    two\n $END\n" GOOD_MODELS GOOD_TAIL),
+                                 "cryody", &err),
+      CRYO_ERR_FORMAT);
+  CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "namcouple.test:2: $NFIELDS: 'two'"));
+  CU_ASSERT_EQUAL(cryo_oasis_check_namcouple(namcouple(" $NFIELDS\n    1\n" GOOD_MODELS GOOD_TAIL),
+                                             "cryody", &err),
+                  CRYO_ERR_FORMAT);
+  CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "namcouple.test:3: $NBMODEL inside $NFIELDS"));
+  CU_ASSERT_EQUAL(
+      cryo_oasis_check_namcouple(namcouple(GOOD_HEAD GOOD_MODELS GOOD_TAIL), "cryodx", &err),
+      CRYO_ERR_COUPLING);
+  CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "'cryodx' is not among the models of $NBMODEL"));
+  const char *blank = GOOD_HEAD GOOD_MODELS
+      " $RUNTIME\n    14400\n $END\n $STRINGS\nO_OCurx1 I_OCurx1 1 3600 1 r.nc EXPORTED\n\n"
+      "40 30 40 30 ocnt cryt LAG=0\nR 0 R 0\nLOCTRANS\nINSTANT\n $END\n";
+  CU_ASSERT_EQUAL(cryo_oasis_check_namcouple(namcouple(blank), "cryody", &err), CRYO_ERR_FORMAT);
+  CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "namcouple.test:12: blank line in $STRINGS"));
+  CU_ASSERT_EQUAL(cryo_oasis_check_namcouple(
+                      namcouple(GOOD_HEAD GOOD_MODELS " $STRINGS\nA B 1 3600 1 r.nc EXPORTED\n"),
+                      "cryody", &err),
+                  CRYO_ERR_FORMAT);
+  CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "$STRINGS (line 7) has no $END"));
+}
+
 int main(void) {
   if (CU_initialize_registry() != CUE_SUCCESS) return 2;
   CU_pSuite s = CU_add_suite("oasis_c", NULL, NULL);
@@ -129,6 +190,7 @@ int main(void) {
   CU_add_test(s, "bad ids and partitions", test_bad_ids_and_partitions);
   CU_add_test(s, "plane grid", test_plane_grid);
   CU_add_test(s, "write grid checks", test_write_grid_checks);
+  CU_add_test(s, "namcouple check", test_namcouple_check);
   CU_basic_set_mode(CU_BRM_VERBOSE);
   CU_basic_run_tests();
   unsigned failures = CU_get_number_of_failures();
