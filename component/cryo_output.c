@@ -1,6 +1,10 @@
-/* CF-1.8 NetCDF-4 output, gathered to rank 0 (DESIGN.md section 8): one
+/* CF-1.8 NetCDF output, gathered to rank 0 (DESIGN.md section 8): one
  * record per output time, coordinates x, y at cell centres and x_node,
- * y_node at cell corners, a `time` axis in seconds since the start date. */
+ * y_node at cell corners, a `time` axis in seconds since the start date.
+ * The file is NetCDF classic with 64-bit offsets, written by NetCDF's own
+ * I/O layer: after a failed write (a full disk) HDF5, behind NetCDF-4,
+ * cannot close the file and crashes the process at exit, while the classic
+ * layer reports the system's error and keeps the records already synced. */
 #include "cryo_impl.h"
 
 #include <netcdf.h>
@@ -15,12 +19,17 @@ struct cryo_output {
   size_t nrec;
 };
 
+/* NetCDF's status: positive ones are the system's errno (ENOSPC, EFBIG,
+ * EDQUOT...), whose text nc_strerror gives. */
+static int nc_failure(cryo_component *c, int s, const char *what) {
+  return CRYO_ERROR(&c->err, s > 0 ? CRYO_ERR_FILE : CRYO_ERR_NETCDF, "%s: %s: %s",
+                    c->cfg.run.output_file, what, nc_strerror(s));
+}
+
 #define NC_TRY(c, expr, what)                                                                      \
   do {                                                                                             \
     int nc_try_status_ = (expr);                                                                   \
-    if (nc_try_status_ != NC_NOERR)                                                                \
-      return CRYO_ERROR(&(c)->err, CRYO_ERR_NETCDF, "%s: %s: %s", (c)->cfg.run.output_file, what,  \
-                        nc_strerror(nc_try_status_));                                              \
+    if (nc_try_status_ != NC_NOERR) return nc_failure(c, nc_try_status_, what);                    \
   } while (0)
 
 static int put_text(cryo_component *c, int ncid, int var, const char *name, const char *value) {
@@ -41,13 +50,10 @@ static int write_axis(cryo_component *c, int ncid, int var, int n, double step, 
 }
 
 /* Create the file and define every variable (rank 0). */
-static int output_create(cryo_component *c) {
-  cryo_output *o = calloc(1, sizeof *o);
-  CRYO_CHECK(o, &c->err, CRYO_ERR_MEMORY, "out of memory for the output file");
-  c->output = o;
-  o->ncid = -1;
+static int output_define(cryo_component *c) {
+  cryo_output *o = c->output;
   const char *path = c->cfg.run.output_file;
-  NC_TRY(c, nc_create(path, NC_NETCDF4 | NC_CLOBBER, &o->ncid), "creating the file");
+  NC_TRY(c, nc_create(path, NC_64BIT_OFFSET | NC_CLOBBER, &o->ncid), "creating the file");
   int ncid = o->ncid;
   const cryo_block *b = &c->grid.block;
   int dt, dx, dy, dxn, dyn, dz = -1;
@@ -126,6 +132,22 @@ static int output_create(cryo_component *c) {
   return CRYO_OK;
 }
 
+/* Rank 0: a new output file, or none at all: a file that could not be
+ * defined holds nothing worth keeping. */
+static int output_create(cryo_component *c) {
+  cryo_output *o = calloc(1, sizeof *o);
+  CRYO_CHECK(o, &c->err, CRYO_ERR_MEMORY, "out of memory for the output file");
+  c->output = o;
+  o->ncid = -1;
+  int status = output_define(c);
+  if (status != CRYO_OK) {
+    if (o->ncid >= 0) nc_close(o->ncid);
+    o->ncid = -1;
+    remove(c->cfg.run.output_file);
+  }
+  return status;
+}
+
 /* Rank 0: write record o->nrec of variable v from the gathered field. */
 static int write_var(cryo_component *c, int v, const double *global) {
   const cryo_output_var *ov = &c->outvars[v];
@@ -146,7 +168,9 @@ static int write_var(cryo_component *c, int v, const double *global) {
   countv[nd++] = gx;
   int s = nc_put_vara_double(c->output->ncid, c->output->var[v], startv, countv, out);
   free(out);
-  NC_TRY(c, s, ov->name);
+  char what[96];
+  snprintf(what, sizeof what, "writing '%s' at time %lld s", ov->name, c->clock.time);
+  NC_TRY(c, s, what);
   return CRYO_OK;
 }
 
@@ -175,9 +199,7 @@ int cryo_output_write(cryo_component *c) {
     size_t at = c->output->nrec;
     int s = nc_put_var1_double(c->output->ncid, c->output->time_var, &at, &t);
     if (s == NC_NOERR) s = nc_sync(c->output->ncid);
-    if (s != NC_NOERR)
-      status = CRYO_ERROR(&c->err, CRYO_ERR_NETCDF, "%s: writing time: %s", c->cfg.run.output_file,
-                          nc_strerror(s));
+    if (s != NC_NOERR) status = nc_failure(c, s, "writing time");
     c->output->nrec++;
   }
   return status;

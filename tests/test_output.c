@@ -1,12 +1,19 @@
-/* NetCDF output (issue 2, item 8): CF-1.8 attributes, coordinates and the
- * time axis, and the field gathered from 4 ranks bit-identical to 1 rank
- * (the 1-rank run uses a communicator of rank 0 alone). */
+/* NetCDF output (issue 2, item 8; issue 9): CF-1.8 attributes, coordinates
+ * and the time axis, and the field gathered from 4 ranks bit-identical to 1
+ * rank (the 1-rank run uses a communicator of rank 0 alone). A full disk or
+ * a file-size limit is an error naming the file and the reason, with no crash
+ * at exit: a file that could not be created is removed, one that fails later
+ * keeps its complete records. */
 #include "cryo_test.h"
 #include "test_component.h"
 
 #include <math.h>
 #include <netcdf.h>
+#include <signal.h>
 #include <stdlib.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 static int rank, size;
 
@@ -116,9 +123,63 @@ static void test_unwritable(void) {
   test_write_file(MPI_COMM_WORLD, "out_bad.nml", nml);
   cryo_component *c = NULL;
   int status = cryo_init(&c, "out_bad.nml", MPI_COMM_WORLD);
-  CU_ASSERT_EQUAL(status, CRYO_ERR_NETCDF);
+  CU_ASSERT_EQUAL(status, CRYO_ERR_FILE);
   CU_ASSERT_PTR_NOT_NULL(strstr(cryo_last_error(c), "no/such/dir/out.nc"));
   cryo_finalize(&c);
+}
+
+/* Output to /dev/full (a full disk) from the first record, then a file-size
+ * limit that lets the file and record 0 through but not record 1. */
+static void test_disk_full(void) {
+  char nml[1024];
+  test_seaice_namelist(nml, sizeof nml, 16, 12, 2400,
+                       "output_interval = 1200, output_file = 'out_full.nc'");
+  test_write_file(MPI_COMM_WORLD, "out_full.nml", nml);
+  if (rank == 0) CU_ASSERT_EQUAL(symlink("/dev/full", "out_full.nc"), 0);
+  MPI_Barrier(MPI_COMM_WORLD);
+  cryo_component *c = NULL;
+  CU_ASSERT_EQUAL(cryo_init(&c, "out_full.nml", MPI_COMM_WORLD), CRYO_ERR_FILE);
+  const char *msg = cryo_last_error(c);
+  CU_ASSERT_PTR_NOT_NULL(strstr(msg, "out_full.nc"));
+  CU_ASSERT_PTR_NOT_NULL(strstr(msg, "No space left on device"));
+  if (!strstr(msg, "No space left")) fprintf(stderr, "out_full.nc: %s\n", msg);
+  cryo_finalize(&c);
+  struct stat st;
+  if (rank == 0) CU_ASSERT_EQUAL(lstat("out_full.nc", &st), -1);
+
+  test_seaice_namelist(nml, sizeof nml, 16, 12, 2400,
+                       "output_interval = 1200, output_file = 'out_big.nc'");
+  test_write_file(MPI_COMM_WORLD, "out_big.nml", nml);
+  struct rlimit was, small;
+  getrlimit(RLIMIT_FSIZE, &was);
+  small = was;
+  small.rlim_cur = 20000;   /* header, coordinates and record 0: about 14 kB */
+  signal(SIGXFSZ, SIG_IGN); /* write() then fails with EFBIG */
+  setrlimit(RLIMIT_FSIZE, &small);
+  CU_ASSERT_EQUAL_FATAL(cryo_init(&c, "out_big.nml", MPI_COMM_WORLD), CRYO_OK);
+  CU_ASSERT_EQUAL(cryo_run(c), CRYO_ERR_FILE);
+  msg = cryo_last_error(c);
+  CU_ASSERT_PTR_NOT_NULL(strstr(msg, "out_big.nc"));
+  CU_ASSERT_PTR_NOT_NULL(strstr(msg, "File too large"));
+  if (!strstr(msg, "File too large")) fprintf(stderr, "out_big.nc: %s\n", msg);
+  cryo_finalize(&c);
+  setrlimit(RLIMIT_FSIZE, &was);
+  if (rank != 0) return;
+  int ncid, var, dim;
+  size_t len = 0;
+  CU_ASSERT_EQUAL_FATAL(nc_open("out_big.nc", NC_NOWRITE, &ncid), NC_NOERR);
+  nc_inq_dimid(ncid, "time", &dim);
+  nc_inq_dimlen(ncid, dim, &len);
+  CU_ASSERT_EQUAL(len, 1);
+  double t = -1, h = 0;
+  nc_inq_varid(ncid, "time", &var);
+  nc_get_var_double(ncid, var, &t);
+  CU_ASSERT_EQUAL(t, 0.0);
+  size_t start[3] = {0, 11, 15}, count[3] = {1, 1, 1};
+  nc_inq_varid(ncid, "h", &var);
+  nc_get_vara_double(ncid, var, start, count, &h);
+  CU_ASSERT(h > 0.29 && h < 0.32); /* the cyclone's initial thickness */
+  nc_close(ncid);
 }
 
 int main(int argc, char **argv) {
@@ -129,6 +190,7 @@ int main(int argc, char **argv) {
   CU_TestInfo tests[] = {{"CF attributes and axes", test_cf_attributes},
                          {"gathered output equals one rank", test_gathered_equals_serial},
                          {"unwritable output file", test_unwritable},
+                         {"disk full", test_disk_full},
                          CU_TEST_INFO_NULL};
   cryo_test_suite("output", tests);
   return cryo_test_run();
