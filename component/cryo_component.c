@@ -190,8 +190,10 @@ int cryo_init(cryo_component **cp, const char *namelist_path, MPI_Comm comm) {
   int status = init_steps(c, namelist_path, comm);
   if (c->comm != MPI_COMM_NULL) status = cryo_status_agree(c, status);
   if (status == CRYO_OK && c->cfg.run.output_file[0]) {
-    status = cryo_status_agree(c, cryo_output_write(c));
-    c->last_output = 0;
+    int due = 0;
+    status = cryo_output_open(c, &due);
+    if (status == CRYO_OK && due) status = cryo_status_agree(c, cryo_output_write(c));
+    c->last_output = c->clock.time;
   }
   c->timers[CRYO_T_INIT].seconds += now() - t0;
   c->timers[CRYO_T_INIT].calls++;

@@ -118,6 +118,10 @@ void cryo_field_to_host(cryo_component *c, cryo_field *f);
 void cryo_field_to_device(cryo_component *c, cryo_field *f);
 
 /* Output and restart files (cryo_output.c, cryo_restart.c). */
+/* Collective: create output_file, or in a run continued from a restart
+ * reopen it to append; *due: the record at the current time is to be
+ * written (cryo_output_write). */
+int cryo_output_open(cryo_component *c, int *due);
 int cryo_output_write(cryo_component *c);
 void cryo_output_close(cryo_component *c);
 int cryo_restart_write(cryo_component *c, const char *path);

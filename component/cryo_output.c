@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 struct cryo_output {
   int ncid;
@@ -135,17 +136,112 @@ static int output_define(cryo_component *c) {
 /* Rank 0: a new output file, or none at all: a file that could not be
  * defined holds nothing worth keeping. */
 static int output_create(cryo_component *c) {
-  cryo_output *o = calloc(1, sizeof *o);
-  CRYO_CHECK(o, &c->err, CRYO_ERR_MEMORY, "out of memory for the output file");
-  c->output = o;
-  o->ncid = -1;
   int status = output_define(c);
   if (status != CRYO_OK) {
-    if (o->ncid >= 0) nc_close(o->ncid);
-    o->ncid = -1;
+    if (c->output->ncid >= 0) nc_close(c->output->ncid);
+    c->output->ncid = -1;
     remove(c->cfg.run.output_file);
   }
   return status;
+}
+
+/* Rank 0: check that dimension `name` of the output being continued has n
+ * values. */
+static int check_dim(cryo_component *c, int ncid, const char *name, size_t n) {
+  const char *path = c->cfg.run.output_file;
+  int dim;
+  size_t len = 0;
+  CRYO_CHECK(nc_inq_dimid(ncid, name, &dim) == NC_NOERR, &c->err, CRYO_ERR_MISSING,
+             "%s: no dimension '%s': not the output of the run restart_in = '%s' continues", path,
+             name, c->cfg.run.restart_in);
+  nc_inq_dimlen(ncid, dim, &len);
+  CRYO_CHECK(len == n, &c->err, CRYO_ERR_FORMAT,
+             "%s: dimension %s = %zu, this run's grid has %zu: not the output of the run "
+             "restart_in = '%s' continues",
+             path, name, len, n, c->cfg.run.restart_in);
+  return CRYO_OK;
+}
+
+/* Rank 0: reopen the output of the run this one continues. Its records up
+ * to the restart time stay; later ones (written after that restart by the
+ * run that stopped) are replaced as this run writes the same times again.
+ * *has_now: a record at the restart time is already there. */
+static int output_reopen(cryo_component *c, int *has_now) {
+  cryo_output *o = c->output;
+  const char *path = c->cfg.run.output_file;
+  NC_TRY(c, nc_open(path, NC_WRITE, &o->ncid), "reopening the file to continue it");
+  int ncid = o->ncid, format = 0;
+  NC_TRY(c, nc_inq_format(ncid, &format), "reading its format");
+  /* NetCDF-4 would put HDF5 back behind the writes (see the top of this file). */
+  CRYO_CHECK(format == NC_FORMAT_64BIT_OFFSET, &c->err, CRYO_ERR_FORMAT,
+             "%s: not NetCDF classic with 64-bit offsets (format %d), as cryodyn writes: move "
+             "it away to continue into a new file",
+             path, format);
+  const cryo_block *b = &c->grid.block;
+  CRYO_CALL(check_dim(c, ncid, "x", (size_t)b->nx_global));
+  CRYO_CALL(check_dim(c, ncid, "y", (size_t)b->ny_global));
+  CRYO_CALL(check_dim(c, ncid, "x_node", (size_t)b->nx_global + 1));
+  CRYO_CALL(check_dim(c, ncid, "y_node", (size_t)b->ny_global + 1));
+  if (c->nlevels > 0) CRYO_CALL(check_dim(c, ncid, "level", (size_t)c->nlevels));
+  char units[96], want[96], start[32];
+  size_t len = 0;
+  cryo_date_format(c->clock.start, start, sizeof start);
+  snprintf(want, sizeof want, "seconds since %s", start);
+  memset(units, 0, sizeof units);
+  CRYO_CHECK(nc_inq_varid(ncid, "time", &o->time_var) == NC_NOERR &&
+                 nc_inq_attlen(ncid, o->time_var, "units", &len) == NC_NOERR &&
+                 len < sizeof units &&
+                 nc_get_att_text(ncid, o->time_var, "units", units) == NC_NOERR,
+             &c->err, CRYO_ERR_MISSING, "%s: no 'time' variable with 'units'", path);
+  CRYO_CHECK(!strcmp(units, want), &c->err, CRYO_ERR_FORMAT,
+             "%s: time units '%s', this run's are '%s' (another start)", path, units, want);
+  for (int v = 0; v < c->noutvars; ++v)
+    CRYO_CHECK(nc_inq_varid(ncid, c->outvars[v].name, &o->var[v]) == NC_NOERR, &c->err,
+               CRYO_ERR_MISSING, "%s: no variable '%s' to continue", path, c->outvars[v].name);
+  int dim;
+  size_t n = 0;
+  NC_TRY(c, nc_inq_dimid(ncid, "time", &dim), "time");
+  NC_TRY(c, nc_inq_dimlen(ncid, dim, &n), "time");
+  double *t = malloc((n + 1) * sizeof *t);
+  CRYO_CHECK(t, &c->err, CRYO_ERR_MEMORY, "out of memory reading %s", path);
+  int s = n > 0 ? nc_get_var_double(ncid, o->time_var, t) : NC_NOERR;
+  /* Increasing times; an unwritten one (the fill value) is past the end. */
+  size_t keep = 0;
+  while (s == NC_NOERR && keep < n && t[keep] <= (double)c->clock.time &&
+         (keep == 0 || t[keep] > t[keep - 1]))
+    ++keep;
+  *has_now = keep > 0 && t[keep - 1] == (double)c->clock.time;
+  free(t);
+  NC_TRY(c, s, "reading time");
+  o->nrec = keep;
+  return CRYO_OK;
+}
+
+int cryo_output_open(cryo_component *c, int *due) {
+  int status = CRYO_OK, flags[2] = {0, 0}; /* status, a record is due now */
+  if (c->rank == 0) {
+    cryo_output *o = calloc(1, sizeof *o);
+    status = o ? CRYO_OK : CRYO_ERROR(&c->err, CRYO_ERR_MEMORY, "out of memory for output");
+    c->output = o;
+    const char *path = c->cfg.run.output_file;
+    int has_now = 0;
+    if (o) {
+      o->ncid = -1;
+      int exists = access(path, F_OK) == 0;
+      if (c->cfg.run.restart_in[0] && exists)
+        status = output_reopen(c, &has_now);
+      else
+        status = output_create(c);
+    }
+    /* The record at the start is due unless already there, and, in a
+     * continued run, only when it falls on the output times. */
+    long long t = c->clock.time, every = c->cfg.run.output_interval;
+    flags[1] = !has_now && (t == 0 || (every > 0 && t % every == 0));
+  }
+  flags[0] = status;
+  MPI_Bcast(flags, 2, MPI_INT, 0, c->comm);
+  *due = flags[1];
+  return cryo_status_from_root(c, status);
 }
 
 /* Rank 0: write record o->nrec of variable v from the gathered field. */
@@ -176,7 +272,6 @@ static int write_var(cryo_component *c, int v, const double *global) {
 
 int cryo_output_write(cryo_component *c) {
   int status = c->model->diagnose ? c->model->diagnose(c) : CRYO_OK;
-  if (status == CRYO_OK && c->rank == 0 && !c->output) status = output_create(c);
   const cryo_block *b = &c->grid.block;
   size_t most = (size_t)(b->nx_global + 1) * (b->ny_global + 1);
   int maxlev = 1;

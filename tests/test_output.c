@@ -3,7 +3,9 @@
  * rank (the 1-rank run uses a communicator of rank 0 alone). A full disk or
  * a file-size limit is an error naming the file and the reason, with no crash
  * at exit: a file that could not be created is removed, one that fails later
- * keeps its complete records. */
+ * keeps its complete records. A run continued from a restart appends to the
+ * output of the run it continues: 2N steps equal N + restart + N steps in
+ * every record, with none lost, repeated or off the output times. */
 #include "cryo_test.h"
 #include "test_component.h"
 
@@ -116,6 +118,46 @@ static void test_gathered_equals_serial(void) {
   if (rank == 0) CU_ASSERT_EQUAL(compare_files("out_1.nc", "out_n.nc"), 0);
 }
 
+static size_t records(const char *path) {
+  int ncid, dim;
+  size_t n = 0;
+  if (nc_open(path, NC_NOWRITE, &ncid) != NC_NOERR) return 0;
+  if (nc_inq_dimid(ncid, "time", &dim) == NC_NOERR) nc_inq_dimlen(ncid, dim, &n);
+  nc_close(ncid);
+  return n;
+}
+
+/* Output every 2400 s over 4800 s. The first run stops at 3600 s (as if it
+ * crashed there) with restarts every 1200 s; the second continues from the
+ * one at 1200 s, which is not an output time: the records after it are
+ * replaced, none is added at 1200 s. */
+static void test_continued(void) {
+  char nml[1024];
+  test_seaice_namelist(nml, sizeof nml, 16, 12, 4800,
+                       "output_interval = 2400, output_file = 'out_all.nc'");
+  test_write_file(MPI_COMM_WORLD, "out_all.nml", nml);
+  CU_ASSERT_EQUAL_FATAL(test_run("out_all.nml", MPI_COMM_WORLD), CRYO_OK);
+  test_seaice_namelist(nml, sizeof nml, 16, 12, 4800,
+                       "output_interval = 2400, output_file = 'out_cont.nc',\n"
+                       "  restart_out = 'out_rst', restart_interval = 1200");
+  test_write_file(MPI_COMM_WORLD, "out_first.nml", nml);
+  cryo_component *c = NULL;
+  CU_ASSERT_EQUAL_FATAL(cryo_init(&c, "out_first.nml", MPI_COMM_WORLD), CRYO_OK);
+  for (int i = 0; i < 3; ++i)
+    CU_ASSERT_EQUAL(cryo_run(c), CRYO_OK);
+  CU_ASSERT_EQUAL(cryo_finalize(&c), CRYO_OK);
+  test_seaice_namelist(nml, sizeof nml, 16, 12, 4800,
+                       "output_interval = 2400, output_file = 'out_cont.nc',\n"
+                       "  restart_out = 'out_rst', restart_interval = 1200,\n"
+                       "  restart_in = 'out_rst.2000-01-01-01200.nc'");
+  test_write_file(MPI_COMM_WORLD, "out_second.nml", nml);
+  CU_ASSERT_EQUAL_FATAL(test_run("out_second.nml", MPI_COMM_WORLD), CRYO_OK);
+  if (rank != 0) return;
+  CU_ASSERT_EQUAL(records("out_all.nc"), 3); /* 0, 2400, 4800 s */
+  CU_ASSERT_EQUAL_FATAL(records("out_cont.nc"), records("out_all.nc"));
+  CU_ASSERT_EQUAL(compare_files("out_all.nc", "out_cont.nc"), 0);
+}
+
 static void test_unwritable(void) {
   char nml[1024];
   test_seaice_namelist(nml, sizeof nml, 16, 12, 1200,
@@ -191,6 +233,7 @@ int main(int argc, char **argv) {
                          {"gathered output equals one rank", test_gathered_equals_serial},
                          {"unwritable output file", test_unwritable},
                          {"disk full", test_disk_full},
+                         {"continued run appends", test_continued},
                          CU_TEST_INFO_NULL};
   cryo_test_suite("output", tests);
   return cryo_test_run();
