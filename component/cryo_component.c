@@ -152,6 +152,8 @@ static int init_steps(cryo_component *c, const char *namelist_path, MPI_Comm com
   CRYO_CALL(cryo_config_read(&c->cfg, namelist_path, &c->err));
   CRYO_CALL(cryo_file_read_text(namelist_path, &c->namelist_text, &c->err));
   CRYO_CALL(init_clock(c));
+  /* Before any input is read or output written: no output may land on an input. */
+  CRYO_CALL(cryo_status_from_root(c, c->rank == 0 ? cryo_output_check_paths(c) : CRYO_OK));
   CRYO_CALL(select_model(c));
   CRYO_CALL(cryo_device_init(&c->dev, c->comm, !strcmp(c->cfg.run.device, "gpu"), &c->err));
   int landice = c->model == &cryo_landice_model;
@@ -246,7 +248,7 @@ int cryo_run(cryo_component *c) {
   int due = r->restart_interval > 0 && k->time % r->restart_interval == 0;
   if (r->restart_out[0] && (due || cryo_is_done(c))) {
     char path[CRYO_PATH_LEN + 64];
-    cryo_restart_name(c, path, sizeof path);
+    cryo_restart_name(c, c->clock.time, path, sizeof path);
     t0 = now();
     CRYO_CALL(timed(c, CRYO_T_RESTART, cryo_restart_write(c, path), t0));
     c->last_restart = k->time;
@@ -261,7 +263,7 @@ int cryo_finalize(cryo_component **cp) {
   int ready = c->model && c->halo && c->comm != MPI_COMM_NULL && c->err.status == CRYO_OK;
   if (ready && c->cfg.run.restart_out[0] && c->clock.time > c->last_restart) {
     char path[CRYO_PATH_LEN + 64];
-    cryo_restart_name(c, path, sizeof path);
+    cryo_restart_name(c, c->clock.time, path, sizeof path);
     status = cryo_restart_write(c, path);
   }
   cryo_output_close(c);

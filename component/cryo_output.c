@@ -7,10 +7,12 @@
  * layer reports the system's error and keeps the records already synced. */
 #include "cryo_impl.h"
 
+#include <errno.h>
 #include <netcdf.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 struct cryo_output {
@@ -214,6 +216,111 @@ static int output_reopen(cryo_component *c, int *has_now) {
   free(t);
   NC_TRY(c, s, "reading time");
   o->nrec = keep;
+  return CRYO_OK;
+}
+
+/* A file as the file system knows it: device and inode when it exists, and
+ * always its directory's device and inode with its name there (what a file
+ * not written yet, or a rename over it, is known by). */
+typedef struct path_id {
+  const char *key, *path; /* the namelist key that names it, its value */
+  int exists, in_dir;
+  dev_t dev, dir_dev;
+  ino_t ino, dir_ino;
+  char dir[CRYO_PATH_LEN];
+  const char *name; /* last component of path */
+} path_id;
+
+static void path_identify(path_id *p, const char *key, const char *path) {
+  struct stat st;
+  memset(p, 0, sizeof *p);
+  p->key = key;
+  p->path = path;
+  if (stat(path, &st) == 0) p->exists = 1, p->dev = st.st_dev, p->ino = st.st_ino;
+  const char *slash = strrchr(path, '/');
+  p->name = slash ? slash + 1 : path;
+  snprintf(p->dir, sizeof p->dir, "%.*s", slash ? (int)(slash - path) + (slash == path) : 1,
+           slash ? path : ".");
+  if (stat(p->dir, &st) == 0 && S_ISDIR(st.st_mode))
+    p->in_dir = 1, p->dir_dev = st.st_dev, p->dir_ino = st.st_ino;
+}
+
+static int same_dir(const path_id *a, const path_id *b) {
+  return a->in_dir && b->in_dir && a->dir_dev == b->dir_dev && a->dir_ino == b->dir_ino;
+}
+
+/* Writing a (created with truncation, following links) would destroy b. */
+static int same_file(const path_id *a, const path_id *b) {
+  if (a->exists && b->exists) return a->dev == b->dev && a->ino == b->ino;
+  return same_dir(a, b) && !strcmp(a->name, b->name);
+}
+
+/* The directory an output goes to exists and can be written. */
+static int check_dir(cryo_component *c, const path_id *p) {
+  struct stat st;
+  int found = stat(p->dir, &st) == 0;
+  CRYO_CHECK(found, &c->err, CRYO_ERR_FILE, "%s: %s '%s': directory '%s' does not exist",
+             c->cfg.source, p->key, p->path, p->dir);
+  CRYO_CHECK(S_ISDIR(st.st_mode), &c->err, CRYO_ERR_FILE, "%s: %s '%s': '%s' is not a directory",
+             c->cfg.source, p->key, p->path, p->dir);
+  CRYO_CHECK(access(p->dir, W_OK) == 0, &c->err, CRYO_ERR_FILE,
+             "%s: %s '%s': directory '%s' is not writable: %s", c->cfg.source, p->key, p->path,
+             p->dir, strerror(errno));
+  return CRYO_OK;
+}
+
+/* Time of a restart this run may write whose name (or its '.tmp') is the
+ * name of `p` in the restart directory, or -1. Restarts are written at
+ * coupling times, the last one at the end of the run at the latest. */
+static long long restart_named(const cryo_component *c, const path_id *rst, const path_id *p) {
+  size_t len = strlen(rst->name);
+  if (!same_dir(rst, p) || strncmp(p->name, rst->name, len) || p->name[len] != '.') return -1;
+  for (long long t = c->clock.interval; t <= c->clock.run_length; t += c->clock.interval) {
+    char path[CRYO_PATH_LEN + 64];
+    cryo_restart_name(c, t, path, sizeof path);
+    const char *name = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+    size_t n = strlen(name);
+    if (!strncmp(p->name, name, n) && (!p->name[n] || !strcmp(p->name + n, ".tmp"))) return t;
+  }
+  return -1;
+}
+
+int cryo_output_check_paths(cryo_component *c) {
+  const cryo_config *g = &c->cfg;
+  const char *keys[] = {"the namelist",
+                        "restart_in",
+                        "&cryo_grid mask_file",
+                        "&cryo_seaice init_file",
+                        "&cryo_landice geometry_file",
+                        "forcing_file",
+                        "output_file"};
+  const char *paths[] = {g->source,           g->run.restart_in,        g->grid.mask_file,
+                         g->seaice.init_file, g->landice.geometry_file, g->run.forcing_file,
+                         g->run.output_file};
+  enum { RESTART_IN = 1, NKEYS = sizeof keys / sizeof *keys, OUTPUT = NKEYS - 1 };
+  path_id ids[NKEYS], rst;
+  for (int k = 0; k < NKEYS; ++k)
+    path_identify(&ids[k], keys[k], paths[k]);
+  if (g->run.output_file[0]) {
+    CRYO_CALL(check_dir(c, &ids[OUTPUT]));
+    for (int k = 0; k < OUTPUT; ++k)
+      CRYO_CHECK(!paths[k][0] || !same_file(&ids[OUTPUT], &ids[k]), &c->err, CRYO_ERR_RANGE,
+                 "%s: output_file '%s' is the same file as %s '%s': writing the output would "
+                 "destroy it",
+                 g->source, paths[OUTPUT], keys[k], paths[k]);
+  }
+  if (!g->run.restart_out[0]) return CRYO_OK;
+  path_identify(&rst, "restart_out", g->run.restart_out);
+  CRYO_CALL(check_dir(c, &rst));
+  /* restart_in is exempt: a run continued from the restart of time t
+   * writes later ones only. */
+  for (int k = 0; k < NKEYS; ++k) {
+    long long t = paths[k][0] && k != RESTART_IN ? restart_named(c, &rst, &ids[k]) : -1;
+    CRYO_CHECK(t < 0, &c->err, CRYO_ERR_RANGE,
+               "%s: restart_out '%s' writes the restart of %lld s over %s '%s', which would "
+               "destroy it",
+               g->source, g->run.restart_out, t, keys[k], paths[k]);
+  }
   return CRYO_OK;
 }
 

@@ -47,8 +47,8 @@ static uint64_t checksum(const double *v, size_t n) {
   return fnv1a(FNV_OFFSET, v, n * sizeof *v);
 }
 
-void cryo_restart_name(const cryo_component *c, char *buf, int len) {
-  cryo_date d = cryo_date_add(c->clock.start, c->clock.time, c->clock.calendar);
+void cryo_restart_name(const cryo_component *c, long long t, char *buf, int len) {
+  cryo_date d = cryo_date_add(c->clock.start, t, c->clock.calendar);
   snprintf(buf, (size_t)len, "%s.%04d-%02d-%02d-%05d.nc", c->cfg.run.restart_out, d.year, d.month,
            d.day, d.hour * 3600 + d.minute * 60 + d.second);
 }

@@ -5,7 +5,10 @@
  * at exit: a file that could not be created is removed, one that fails later
  * keeps its complete records. A run continued from a restart appends to the
  * output of the run it continues: 2N steps equal N + restart + N steps in
- * every record, with none lost, repeated or off the output times. */
+ * every record, with none lost, repeated or off the output times. An output
+ * file or restart that would overwrite an input (by name, link or a later
+ * restart's name) and a missing output directory are refused before
+ * anything is written, naming both namelist keys or the directory. */
 #include "cryo_test.h"
 #include "test_component.h"
 
@@ -158,6 +161,85 @@ static void test_continued(void) {
   CU_ASSERT_EQUAL(compare_files("out_all.nc", "out_cont.nc"), 0);
 }
 
+/* `text` in place of the first `what` of namelist nml (at most 1023 chars). */
+static void replace(char *nml, const char *what, const char *text) {
+  char *at = strstr(nml, what), rest[1024];
+  CU_ASSERT_PTR_NOT_NULL_FATAL(at);
+  snprintf(rest, sizeof rest, "%s", at + strlen(what));
+  snprintf(at, 1024 - (size_t)(at - nml), "%s%s", text, rest);
+}
+
+/* cryo_init of namelist `name` (the cyclone with `extra` in &cryo_run, and
+ * `from`, when not NULL, replaced by `to`) must fail with `status` and a
+ * message holding `a` and `b`; every file "in_*" stays as it was. */
+static void expect_refused(const char *name, const char *extra, const char *from, const char *to,
+                           int status, const char *a, const char *b) {
+  char nml[1024];
+  test_seaice_namelist(nml, sizeof nml, 16, 12, 4800, extra);
+  if (from) replace(nml, from, to);
+  test_write_file(MPI_COMM_WORLD, name, nml);
+  cryo_component *c = NULL;
+  int got = cryo_init(&c, name, MPI_COMM_WORLD);
+  const char *msg = cryo_last_error(c);
+  CU_ASSERT_EQUAL(got, status);
+  CU_ASSERT_PTR_NOT_NULL(strstr(msg, a));
+  CU_ASSERT_PTR_NOT_NULL(strstr(msg, b));
+  if (got != status || !strstr(msg, a) || !strstr(msg, b))
+    fprintf(stderr, "%s: got %s: %s\n", name, cryo_status_name(got), msg);
+  cryo_finalize(&c);
+  if (rank != 0) return;
+  const char *inputs[] = {"in_a.nc", "in_link.nc", "in_r.2000-01-01-02400.nc"};
+  for (int k = 0; k < 3; ++k) {
+    char text[64] = "";
+    FILE *f = fopen(inputs[k], "r");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    CU_ASSERT_PTR_NOT_NULL(fgets(text, sizeof text, f));
+    fclose(f);
+    CU_ASSERT_STRING_EQUAL(text, "an input\n");
+  }
+}
+
+static void test_output_over_input(void) {
+  test_write_file(MPI_COMM_WORLD, "in_a.nc", "an input\n");
+  test_write_file(MPI_COMM_WORLD, "in_r.2000-01-01-02400.nc", "an input\n");
+  if (rank == 0) {
+    CU_ASSERT_EQUAL(link("in_a.nc", "in_link.nc"), 0);
+    CU_ASSERT_EQUAL(symlink("in_a.nc", "out_sym.nc"), 0);
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+  expect_refused("in_nml.nc", "output_file = 'in_nml.nc'", NULL, NULL, CRYO_ERR_RANGE,
+                 "output_file 'in_nml.nc'", "the namelist 'in_nml.nc'");
+  if (rank == 0) {
+    char text[16] = "";
+    FILE *f = fopen("in_nml.nc", "r");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    CU_ASSERT_PTR_NOT_NULL(fgets(text, sizeof text, f));
+    fclose(f);
+    CU_ASSERT_STRING_EQUAL(text, "&cryo_run\n");
+  }
+  expect_refused("io_1.nml", "output_file = 'in_a.nc', restart_in = 'in_a.nc'", NULL, NULL,
+                 CRYO_ERR_RANGE, "output_file 'in_a.nc'", "restart_in 'in_a.nc'");
+  expect_refused("io_2.nml", "output_file = './in_link.nc'", "&cryo_grid ",
+                 "&cryo_grid mask_file = 'in_a.nc', ", CRYO_ERR_RANGE, "output_file './in_link.nc'",
+                 "&cryo_grid mask_file 'in_a.nc'");
+  expect_refused("io_3.nml", "output_file = 'out_sym.nc'", "&cryo_seaice ",
+                 "&cryo_seaice init_file = 'in_a.nc', ", CRYO_ERR_RANGE, "output_file 'out_sym.nc'",
+                 "&cryo_seaice init_file 'in_a.nc'");
+  expect_refused("io_4.nml", "output_file = 'in_a.nc'", "&cryo_seaice ",
+                 "&cryo_landice geometry_file = 'in_a.nc' /\n&cryo_seaice ", CRYO_ERR_RANGE,
+                 "output_file 'in_a.nc'", "&cryo_landice geometry_file 'in_a.nc'");
+  expect_refused("io_5.nml", "output_file = 'in_a.nc', forcing_file = 'in_a.nc'", NULL, NULL,
+                 CRYO_ERR_RANGE, "output_file 'in_a.nc'", "forcing_file 'in_a.nc'");
+  expect_refused("io_6.nml", "restart_out = 'in_r', forcing_file = 'in_r.2000-01-01-02400.nc'",
+                 NULL, NULL, CRYO_ERR_RANGE, "restart_out 'in_r' writes the restart of 2400 s",
+                 "forcing_file 'in_r.2000-01-01-02400.nc'");
+  expect_refused("io_7.nml", "restart_out = './in_r', output_file = 'in_r.2000-01-01-01200.nc.tmp'",
+                 NULL, NULL, CRYO_ERR_RANGE, "restart_out './in_r' writes the restart of 1200 s",
+                 "output_file 'in_r.2000-01-01-01200.nc.tmp'");
+  expect_refused("io_8.nml", "restart_out = 'no/such/dir/rst'", NULL, NULL, CRYO_ERR_FILE,
+                 "restart_out 'no/such/dir/rst'", "directory 'no/such/dir' does not exist");
+}
+
 static void test_unwritable(void) {
   char nml[1024];
   test_seaice_namelist(nml, sizeof nml, 16, 12, 1200,
@@ -167,6 +249,7 @@ static void test_unwritable(void) {
   int status = cryo_init(&c, "out_bad.nml", MPI_COMM_WORLD);
   CU_ASSERT_EQUAL(status, CRYO_ERR_FILE);
   CU_ASSERT_PTR_NOT_NULL(strstr(cryo_last_error(c), "no/such/dir/out.nc"));
+  CU_ASSERT_PTR_NOT_NULL(strstr(cryo_last_error(c), "directory 'no/such/dir' does not exist"));
   cryo_finalize(&c);
 }
 
@@ -234,6 +317,7 @@ int main(int argc, char **argv) {
                          {"unwritable output file", test_unwritable},
                          {"disk full", test_disk_full},
                          {"continued run appends", test_continued},
+                         {"output over an input refused", test_output_over_input},
                          CU_TEST_INFO_NULL};
   cryo_test_suite("output", tests);
   return cryo_test_run();
