@@ -171,14 +171,24 @@ static int check_dim(cryo_component *c, int ncid, const char *name, size_t n) {
 static int output_reopen(cryo_component *c, int *has_now) {
   cryo_output *o = c->output;
   const char *path = c->cfg.run.output_file;
-  NC_TRY(c, nc_open(path, NC_WRITE, &o->ncid), "reopening the file to continue it");
-  int ncid = o->ncid, format = 0;
-  NC_TRY(c, nc_inq_format(ncid, &format), "reading its format");
-  /* NetCDF-4 would put HDF5 back behind the writes (see the top of this file). */
-  CRYO_CHECK(format == NC_FORMAT_64BIT_OFFSET, &c->err, CRYO_ERR_FORMAT,
-             "%s: not NetCDF classic with 64-bit offsets (format %d), as cryodyn writes: move "
-             "it away to continue into a new file",
-             path, format);
+  /* The format from the file's first bytes, before NetCDF opens it: a
+   * NetCDF-4 file would put HDF5 back behind the writes (see the top of this
+   * file), and a damaged one can crash HDF5 as it opens it. */
+  char magic[4] = {0};
+  FILE *f = fopen(path, "rb");
+  CRYO_CHECK(f, &c->err, CRYO_ERR_FILE, "%s: cannot open it to continue it: %s", path,
+             strerror(errno));
+  size_t got = fread(magic, 1, sizeof magic, f);
+  fclose(f);
+  CRYO_CHECK(got == sizeof magic && !memcmp(magic, "CDF\002", 4), &c->err, CRYO_ERR_FORMAT,
+             "%s: not NetCDF classic with 64-bit offsets as cryodyn writes it (corrupt, "
+             "truncated, or another format): move it away to continue into a new file",
+             path);
+  int s = nc_open(path, NC_WRITE, &o->ncid);
+  CRYO_CHECK(s == NC_NOERR, &c->err, s > 0 ? CRYO_ERR_FILE : CRYO_ERR_FORMAT,
+             "%s: cannot reopen it to continue it: %s%s", path, nc_strerror(s),
+             s > 0 ? "" : ": the file is corrupt or truncated");
+  int ncid = o->ncid;
   const cryo_block *b = &c->grid.block;
   CRYO_CALL(check_dim(c, ncid, "x", (size_t)b->nx_global));
   CRYO_CALL(check_dim(c, ncid, "y", (size_t)b->ny_global));
@@ -206,7 +216,7 @@ static int output_reopen(cryo_component *c, int *has_now) {
   NC_TRY(c, nc_inq_dimlen(ncid, dim, &n), "time");
   double *t = malloc((n + 1) * sizeof *t);
   CRYO_CHECK(t, &c->err, CRYO_ERR_MEMORY, "out of memory reading %s", path);
-  int s = n > 0 ? nc_get_var_double(ncid, o->time_var, t) : NC_NOERR;
+  s = n > 0 ? nc_get_var_double(ncid, o->time_var, t) : NC_NOERR;
   /* Increasing times; an unwritten one (the fill value) is past the end. */
   size_t keep = 0;
   while (s == NC_NOERR && keep < n && t[keep] <= (double)c->clock.time &&

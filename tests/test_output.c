@@ -161,6 +161,48 @@ static void test_continued(void) {
   CU_ASSERT_EQUAL(compare_files("out_all.nc", "out_cont.nc"), 0);
 }
 
+/* restart_in with output_file `out`: refused with `status` and `needle`. */
+static void expect_not_continued(const char *out, int status, const char *needle) {
+  char extra[512], nml[1024];
+  snprintf(extra, sizeof extra,
+           "output_interval = 2400, output_file = '%s',\n"
+           "  restart_in = 'out_rst.2000-01-01-01200.nc'",
+           out);
+  test_seaice_namelist(nml, sizeof nml, 16, 12, 4800, extra);
+  test_write_file(MPI_COMM_WORLD, "out_bad_cont.nml", nml);
+  cryo_component *c = NULL;
+  int got = cryo_init(&c, "out_bad_cont.nml", MPI_COMM_WORLD);
+  const char *msg = cryo_last_error(c);
+  CU_ASSERT_EQUAL(got, status);
+  CU_ASSERT_PTR_NOT_NULL(strstr(msg, out));
+  CU_ASSERT_PTR_NOT_NULL(strstr(msg, needle));
+  if (got != status || !strstr(msg, needle))
+    fprintf(stderr, "%s: got %s: %s\n", out, cryo_status_name(got), msg);
+  cryo_finalize(&c);
+}
+
+/* An output that is not the one the continued run wrote: truncated (its
+ * header cut), NetCDF-4, or of another grid. Uses the restart of
+ * test_continued and the 24 x 20 output of test_gathered_equals_serial. */
+static void test_continued_wrong_output(void) {
+  if (rank == 0) {
+    FILE *in = fopen("out_all.nc", "rb"), *out = fopen("out_trunc.nc", "wb");
+    char head[100];
+    CU_ASSERT_EQUAL(fread(head, 1, sizeof head, in), sizeof head);
+    fwrite(head, 1, sizeof head, out);
+    fclose(in);
+    fclose(out);
+    int ncid, dim;
+    nc_create("out_nc4.nc", NC_NETCDF4 | NC_CLOBBER, &ncid);
+    nc_def_dim(ncid, "time", NC_UNLIMITED, &dim);
+    nc_close(ncid);
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+  expect_not_continued("out_trunc.nc", CRYO_ERR_FORMAT, "corrupt or truncated");
+  expect_not_continued("out_nc4.nc", CRYO_ERR_FORMAT, "not NetCDF classic");
+  expect_not_continued("out_n.nc", CRYO_ERR_FORMAT, "dimension x = 24, this run's grid has 16");
+}
+
 /* `text` in place of the first `what` of namelist nml (at most 1023 chars). */
 static void replace(char *nml, const char *what, const char *text) {
   char *at = strstr(nml, what), rest[1024];
@@ -317,6 +359,7 @@ int main(int argc, char **argv) {
                          {"unwritable output file", test_unwritable},
                          {"disk full", test_disk_full},
                          {"continued run appends", test_continued},
+                         {"continued run, wrong output", test_continued_wrong_output},
                          {"output over an input refused", test_output_over_input},
                          CU_TEST_INFO_NULL};
   cryo_test_suite("output", tests);
