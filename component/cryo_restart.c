@@ -190,6 +190,7 @@ int cryo_restart_write(cryo_component *c, const char *path) {
   if (c->rank == 0) {
     global = global_buffer(c);
     if (!global) status = CRYO_ERROR(&c->err, CRYO_ERR_MEMORY, "out of memory writing a restart");
+    /* 1 MiB to start with; the image grows as variables are added. */
     int s = status == CRYO_OK ? nc_create_mem(tmp, NC_NETCDF4, 1 << 20, &ncid) : NC_NOERR;
     if (s != NC_NOERR)
       status = CRYO_ERROR(&c->err, CRYO_ERR_NETCDF, "restart %s: cannot create in memory: %s", tmp,
@@ -223,7 +224,7 @@ static int read_sealed(cryo_component *c, const char *path, unsigned char **imag
   struct stat st;
   int e = fstat(fd, &st) != 0 ? errno : 0;
   size_t size = e ? 0 : (size_t)st.st_size;
-  unsigned char *buf = e ? NULL : malloc(size + 1);
+  unsigned char *buf = e ? NULL : malloc(size + 1); /* + 1: an empty file is no failure here */
   if (!e && !buf) e = ENOMEM;
   for (size_t got = 0; !e && got < size;) {
     ssize_t k = read(fd, buf + got, size - got);
