@@ -155,6 +155,8 @@ static int init_steps(cryo_component *c, const char *path, const char *text, con
   }
   CRYO_CALL(cryo_config_read_string(&c->cfg, c->namelist_text, source, &c->err));
   CRYO_CALL(init_clock(c));
+  /* Before any input is read or output written: no output may land on an input. */
+  CRYO_CALL(cryo_status_from_root(c, c->rank == 0 ? cryo_output_check_paths(c) : CRYO_OK));
   CRYO_CALL(select_model(c));
   CRYO_CALL(cryo_device_init(&c->dev, c->comm, !strcmp(c->cfg.run.device, "gpu"), &c->err));
   int landice = c->model == &cryo_landice_model;
@@ -191,8 +193,10 @@ static int init_component(cryo_component **cp, const char *path, const char *tex
   int status = init_steps(c, path, text, source, comm);
   if (c->comm != MPI_COMM_NULL) status = cryo_status_agree(c, status);
   if (status == CRYO_OK && c->cfg.run.output_file[0]) {
-    status = cryo_status_agree(c, cryo_output_write(c));
-    c->last_output = 0;
+    int due = 0;
+    status = cryo_output_open(c, &due);
+    if (status == CRYO_OK && due) status = cryo_status_agree(c, cryo_output_write(c));
+    c->last_output = c->clock.time;
   }
   c->timers[CRYO_T_INIT].seconds += now() - t0;
   c->timers[CRYO_T_INIT].calls++;
@@ -260,7 +264,7 @@ int cryo_run(cryo_component *c) {
   int due = r->restart_interval > 0 && k->time % r->restart_interval == 0;
   if (r->restart_out[0] && (due || cryo_is_done(c))) {
     char path[CRYO_PATH_LEN + 64];
-    cryo_restart_name(c, path, sizeof path);
+    cryo_restart_name(c, c->clock.time, path, sizeof path);
     t0 = now();
     CRYO_CALL(timed(c, CRYO_T_RESTART, cryo_restart_write(c, path), t0));
     c->last_restart = k->time;
@@ -275,7 +279,7 @@ int cryo_finalize(cryo_component **cp) {
   int ready = c->model && c->halo && c->comm != MPI_COMM_NULL && c->err.status == CRYO_OK;
   if (ready && c->cfg.run.restart_out[0] && c->clock.time > c->last_restart) {
     char path[CRYO_PATH_LEN + 64];
-    cryo_restart_name(c, path, sizeof path);
+    cryo_restart_name(c, c->clock.time, path, sizeof path);
     status = cryo_restart_write(c, path);
   }
   cryo_output_close(c);

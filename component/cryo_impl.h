@@ -118,12 +118,21 @@ void cryo_field_to_host(cryo_component *c, cryo_field *f);
 void cryo_field_to_device(cryo_component *c, cryo_field *f);
 
 /* Output and restart files (cryo_output.c, cryo_restart.c). */
+/* Collective: create output_file, or in a run continued from a restart
+ * reopen it to append; *due: the record at the current time is to be
+ * written (cryo_output_write). */
+int cryo_output_open(cryo_component *c, int *due);
 int cryo_output_write(cryo_component *c);
 void cryo_output_close(cryo_component *c);
 int cryo_restart_write(cryo_component *c, const char *path);
 int cryo_restart_read(cryo_component *c, const char *path);
-/* Restart file name for the current clock time, e.g. 'rst/cyclone.2000-01-02-00000.nc'. */
-void cryo_restart_name(const cryo_component *c, char *buf, int len);
+/* Restart file name for time t (s since start), e.g. 'rst/cyclone.2000-01-02-00000.nc'. */
+void cryo_restart_name(const cryo_component *c, long long t, char *buf, int len);
+/* Rank 0, before any file is read or written: the directories of
+ * output_file and restart_out exist, and neither the output nor any restart
+ * this run may write is one of its input files (the namelist, restart_in,
+ * mask, init, geometry and forcing files). */
+int cryo_output_check_paths(cryo_component *c);
 
 /* Input fields (cryo_input.c). Rank 0 only: read (y, x) variable `var` of an
  * open NetCDF file into global (nx_global * ny_global values), checking its

@@ -1,12 +1,19 @@
-/* CF-1.8 NetCDF-4 output, gathered to rank 0 (DESIGN.md section 8): one
+/* CF-1.8 NetCDF output, gathered to rank 0 (DESIGN.md section 8): one
  * record per output time, coordinates x, y at cell centres and x_node,
- * y_node at cell corners, a `time` axis in seconds since the start date. */
+ * y_node at cell corners, a `time` axis in seconds since the start date.
+ * The file is NetCDF classic with 64-bit offsets, written by NetCDF's own
+ * I/O layer: after a failed write (a full disk) HDF5, behind NetCDF-4,
+ * cannot close the file and crashes the process at exit, while the classic
+ * layer reports the system's error and keeps the records already synced. */
 #include "cryo_impl.h"
 
+#include <errno.h>
 #include <netcdf.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 struct cryo_output {
   int ncid;
@@ -15,12 +22,17 @@ struct cryo_output {
   size_t nrec;
 };
 
+/* NetCDF's status: positive ones are the system's errno (ENOSPC, EFBIG,
+ * EDQUOT...), whose text nc_strerror gives. */
+static int nc_failure(cryo_component *c, int s, const char *what) {
+  return CRYO_ERROR(&c->err, s > 0 ? CRYO_ERR_FILE : CRYO_ERR_NETCDF, "%s: %s: %s",
+                    c->cfg.run.output_file, what, nc_strerror(s));
+}
+
 #define NC_TRY(c, expr, what)                                                                      \
   do {                                                                                             \
     int nc_try_status_ = (expr);                                                                   \
-    if (nc_try_status_ != NC_NOERR)                                                                \
-      return CRYO_ERROR(&(c)->err, CRYO_ERR_NETCDF, "%s: %s: %s", (c)->cfg.run.output_file, what,  \
-                        nc_strerror(nc_try_status_));                                              \
+    if (nc_try_status_ != NC_NOERR) return nc_failure(c, nc_try_status_, what);                    \
   } while (0)
 
 static int put_text(cryo_component *c, int ncid, int var, const char *name, const char *value) {
@@ -41,13 +53,10 @@ static int write_axis(cryo_component *c, int ncid, int var, int n, double step, 
 }
 
 /* Create the file and define every variable (rank 0). */
-static int output_create(cryo_component *c) {
-  cryo_output *o = calloc(1, sizeof *o);
-  CRYO_CHECK(o, &c->err, CRYO_ERR_MEMORY, "out of memory for the output file");
-  c->output = o;
-  o->ncid = -1;
+static int output_define(cryo_component *c) {
+  cryo_output *o = c->output;
   const char *path = c->cfg.run.output_file;
-  NC_TRY(c, nc_create(path, NC_NETCDF4 | NC_CLOBBER, &o->ncid), "creating the file");
+  NC_TRY(c, nc_create(path, NC_64BIT_OFFSET | NC_CLOBBER, &o->ncid), "creating the file");
   int ncid = o->ncid;
   const cryo_block *b = &c->grid.block;
   int dt, dx, dy, dxn, dyn, dz = -1;
@@ -126,6 +135,232 @@ static int output_create(cryo_component *c) {
   return CRYO_OK;
 }
 
+/* Rank 0: a new output file, or none at all: a file that could not be
+ * defined holds nothing worth keeping. */
+static int output_create(cryo_component *c) {
+  int status = output_define(c);
+  if (status != CRYO_OK) {
+    if (c->output->ncid >= 0) nc_close(c->output->ncid);
+    c->output->ncid = -1;
+    remove(c->cfg.run.output_file);
+  }
+  return status;
+}
+
+/* Rank 0: check that dimension `name` of the output being continued has n
+ * values. */
+static int check_dim(cryo_component *c, int ncid, const char *name, size_t n) {
+  const char *path = c->cfg.run.output_file;
+  int dim;
+  size_t len = 0;
+  CRYO_CHECK(nc_inq_dimid(ncid, name, &dim) == NC_NOERR, &c->err, CRYO_ERR_MISSING,
+             "%s: no dimension '%s': not the output of the run restart_in = '%s' continues", path,
+             name, c->cfg.run.restart_in);
+  nc_inq_dimlen(ncid, dim, &len);
+  CRYO_CHECK(len == n, &c->err, CRYO_ERR_FORMAT,
+             "%s: dimension %s = %zu, this run's grid has %zu: not the output of the run "
+             "restart_in = '%s' continues",
+             path, name, len, n, c->cfg.run.restart_in);
+  return CRYO_OK;
+}
+
+/* Rank 0: reopen the output of the run this one continues. Its records up
+ * to the restart time stay; later ones (written after that restart by the
+ * run that stopped) are replaced as this run writes the same times again.
+ * *has_now: a record at the restart time is already there. */
+static int output_reopen(cryo_component *c, int *has_now) {
+  cryo_output *o = c->output;
+  const char *path = c->cfg.run.output_file;
+  /* The format from the file's first bytes, before NetCDF opens it: a
+   * NetCDF-4 file would put HDF5 back behind the writes (see the top of this
+   * file), and a damaged one can crash HDF5 as it opens it. */
+  char magic[4] = {0};
+  FILE *f = fopen(path, "rb");
+  CRYO_CHECK(f, &c->err, CRYO_ERR_FILE, "%s: cannot open it to continue it: %s", path,
+             strerror(errno));
+  size_t got = fread(magic, 1, sizeof magic, f);
+  fclose(f);
+  CRYO_CHECK(got == sizeof magic && !memcmp(magic, "CDF\002", 4), &c->err, CRYO_ERR_FORMAT,
+             "%s: not NetCDF classic with 64-bit offsets as cryodyn writes it (corrupt, "
+             "truncated, or another format): move it away to continue into a new file",
+             path);
+  int s = nc_open(path, NC_WRITE, &o->ncid);
+  CRYO_CHECK(s == NC_NOERR, &c->err, s > 0 ? CRYO_ERR_FILE : CRYO_ERR_FORMAT,
+             "%s: cannot reopen it to continue it: %s%s", path, nc_strerror(s),
+             s > 0 ? "" : ": the file is corrupt or truncated");
+  int ncid = o->ncid;
+  const cryo_block *b = &c->grid.block;
+  CRYO_CALL(check_dim(c, ncid, "x", (size_t)b->nx_global));
+  CRYO_CALL(check_dim(c, ncid, "y", (size_t)b->ny_global));
+  CRYO_CALL(check_dim(c, ncid, "x_node", (size_t)b->nx_global + 1));
+  CRYO_CALL(check_dim(c, ncid, "y_node", (size_t)b->ny_global + 1));
+  if (c->nlevels > 0) CRYO_CALL(check_dim(c, ncid, "level", (size_t)c->nlevels));
+  char units[96], want[96], start[32];
+  size_t len = 0;
+  cryo_date_format(c->clock.start, start, sizeof start);
+  snprintf(want, sizeof want, "seconds since %s", start);
+  memset(units, 0, sizeof units);
+  CRYO_CHECK(nc_inq_varid(ncid, "time", &o->time_var) == NC_NOERR &&
+                 nc_inq_attlen(ncid, o->time_var, "units", &len) == NC_NOERR &&
+                 len < sizeof units &&
+                 nc_get_att_text(ncid, o->time_var, "units", units) == NC_NOERR,
+             &c->err, CRYO_ERR_MISSING, "%s: no 'time' variable with 'units'", path);
+  CRYO_CHECK(!strcmp(units, want), &c->err, CRYO_ERR_FORMAT,
+             "%s: time units '%s', this run's are '%s' (another start)", path, units, want);
+  for (int v = 0; v < c->noutvars; ++v)
+    CRYO_CHECK(nc_inq_varid(ncid, c->outvars[v].name, &o->var[v]) == NC_NOERR, &c->err,
+               CRYO_ERR_MISSING, "%s: no variable '%s' to continue", path, c->outvars[v].name);
+  int dim;
+  size_t n = 0;
+  NC_TRY(c, nc_inq_dimid(ncid, "time", &dim), "time");
+  NC_TRY(c, nc_inq_dimlen(ncid, dim, &n), "time");
+  double *t = malloc((n + 1) * sizeof *t);
+  CRYO_CHECK(t, &c->err, CRYO_ERR_MEMORY, "out of memory reading %s", path);
+  s = n > 0 ? nc_get_var_double(ncid, o->time_var, t) : NC_NOERR;
+  /* Increasing times; an unwritten one (the fill value) is past the end. */
+  size_t keep = 0;
+  while (s == NC_NOERR && keep < n && t[keep] <= (double)c->clock.time &&
+         (keep == 0 || t[keep] > t[keep - 1]))
+    ++keep;
+  *has_now = keep > 0 && t[keep - 1] == (double)c->clock.time;
+  free(t);
+  NC_TRY(c, s, "reading time");
+  o->nrec = keep;
+  return CRYO_OK;
+}
+
+/* A file as the file system knows it: device and inode when it exists, and
+ * always its directory's device and inode with its name there (what a file
+ * not written yet, or a rename over it, is known by). */
+typedef struct path_id {
+  const char *key, *path; /* the namelist key that names it, its value */
+  int exists, in_dir;
+  dev_t dev, dir_dev;
+  ino_t ino, dir_ino;
+  char dir[CRYO_PATH_LEN];
+  const char *name; /* last component of path */
+} path_id;
+
+static void path_identify(path_id *p, const char *key, const char *path) {
+  struct stat st;
+  memset(p, 0, sizeof *p);
+  p->key = key;
+  p->path = path;
+  if (stat(path, &st) == 0) p->exists = 1, p->dev = st.st_dev, p->ino = st.st_ino;
+  const char *slash = strrchr(path, '/');
+  p->name = slash ? slash + 1 : path;
+  snprintf(p->dir, sizeof p->dir, "%.*s", slash ? (int)(slash - path) + (slash == path) : 1,
+           slash ? path : ".");
+  if (stat(p->dir, &st) == 0 && S_ISDIR(st.st_mode))
+    p->in_dir = 1, p->dir_dev = st.st_dev, p->dir_ino = st.st_ino;
+}
+
+static int same_dir(const path_id *a, const path_id *b) {
+  return a->in_dir && b->in_dir && a->dir_dev == b->dir_dev && a->dir_ino == b->dir_ino;
+}
+
+/* Writing a (created with truncation, following links) would destroy b. */
+static int same_file(const path_id *a, const path_id *b) {
+  if (a->exists && b->exists) return a->dev == b->dev && a->ino == b->ino;
+  return same_dir(a, b) && !strcmp(a->name, b->name);
+}
+
+/* The directory an output goes to exists and can be written. */
+static int check_dir(cryo_component *c, const path_id *p) {
+  struct stat st;
+  int found = stat(p->dir, &st) == 0;
+  CRYO_CHECK(found, &c->err, CRYO_ERR_FILE, "%s: %s '%s': directory '%s' does not exist",
+             c->cfg.source, p->key, p->path, p->dir);
+  CRYO_CHECK(S_ISDIR(st.st_mode), &c->err, CRYO_ERR_FILE, "%s: %s '%s': '%s' is not a directory",
+             c->cfg.source, p->key, p->path, p->dir);
+  CRYO_CHECK(access(p->dir, W_OK) == 0, &c->err, CRYO_ERR_FILE,
+             "%s: %s '%s': directory '%s' is not writable: %s", c->cfg.source, p->key, p->path,
+             p->dir, strerror(errno));
+  return CRYO_OK;
+}
+
+/* Time of a restart this run may write whose name (or its '.tmp') is the
+ * name of `p` in the restart directory, or -1. Restarts are written at
+ * coupling times, the last one at the end of the run at the latest. */
+static long long restart_named(const cryo_component *c, const path_id *rst, const path_id *p) {
+  size_t len = strlen(rst->name);
+  if (!same_dir(rst, p) || strncmp(p->name, rst->name, len) || p->name[len] != '.') return -1;
+  for (long long t = c->clock.interval; t <= c->clock.run_length; t += c->clock.interval) {
+    char path[CRYO_PATH_LEN + 64];
+    cryo_restart_name(c, t, path, sizeof path);
+    const char *name = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+    size_t n = strlen(name);
+    if (!strncmp(p->name, name, n) && (!p->name[n] || !strcmp(p->name + n, ".tmp"))) return t;
+  }
+  return -1;
+}
+
+int cryo_output_check_paths(cryo_component *c) {
+  const cryo_config *g = &c->cfg;
+  const char *keys[] = {"the namelist",
+                        "restart_in",
+                        "&cryo_grid mask_file",
+                        "&cryo_seaice init_file",
+                        "&cryo_landice geometry_file",
+                        "forcing_file",
+                        "output_file"};
+  const char *paths[] = {g->source,           g->run.restart_in,        g->grid.mask_file,
+                         g->seaice.init_file, g->landice.geometry_file, g->run.forcing_file,
+                         g->run.output_file};
+  enum { RESTART_IN = 1, NKEYS = sizeof keys / sizeof *keys, OUTPUT = NKEYS - 1 };
+  path_id ids[NKEYS], rst;
+  for (int k = 0; k < NKEYS; ++k)
+    path_identify(&ids[k], keys[k], paths[k]);
+  if (g->run.output_file[0]) {
+    CRYO_CALL(check_dir(c, &ids[OUTPUT]));
+    for (int k = 0; k < OUTPUT; ++k)
+      CRYO_CHECK(!paths[k][0] || !same_file(&ids[OUTPUT], &ids[k]), &c->err, CRYO_ERR_RANGE,
+                 "%s: output_file '%s' is the same file as %s '%s': writing the output would "
+                 "destroy it",
+                 g->source, paths[OUTPUT], keys[k], paths[k]);
+  }
+  if (!g->run.restart_out[0]) return CRYO_OK;
+  path_identify(&rst, "restart_out", g->run.restart_out);
+  CRYO_CALL(check_dir(c, &rst));
+  /* restart_in is exempt: a run continued from the restart of time t
+   * writes later ones only. */
+  for (int k = 0; k < NKEYS; ++k) {
+    long long t = paths[k][0] && k != RESTART_IN ? restart_named(c, &rst, &ids[k]) : -1;
+    CRYO_CHECK(t < 0, &c->err, CRYO_ERR_RANGE,
+               "%s: restart_out '%s' writes the restart of %lld s over %s '%s', which would "
+               "destroy it",
+               g->source, g->run.restart_out, t, keys[k], paths[k]);
+  }
+  return CRYO_OK;
+}
+
+int cryo_output_open(cryo_component *c, int *due) {
+  int status = CRYO_OK, flags[2] = {0, 0}; /* status, a record is due now */
+  if (c->rank == 0) {
+    cryo_output *o = calloc(1, sizeof *o);
+    status = o ? CRYO_OK : CRYO_ERROR(&c->err, CRYO_ERR_MEMORY, "out of memory for output");
+    c->output = o;
+    const char *path = c->cfg.run.output_file;
+    int has_now = 0;
+    if (o) {
+      o->ncid = -1;
+      int exists = access(path, F_OK) == 0;
+      if (c->cfg.run.restart_in[0] && exists)
+        status = output_reopen(c, &has_now);
+      else
+        status = output_create(c);
+    }
+    /* The record at the start is due unless already there, and, in a
+     * continued run, only when it falls on the output times. */
+    long long t = c->clock.time, every = c->cfg.run.output_interval;
+    flags[1] = !has_now && (t == 0 || (every > 0 && t % every == 0));
+  }
+  flags[0] = status;
+  MPI_Bcast(flags, 2, MPI_INT, 0, c->comm);
+  *due = flags[1];
+  return cryo_status_from_root(c, status);
+}
+
 /* Rank 0: write record o->nrec of variable v from the gathered field. */
 static int write_var(cryo_component *c, int v, const double *global) {
   const cryo_output_var *ov = &c->outvars[v];
@@ -146,13 +381,14 @@ static int write_var(cryo_component *c, int v, const double *global) {
   countv[nd++] = gx;
   int s = nc_put_vara_double(c->output->ncid, c->output->var[v], startv, countv, out);
   free(out);
-  NC_TRY(c, s, ov->name);
+  char what[96];
+  snprintf(what, sizeof what, "writing '%s' at time %lld s", ov->name, c->clock.time);
+  NC_TRY(c, s, what);
   return CRYO_OK;
 }
 
 int cryo_output_write(cryo_component *c) {
   int status = c->model->diagnose ? c->model->diagnose(c) : CRYO_OK;
-  if (status == CRYO_OK && c->rank == 0 && !c->output) status = output_create(c);
   const cryo_block *b = &c->grid.block;
   size_t most = (size_t)(b->nx_global + 1) * (b->ny_global + 1);
   int maxlev = 1;
@@ -175,9 +411,7 @@ int cryo_output_write(cryo_component *c) {
     size_t at = c->output->nrec;
     int s = nc_put_var1_double(c->output->ncid, c->output->time_var, &at, &t);
     if (s == NC_NOERR) s = nc_sync(c->output->ncid);
-    if (s != NC_NOERR)
-      status = CRYO_ERROR(&c->err, CRYO_ERR_NETCDF, "%s: writing time: %s", c->cfg.run.output_file,
-                          nc_strerror(s));
+    if (s != NC_NOERR) status = nc_failure(c, s, "writing time");
     c->output->nrec++;
   }
   return status;

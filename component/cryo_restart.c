@@ -1,15 +1,25 @@
 /* Restart files (DESIGN.md section 8): every prognostic array at full
  * precision in global layout (so any decomposition can read it), the clock
- * and the grid size. Written to '<name>.tmp' and renamed only when complete;
- * each variable carries an FNV-1a checksum of its bytes, verified on read. */
+ * and the grid. Built in memory by NetCDF-4, then written by this file to
+ * '<name>.tmp' followed by a checksum line over every byte before it,
+ * flushed to the disk and renamed only when complete. On read the checksum
+ * line is verified before NetCDF sees a byte: HDF5 parses damaged metadata
+ * unchecked and can crash or hang on it, and it cannot recover from a write
+ * error (a full disk) either, so it never touches the disk here. Each
+ * variable also carries an FNV-1a checksum of its values. */
 #include "cryo_impl.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
+#include <libgen.h>
 #include <netcdf.h>
+#include <netcdf_mem.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #define NC_RST(c, expr, path, what)                                                                \
   do {                                                                                             \
@@ -19,16 +29,26 @@
                         nc_strerror(nc_rst_status_));                                              \
   } while (0)
 
-static uint64_t checksum(const double *v, size_t n) {
-  const unsigned char *p = (const unsigned char *)v;
-  uint64_t h = 14695981039346656037ULL;
-  for (size_t i = 0; i < n * sizeof *v; ++i)
+/* The last line of a restart: FNV-1a 64 of the bytes before it and their
+ * count, e.g. "cryodyn-restart fnv1a-64 <16 hex digits> <20 decimal digits>\n". */
+#define SEAL_MAGIC "cryodyn-restart fnv1a-64 "
+#define SEAL_LEN   (sizeof SEAL_MAGIC - 1 + 16 + 1 + 20 + 1)
+
+#define FNV_OFFSET 14695981039346656037ULL
+
+static uint64_t fnv1a(uint64_t h, const void *bytes, size_t n) {
+  const unsigned char *p = bytes;
+  for (size_t i = 0; i < n; ++i)
     h = (h ^ p[i]) * 1099511628211ULL;
   return h;
 }
 
-void cryo_restart_name(const cryo_component *c, char *buf, int len) {
-  cryo_date d = cryo_date_add(c->clock.start, c->clock.time, c->clock.calendar);
+static uint64_t checksum(const double *v, size_t n) {
+  return fnv1a(FNV_OFFSET, v, n * sizeof *v);
+}
+
+void cryo_restart_name(const cryo_component *c, long long t, char *buf, int len) {
+  cryo_date d = cryo_date_add(c->clock.start, t, c->clock.calendar);
   snprintf(buf, (size_t)len, "%s.%04d-%02d-%02d-%05d.nc", c->cfg.run.restart_out, d.year, d.month,
            d.day, d.hour * 3600 + d.minute * 60 + d.second);
 }
@@ -64,6 +84,8 @@ static int write_header(cryo_component *c, int ncid, const char *path) {
   NC_RST(c, nc_put_att_text(ncid, NC_GLOBAL, "start", strlen(start), start), path, "start");
   NC_RST(c, nc_put_att_longlong(ncid, NC_GLOBAL, "time", NC_INT64, 1, &t), path, "time");
   NC_RST(c, nc_put_att_longlong(ncid, NC_GLOBAL, "step", NC_INT64, 1, &step), path, "step");
+  NC_RST(c, nc_put_att_double(ncid, NC_GLOBAL, "dx", NC_DOUBLE, 1, &b->dx), path, "dx");
+  NC_RST(c, nc_put_att_double(ncid, NC_GLOBAL, "dy", NC_DOUBLE, 1, &b->dy), path, "dy");
   NC_RST(c, nc_put_att_text(ncid, NC_GLOBAL, "checksum", 8, "fnv1a-64"), path, "checksum");
   const char *version = cryo_version();
   NC_RST(c, nc_put_att_text(ncid, NC_GLOBAL, "cryodyn_version", strlen(version), version), path,
@@ -97,6 +119,69 @@ static double *global_buffer(const cryo_component *c) {
   return malloc(most * (size_t)maxlev * sizeof(double));
 }
 
+/* Write all n bytes of buf to fd; 0 or the errno of the failure. */
+static int write_all(int fd, const void *buf, size_t n) {
+  const char *p = buf;
+  while (n > 0) {
+    ssize_t k = write(fd, p, n);
+    if (k < 0 && errno == EINTR) continue;
+    if (k < 0) return errno;
+    p += k;
+    n -= (size_t)k;
+  }
+  return 0;
+}
+
+/* Rank 0: the NetCDF image and its checksum line into `tmp`, on the disk
+ * (fsync) before the caller renames it. */
+static int write_sealed(cryo_component *c, const char *tmp, const void *image, size_t n) {
+  char seal[SEAL_LEN + 1];
+  snprintf(seal, sizeof seal, SEAL_MAGIC "%016" PRIx64 " %020" PRIu64 "\n",
+           fnv1a(FNV_OFFSET, image, n), (uint64_t)n);
+  int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0666);
+  CRYO_CHECK(fd >= 0, &c->err, CRYO_ERR_FILE, "restart %s: cannot create: %s", tmp,
+             strerror(errno));
+  int e = write_all(fd, image, n);
+  if (!e) e = write_all(fd, seal, SEAL_LEN);
+  if (!e && fsync(fd) != 0) e = errno;
+  if (close(fd) != 0 && !e) e = errno;
+  CRYO_CHECK(!e, &c->err, CRYO_ERR_FILE, "restart %s: writing %zu bytes: %s", tmp, n + SEAL_LEN,
+             strerror(e));
+  return CRYO_OK;
+}
+
+/* Rank 0: the directory of `path` on the disk, so that a rename into it
+ * survives a crash of the machine. */
+static int sync_directory(cryo_component *c, const char *path) {
+  char copy[CRYO_PATH_LEN + 80];
+  snprintf(copy, sizeof copy, "%s", path);
+  const char *dir = dirname(copy);
+  int fd = open(dir, O_RDONLY | O_DIRECTORY);
+  CRYO_CHECK(fd >= 0, &c->err, CRYO_ERR_FILE, "restart %s: cannot open its directory %s: %s", path,
+             dir, strerror(errno));
+  /* EINVAL: a file system that cannot sync directories (fsync(2)). */
+  int e = fsync(fd) != 0 && errno != EINVAL ? errno : 0;
+  close(fd);
+  CRYO_CHECK(!e, &c->err, CRYO_ERR_FILE, "restart %s: syncing its directory %s: %s", path, dir,
+             strerror(e));
+  return CRYO_OK;
+}
+
+/* Rank 0: close the in-memory file `ncid` and write it as `path`. */
+static int write_image(cryo_component *c, int ncid, const char *tmp, const char *path) {
+  NC_memio image = {0, NULL, 0};
+  int s = nc_close_memio(ncid, &image);
+  int status = s == NC_NOERR ? write_sealed(c, tmp, image.memory, image.size)
+                             : CRYO_ERROR(&c->err, CRYO_ERR_NETCDF, "restart %s: closing: %s", tmp,
+                                          nc_strerror(s));
+  free(image.memory);
+  if (status == CRYO_OK && rename(tmp, path) != 0)
+    status = CRYO_ERROR(&c->err, CRYO_ERR_FILE, "restart: cannot rename %s to %s: %s", tmp, path,
+                        strerror(errno));
+  if (status == CRYO_OK) status = sync_directory(c, path);
+  return status;
+}
+
 int cryo_restart_write(cryo_component *c, const char *path) {
   char tmp[CRYO_PATH_LEN + 80];
   snprintf(tmp, sizeof tmp, "%s.tmp", path);
@@ -105,10 +190,11 @@ int cryo_restart_write(cryo_component *c, const char *path) {
   if (c->rank == 0) {
     global = global_buffer(c);
     if (!global) status = CRYO_ERROR(&c->err, CRYO_ERR_MEMORY, "out of memory writing a restart");
-    int s = status == CRYO_OK ? nc_create(tmp, NC_NETCDF4 | NC_CLOBBER, &ncid) : NC_NOERR;
+    /* 1 MiB to start with; the image grows as variables are added. */
+    int s = status == CRYO_OK ? nc_create_mem(tmp, NC_NETCDF4, 1 << 20, &ncid) : NC_NOERR;
     if (s != NC_NOERR)
-      status =
-          CRYO_ERROR(&c->err, CRYO_ERR_FILE, "restart %s: cannot create: %s", tmp, nc_strerror(s));
+      status = CRYO_ERROR(&c->err, CRYO_ERR_NETCDF, "restart %s: cannot create in memory: %s", tmp,
+                          nc_strerror(s));
     if (status == CRYO_OK) status = write_header(c, ncid, tmp);
   }
   for (int i = 0; i < c->nfields; ++i) {
@@ -119,30 +205,75 @@ int cryo_restart_write(cryo_component *c, const char *path) {
     if (status == CRYO_OK) status = s;
     if (c->rank == 0 && status == CRYO_OK) status = write_field(c, ncid, f, global, tmp);
   }
-  if (c->rank == 0) {
-    if (ncid >= 0) {
-      int s = nc_close(ncid);
-      if (s != NC_NOERR && status == CRYO_OK)
-        status =
-            CRYO_ERROR(&c->err, CRYO_ERR_NETCDF, "restart %s: closing: %s", tmp, nc_strerror(s));
-    }
-    if (status == CRYO_OK && rename(tmp, path) != 0)
-      status = CRYO_ERROR(&c->err, CRYO_ERR_FILE, "restart: cannot rename %s to %s: %s", tmp, path,
-                          strerror(errno));
+  if (c->rank == 0 && ncid >= 0) {
+    if (status == CRYO_OK)
+      status = write_image(c, ncid, tmp, path);
+    else
+      nc_abort(ncid);
     if (status != CRYO_OK) remove(tmp);
   }
   free(global);
   return cryo_status_from_root(c, status);
 }
 
-/* Rank 0: open and check the header against this run. */
-static int read_header(cryo_component *c, const char *path, int *ncid, long long *t,
-                       long long *step) {
-  int s = nc_open(path, NC_NOWRITE, ncid);
+/* Rank 0: the whole file in memory, its checksum line verified; *n is the
+ * size of the NetCDF image before that line. */
+static int read_sealed(cryo_component *c, const char *path, unsigned char **image, size_t *n) {
+  int fd = open(path, O_RDONLY);
+  CRYO_CHECK(fd >= 0, &c->err, CRYO_ERR_FILE, "restart %s: cannot open: %s", path, strerror(errno));
+  struct stat st;
+  int e = fstat(fd, &st) != 0 ? errno : 0;
+  size_t size = e ? 0 : (size_t)st.st_size;
+  unsigned char *buf = e ? NULL : malloc(size + 1); /* + 1: an empty file is no failure here */
+  if (!e && !buf) e = ENOMEM;
+  for (size_t got = 0; !e && got < size;) {
+    ssize_t k = read(fd, buf + got, size - got);
+    if (k < 0 && errno == EINTR) continue;
+    if (k <= 0) e = k < 0 ? errno : EIO;
+    got += k > 0 ? (size_t)k : 0;
+  }
+  close(fd);
+  *image = buf;
+  CRYO_CHECK(!e, &c->err, CRYO_ERR_FILE, "restart %s: reading %zu bytes: %s", path, size,
+             strerror(e));
+  CRYO_CHECK(size > SEAL_LEN, &c->err, CRYO_ERR_CHECKSUM,
+             "restart %s: %zu bytes, too short for a restart: the file is corrupt or truncated",
+             path, size);
+  const char *seal = (const char *)buf + size - SEAL_LEN;
+  int ok = !memcmp(seal, SEAL_MAGIC, sizeof SEAL_MAGIC - 1) && seal[SEAL_LEN - 1] == '\n';
+  const char *hex = seal + sizeof SEAL_MAGIC - 1, *count = hex + 17;
+  for (int i = 0; ok && i < 16; ++i)
+    ok = (hex[i] >= '0' && hex[i] <= '9') || (hex[i] >= 'a' && hex[i] <= 'f');
+  ok = ok && hex[16] == ' ';
+  for (int i = 0; ok && i < 20; ++i)
+    ok = count[i] >= '0' && count[i] <= '9';
+  CRYO_CHECK(ok, &c->err, CRYO_ERR_CHECKSUM,
+             "restart %s: no cryodyn checksum line at its end: the file is corrupt or truncated, "
+             "or not a cryodyn restart",
+             path);
+  uint64_t stored = strtoull(hex, NULL, 16), bytes = strtoull(count, NULL, 10);
+  *n = size - SEAL_LEN;
+  CRYO_CHECK(bytes == *n, &c->err, CRYO_ERR_CHECKSUM,
+             "restart %s: its checksum line counts %" PRIu64
+             " bytes before it, the file holds %zu: "
+             "the file is corrupt or truncated",
+             path, bytes, *n);
+  uint64_t actual = fnv1a(FNV_OFFSET, buf, *n);
+  CRYO_CHECK(actual == stored, &c->err, CRYO_ERR_CHECKSUM,
+             "restart %s: checksum of its bytes %016" PRIx64 ", recorded %016" PRIx64
+             ": the file is corrupt or truncated",
+             path, actual, stored);
+  return CRYO_OK;
+}
+
+/* Rank 0: open the verified image and check its header against this run. */
+static int read_header(cryo_component *c, const char *path, unsigned char *image, size_t n,
+                       int *ncid, long long *t, long long *step) {
+  int s = nc_open_mem(path, NC_NOWRITE, n, image, ncid);
   if (s != NC_NOERR) {
     *ncid = -1;
-    return CRYO_ERROR(&c->err, s == ENOENT ? CRYO_ERR_FILE : CRYO_ERR_FORMAT,
-                      "restart %s: cannot open: %s", path, nc_strerror(s));
+    return CRYO_ERROR(&c->err, CRYO_ERR_FORMAT, "restart %s: cannot open: %s", path,
+                      nc_strerror(s));
   }
   char text[128] = {0};
   size_t len = 0;
@@ -178,6 +309,18 @@ static int read_header(cryo_component *c, const char *path, int *ncid, long long
     CRYO_CHECK((int)n == want[d], &c->err, CRYO_ERR_FORMAT,
                "restart %s: grid has %s = %zu cells, the namelist says %d", path, names[d], n,
                want[d]);
+  }
+  const char *spacing[2] = {"dx", "dy"};
+  double size[2] = {c->grid.block.dx, c->grid.block.dy};
+  for (int d = 0; d < 2; ++d) {
+    double stored = 0;
+    s = nc_get_att_double(*ncid, NC_GLOBAL, spacing[d], &stored);
+    CRYO_CHECK(s == NC_NOERR, &c->err, CRYO_ERR_MISSING, "restart %s: no '%s' attribute", path,
+               spacing[d]);
+    /* Exact: a continued run is bit for bit only on the very same grid. */
+    CRYO_CHECK(stored == size[d], &c->err, CRYO_ERR_FORMAT,
+               "restart %s: grid has %s = %.17g m, the namelist says %.17g m", path, spacing[d],
+               stored, size[d]);
   }
   CRYO_CHECK(*t >= 0 && *t < c->clock.run_length && *t % c->clock.interval == 0, &c->err,
              CRYO_ERR_RANGE,
@@ -226,10 +369,13 @@ int cryo_restart_read(cryo_component *c, const char *path) {
   int status = CRYO_OK, ncid = -1;
   long long clock[2] = {0, 0};
   double *global = NULL;
+  unsigned char *image = NULL;
   if (c->rank == 0) {
+    size_t n = 0;
     global = global_buffer(c);
-    status = global ? read_header(c, path, &ncid, &clock[0], &clock[1])
+    status = global ? read_sealed(c, path, &image, &n)
                     : CRYO_ERROR(&c->err, CRYO_ERR_MEMORY, "out of memory reading a restart");
+    if (status == CRYO_OK) status = read_header(c, path, image, n, &ncid, &clock[0], &clock[1]);
   }
   status = cryo_status_from_root(c, status);
   for (int i = 0; i < c->nfields && status == CRYO_OK; ++i) {
@@ -246,6 +392,7 @@ int cryo_restart_read(cryo_component *c, const char *path) {
     status = cryo_status_agree(c, cryo_halo_exchange(c->halo, f->loc, f->nlev, 1, &d, &c->err));
   }
   if (ncid >= 0) nc_close(ncid);
+  free(image);
   free(global);
   if (status != CRYO_OK) return status;
   MPI_Bcast(clock, 2, MPI_LONG_LONG, 0, c->comm);
