@@ -228,6 +228,7 @@ static int read_config(cryo_config *cfg, const char *text, const char *path, cry
       REAL_KEY("background_slope", &li->background_slope, -45, 45, "degrees"),
       REAL_KEY("eps_reg", &lp->eps_reg, 0, 1, "a-1"),
       REAL_KEY("newton_rtol", &lp->newton_rtol, 1e-16, 1, NULL),
+      REAL_KEY("newton_atol", &lp->newton_atol, 0, 1, NULL),
       INT_KEY("newton_max_iter", &lp->newton_max_iter, 1, 10000),
       REAL_KEY("linear_rtol", &lp->linear_rtol, 1e-16, 1, NULL),
       INT_KEY("linear_max_iter", &lp->linear_max_iter, 1, 1000000),
