@@ -59,11 +59,15 @@ void cryo_config_defaults(cryo_config *cfg) {
   strcpy(cfg->seaice.init, "cyclone");
   cfg->seaice.h_init = 0.3;
   cfg->seaice.a_init = 1.0;
+  cfg->seaice.max_speed = 10.0;
+  cfg->seaice.max_thickness = 100.0;
   cryo_landice_params_default(&cfg->landice.p);
   strcpy(cfg->landice.geometry_case, "ismip-hom-a");
   strcpy(cfg->landice.basal, "no_slip");
   strcpy(cfg->landice.lateral, "free");
   cfg->landice.periodic = 1;
+  cfg->landice.max_speed = 1.0e5;
+  cfg->landice.max_thickness = 1.0e4;
   strcpy(cfg->coupling.component, "cryody");
   strcpy(cfg->coupling.grid_name, "cryt");
 }
@@ -209,6 +213,8 @@ static int read_config(cryo_config *cfg, const char *text, const char *path, cry
       REAL_KEY("h_init", &si->h_init, 0, 1e3, "m"),
       REAL_KEY("a_init", &si->a_init, 0, 1, NULL),
       STR_KEY("init_file", si->init_file, NULL),
+      REAL_KEY("max_speed", &si->max_speed, 1e-3, 1e6, "m s-1"),
+      REAL_KEY("max_thickness", &si->max_thickness, 1e-3, 1e6, "m"),
   };
   const cryo_nml_key landice_keys[] = {
       INT_KEY("n_layers", &lp->n_layers, 1, CRYO_LANDICE_MAX_LAYERS),
@@ -234,6 +240,8 @@ static int read_config(cryo_config *cfg, const char *text, const char *path, cry
       INT_KEY("linear_max_iter", &lp->linear_max_iter, 1, 1000000),
       REAL_KEY("dt", &lp->dt, 1e-3, 1e12, "s"),
       BOOL_KEY("evolve_thickness", &li->evolve_thickness),
+      REAL_KEY("max_speed", &li->max_speed, 1e-3, 1e12, "m a-1"),
+      REAL_KEY("max_thickness", &li->max_thickness, 1e-3, 1e6, "m"),
   };
   /* One key per coupling field, named as in the exchange table, holding its
    * OASIS name (namcouple) when it differs from the default. */

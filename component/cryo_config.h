@@ -42,6 +42,8 @@ typedef struct cryo_seaice_config {
   char init[CRYO_NAME_LEN]; /* 'cyclone' | 'uniform' | 'file' */
   double h_init, a_init;    /* m, 1 */
   char init_file[CRYO_PATH_LEN];
+  double max_speed;     /* m s-1: a larger ice speed stops the run (state check) */
+  double max_thickness; /* m: likewise for the cell-mean thickness */
 } cryo_seaice_config;
 
 typedef struct cryo_landice_config {
@@ -53,6 +55,8 @@ typedef struct cryo_landice_config {
   char lateral[CRYO_NAME_LEN]; /* 'free' | 'dirichlet' (non-periodic edges) */
   int periodic;                /* periodic in x and y */
   int evolve_thickness;
+  double max_speed;     /* m a-1: a larger ice speed at any level stops the run */
+  double max_thickness; /* m: likewise for the thickness */
 } cryo_landice_config;
 
 typedef struct cryo_coupling_config {
