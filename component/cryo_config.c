@@ -88,6 +88,47 @@ static int check_multiple(long long a, long long b, const char *an, const char *
   return CRYO_OK;
 }
 
+/* Stability of the mEVP sub-cycling (Kimmritz, Danilov and Losch 2015,
+ * J. Comput. Phys. 296, 90-100, section 4; Kimmritz et al. 2016, Ocean
+ * Modell. 101, 59-67: "alpha beta >> gamma"). Linearized about a viscous
+ * state, stress s^p = s^(p-1) + (zeta E(v^(p-1)) - s^(p-1)) / alpha and
+ * velocity (1 + beta) v^p = beta v^(p-1) + v_n + dt/m div s^p act on an
+ * eigenmode of -div(zeta E(.)) / m with eigenvalue mu as a 2 x 2 matrix with
+ * determinant (1 - 1/alpha) beta / (1 + beta) < 1 and trace
+ * (1 - 1/alpha) + (beta - gamma/alpha) / (1 + beta), gamma = mu dt; both
+ * eigenvalues lie inside the unit circle exactly when
+ *   gamma < (2 alpha - 1)(2 beta + 1)   (about 4 alpha beta).
+ * Drag and Coriolis only add damping. With the bilinear velocity, lumped node
+ * mass dx dy and linear dG stress of the kernels, the largest mu is
+ * 4 (1 + e^-2) zeta / (m min(dx, dy)^2) (compression along the shorter side,
+ * u = (-1)^i; computed from the kernels' stencils on a periodic grid). The
+ * viscosity is largest where the ice is rigid: zeta = P / (2 Delta) with
+ * Delta >= delta_min and P <= P* H, while m = rho_i max(H, h_min) >= rho_i H,
+ * so zeta / m <= P* / (2 rho_i delta_min) for every thickness: the strength of
+ * the thickest ice comes with its mass, and
+ *   gamma_max = 2 (1 + e^-2) P* dt / (rho_i delta_min min(dx, dy)^2).
+ * Beyond it the iteration diverges in rigid ice until the plastic limit
+ * bounds the stress, and the result depends on n_evp: refused. (At an ice
+ * edge a node's mass, the mean of its 4 cells, can be up to 4 times smaller
+ * than a cell's strength suggests; the condition is for a closed cover.) */
+static int check_mevp(const cryo_config *cfg, cryo_err *err) {
+  const cryo_seaice_params *p = &cfg->seaice.p;
+  const double d = fmin(cfg->grid.dx, cfg->grid.dy);
+  const double gamma = 2.0 * (1.0 + 1.0 / (p->ecc * p->ecc)) * p->pstar * p->dt /
+                       (p->rho_ice * p->delta_min * d * d);
+  const double limit = (2.0 * p->alpha - 1.0) * (2.0 * p->beta + 1.0);
+  CRYO_CHECK(gamma < limit, err, CRYO_ERR_RANGE,
+             "%s: &cryo_seaice: alpha = %g, beta = %g fail the mEVP stability condition "
+             "(2 alpha - 1)(2 beta + 1) > gamma: %.6g <= 2 (1 + ecc^-2) pstar dt / (rho_ice "
+             "delta_min min(dx, dy)^2) = %.6g with ecc = %g, pstar = %g N m-2, dt = %g s, "
+             "rho_ice = %g kg m-3, delta_min = %g s-1, min(dx, dy) = %g m: the sub-cycling "
+             "diverges where the ice is rigid; raise alpha = beta to at least %.0f, or shorten "
+             "dt, or raise delta_min",
+             cfg->source, p->alpha, p->beta, limit, gamma, p->ecc, p->pstar, p->dt, p->rho_ice,
+             p->delta_min, d, ceil(sqrt((gamma + 1.0) / 4.0)));
+  return CRYO_OK;
+}
+
 /* Checks that involve several names, after every group was read. */
 static int check_config(cryo_config *cfg, const time_keys *t, cryo_err *err) {
   cryo_run_config *r = &cfg->run;
@@ -120,6 +161,12 @@ static int check_config(cryo_config *cfg, const time_keys *t, cryo_err *err) {
   if (!strcmp(r->model, "seaice")) {
     CRYO_CALL(cryo_seaice_params_check(&cfg->seaice.p, err));
     dt = cfg->seaice.p.dt;
+    CRYO_CHECK(strcmp(cfg->seaice.init, "uniform") ||
+                   cfg->seaice.h_init <= cfg->seaice.max_thickness,
+               err, CRYO_ERR_RANGE,
+               "%s: &cryo_seaice: h_init = %g m is above max_thickness = %g m (the state check "
+               "would stop the run)",
+               src, cfg->seaice.h_init, cfg->seaice.max_thickness);
     CRYO_CHECK(strcmp(cfg->seaice.init, "file") || cfg->seaice.init_file[0], err, CRYO_ERR_MISSING,
                "%s: &cryo_seaice init = 'file' needs init_file", src);
     CRYO_CHECK(strcmp(r->forcing, "analytic") || !strcmp(cfg->seaice.init, "cyclone"), err,
@@ -140,6 +187,11 @@ static int check_config(cryo_config *cfg, const time_keys *t, cryo_err *err) {
                CRYO_ERR_MISSING, "%s: &cryo_landice case = 'file' needs geometry_file", src);
     CRYO_CALL(cryo_landice_params_check(&l->p, err));
     dt = l->p.dt;
+    CRYO_CHECK(l->p.geometry_case != CRYO_LANDICE_CASE_SLAB || l->p.thickness <= l->max_thickness,
+               err, CRYO_ERR_RANGE,
+               "%s: &cryo_landice: thickness = %g m is above max_thickness = %g m (the state "
+               "check would stop the run)",
+               src, l->p.thickness, l->max_thickness);
     if (l->p.geometry_case != CRYO_LANDICE_CASE_SLAB &&
         l->p.geometry_case != CRYO_LANDICE_CASE_FILE && l->p.domain_length > 0) {
       /* The analytic ISMIP-HOM cases span one period L in x and y. */
@@ -151,6 +203,7 @@ static int check_config(cryo_config *cfg, const time_keys *t, cryo_err *err) {
   CRYO_CHECK(dt > 0 && steps == floor(steps), err, CRYO_ERR_RANGE,
              "%s: coupling_interval = %lld s is not a multiple of the %s time step dt = %g s", src,
              r->coupling_interval, r->model, dt);
+  if (!strcmp(r->model, "seaice")) CRYO_CALL(check_mevp(cfg, err));
   return CRYO_OK;
 }
 
