@@ -207,6 +207,123 @@ static int check_config(cryo_config *cfg, const time_keys *t, cryo_err *err) {
   return CRYO_OK;
 }
 
+enum { G_RUN, G_GRID, G_SEAICE, G_LANDICE, G_COUPLING, G_COUNT };
+
+/* If key `name` of group g was given, add "<source>:<line>: &group: name is
+ * ignored: <why>" to cfg->warnings (truncated when the list is full). */
+static void warn_ignored(cryo_config *cfg, const cryo_nml_group *g, const char *name,
+                         const char *why) {
+  int line = 0;
+  for (int k = 0; k < g->nkeys && !line; ++k)
+    if (!strcmp(g->keys[k].name, name)) line = g->given[k];
+  if (!line) return;
+  size_t used = strlen(cfg->warnings);
+  snprintf(cfg->warnings + used, sizeof cfg->warnings - used, "%s%s:%d: &%s: %s is ignored: %s",
+           used ? "\n" : "", cfg->source, line, g->name, name, why);
+}
+
+/* Every given option of group g is ignored, for `why`. */
+static void warn_group_ignored(cryo_config *cfg, const cryo_nml_group *g, const char *why) {
+  for (int k = 0; k < g->nkeys; ++k)
+    warn_ignored(cfg, g, g->keys[k].name, why);
+}
+
+/* &cryo_seaice options unused by the sea-ice settings. */
+static void warn_seaice(cryo_config *cfg, const cryo_nml_group *g) {
+  const cryo_seaice_config *si = &cfg->seaice;
+  char why[160];
+  snprintf(why, sizeof why, "init = '%s' (only 'uniform' uses it)", si->init);
+  if (strcmp(si->init, "uniform")) {
+    warn_ignored(cfg, g, "h_init", why);
+    warn_ignored(cfg, g, "a_init", why);
+  }
+  snprintf(why, sizeof why, "init = '%s' (only 'file' reads it)", si->init);
+  if (strcmp(si->init, "file")) warn_ignored(cfg, g, "init_file", why);
+  if (si->p.pstar == 0.0) {
+    static const char *const rheology[] = {"c_strength", "ecc", "delta_min"};
+    for (int k = 0; k < 3; ++k)
+      warn_ignored(cfg, g, rheology[k], "pstar = 0 (no internal stress)");
+  }
+}
+
+/* &cryo_landice options unused by the land-ice case and settings. */
+static void warn_landice(cryo_config *cfg, const cryo_nml_group *g) {
+  const cryo_landice_config *li = &cfg->landice;
+  const int kase = li->p.geometry_case;
+  const int ismip = kase == CRYO_LANDICE_CASE_ISMIP_HOM_A || kase == CRYO_LANDICE_CASE_ISMIP_HOM_C;
+  char why[160];
+  snprintf(why, sizeof why, "case = '%s' (only 'slab' uses it)", li->geometry_case);
+  if (kase != CRYO_LANDICE_CASE_SLAB) {
+    warn_ignored(cfg, g, "slope", why);
+    warn_ignored(cfg, g, "thickness", why);
+  }
+  snprintf(why, sizeof why, "case = '%s' (only the ISMIP-HOM cases use it)", li->geometry_case);
+  if (!ismip) warn_ignored(cfg, g, "domain_length", why);
+  snprintf(why, sizeof why, "case = '%s' (only 'file' uses it)", li->geometry_case);
+  if (kase != CRYO_LANDICE_CASE_FILE) {
+    warn_ignored(cfg, g, "geometry_file", why);
+    warn_ignored(cfg, g, "background_slope", why);
+  }
+  if (ismip) {
+    /* The case sets the bed condition (A: no slip; C: its own beta2 field). */
+    const char *bed = kase == CRYO_LANDICE_CASE_ISMIP_HOM_A ? "no_slip" : "friction";
+    snprintf(why, sizeof why, "case = '%s' sets basal = '%s'", li->geometry_case, bed);
+    if (strcmp(li->basal, bed)) warn_ignored(cfg, g, "basal", why);
+    snprintf(why, sizeof why, "case = '%s' %s", li->geometry_case,
+             kase == CRYO_LANDICE_CASE_ISMIP_HOM_A ? "has no slip at the bed"
+                                                   : "sets beta2 = 1000 + 1000 sin(wx) sin(wy)");
+    warn_ignored(cfg, g, "beta2", why);
+  } else if (li->p.no_slip) {
+    warn_ignored(cfg, g, "beta2", "basal = 'no_slip'");
+  }
+  if (li->periodic) warn_ignored(cfg, g, "lateral", "periodic = .true. (the domain has no edges)");
+}
+
+/* Options that the settings around them make ineffective (issue 9): each
+ * pair of an option and the setting that makes it unused, group by group. */
+static void collect_warnings(cryo_config *cfg, const cryo_nml_group *g) {
+  const cryo_run_config *r = &cfg->run;
+  const int seaice = !strcmp(r->model, "seaice");
+  const int kase = cfg->landice.p.geometry_case;
+  char why[160];
+  cfg->warnings[0] = '\0';
+  if (!r->output_file[0]) warn_ignored(cfg, &g[G_RUN], "output_interval", "output_file = ''");
+  if (!r->restart_out[0]) warn_ignored(cfg, &g[G_RUN], "restart_interval", "restart_out = ''");
+  if (strcmp(r->forcing, "netcdf")) {
+    snprintf(why, sizeof why, "forcing = '%s' (only 'netcdf' reads a file)", r->forcing);
+    warn_ignored(cfg, &g[G_RUN], "forcing_file", why);
+    warn_ignored(cfg, &g[G_RUN], "forcing_vars", why);
+  } else if (!seaice) {
+    warn_ignored(cfg, &g[G_RUN], "forcing_vars",
+                 "model = 'landice' reads smb and basal_melt under those names");
+  }
+  if (!seaice) {
+    warn_ignored(cfg, &g[G_GRID], "mask_file", "model = 'landice' (a sea-ice land mask)");
+    warn_ignored(cfg, &g[G_GRID], "mask_var", "model = 'landice' (a sea-ice land mask)");
+  } else if (!cfg->grid.mask_file[0]) {
+    warn_ignored(cfg, &g[G_GRID], "mask_var", "mask_file = ''");
+  }
+  if (!seaice && cfg->landice.p.domain_length > 0 &&
+      (kase == CRYO_LANDICE_CASE_ISMIP_HOM_A || kase == CRYO_LANDICE_CASE_ISMIP_HOM_C)) {
+    snprintf(why, sizeof why, "case = '%s' with domain_length > 0 sets dx = dy = L / nx",
+             cfg->landice.geometry_case);
+    warn_ignored(cfg, &g[G_GRID], "dx", why);
+    warn_ignored(cfg, &g[G_GRID], "dy", why);
+  }
+  if (seaice)
+    warn_seaice(cfg, &g[G_SEAICE]);
+  else
+    warn_group_ignored(cfg, &g[G_SEAICE], "model = 'landice'");
+  if (seaice)
+    warn_group_ignored(cfg, &g[G_LANDICE], "model = 'seaice'");
+  else
+    warn_landice(cfg, &g[G_LANDICE]);
+  if (strcmp(r->forcing, "oasis")) {
+    snprintf(why, sizeof why, "forcing = '%s' (only 'oasis' uses &cryo_coupling)", r->forcing);
+    warn_group_ignored(cfg, &g[G_COUPLING], why);
+  }
+}
+
 static int read_config(cryo_config *cfg, const char *text, const char *path, cryo_err *err) {
   cryo_run_config *r = &cfg->run;
   cryo_grid_config *g = &cfg->grid;
@@ -315,18 +432,22 @@ static int read_config(cryo_config *cfg, const char *text, const char *path, cry
                                           0,
                                           NULL};
 #define N(a) (int)(sizeof(a) / sizeof((a)[0]))
-  const cryo_nml_group groups[] = {
-      {"cryo_run", run_keys, N(run_keys), 1},
-      {"cryo_grid", grid_keys, N(grid_keys), 1},
-      {"cryo_seaice", seaice_keys, N(seaice_keys), 0},
-      {"cryo_landice", landice_keys, N(landice_keys), 0},
-      {"cryo_coupling", coupling_keys, N(coupling_keys), 0},
+  int given_run[N(run_keys)], given_grid[N(grid_keys)], given_seaice[N(seaice_keys)],
+      given_landice[N(landice_keys)], given_coupling[N(coupling_keys)];
+  const cryo_nml_group groups[G_COUNT] = {
+      [G_RUN] = {"cryo_run", run_keys, N(run_keys), 1, given_run},
+      [G_GRID] = {"cryo_grid", grid_keys, N(grid_keys), 1, given_grid},
+      [G_SEAICE] = {"cryo_seaice", seaice_keys, N(seaice_keys), 0, given_seaice},
+      [G_LANDICE] = {"cryo_landice", landice_keys, N(landice_keys), 0, given_landice},
+      [G_COUPLING] = {"cryo_coupling", coupling_keys, N(coupling_keys), 0, given_coupling},
   };
-  int status = text ? cryo_namelist_read_string(text, path, groups, N(groups), err)
-                    : cryo_namelist_read_file(path, groups, N(groups), err);
+  int status = text ? cryo_namelist_read_string(text, path, groups, G_COUNT, err)
+                    : cryo_namelist_read_file(path, groups, G_COUNT, err);
 #undef N
   if (status != CRYO_OK) return status;
-  return check_config(cfg, &t, err);
+  CRYO_CALL(check_config(cfg, &t, err));
+  collect_warnings(cfg, groups);
+  return CRYO_OK;
 }
 
 int cryo_config_read(cryo_config *cfg, const char *path, cryo_err *err) {

@@ -66,8 +66,13 @@ typedef struct cryo_coupling_config {
   int nnames;
 } cryo_coupling_config;
 
+#define CRYO_WARNINGS_LEN 4096
+
 typedef struct cryo_config {
   char source[CRYO_PATH_LEN]; /* the namelist file read */
+  /* Options given that the chosen settings ignore, one per line
+   * "<source>:<line>: &group: name is ignored: <why>"; '' when none. */
+  char warnings[CRYO_WARNINGS_LEN];
   cryo_run_config run;
   cryo_grid_config grid;
   cryo_seaice_config seaice;
@@ -78,7 +83,8 @@ typedef struct cryo_config {
 /* Fill every option with its default. */
 void cryo_config_defaults(cryo_config *cfg);
 
-/* Read and check a namelist file into cfg (defaults first). */
+/* Read and check a namelist file into cfg (defaults first); cfg->warnings
+ * lists the options given that the run will ignore. */
 int cryo_config_read(cryo_config *cfg, const char *path, cryo_err *err);
 
 /* Same from text; `source` names it in messages (used by tests). */
