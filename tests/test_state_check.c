@@ -5,8 +5,10 @@
  *  - a sea-ice run with every option in its range that runs away (light ice,
  *    no ocean drag, no Coriolis: the wind accelerates it without bound, then
  *    the transport goes unstable and the volume reached 7e95 m3 by 8 h while
- *    the run went on) stops at 5 h with CRYO_ERR_DATA naming u, the node and
- *    max_speed, the same on 1 and 2 ranks;
+ *    the run went on): with the cyclone's rheology now refused at start by
+ *    the mEVP condition; in free drift it stops at 9 h, when the unstable
+ *    transport has piled 171 m of ice into one cell, with CRYO_ERR_DATA naming
+ *    h, the cell and max_thickness, the same on 1 and 2 ranks;
  *  - a wind of 1e30 m/s from the host stops the first coupling interval on
  *    max_speed, and one of 1e200 m/s on the NaN stress it leaves (NaN used to
  *    pass: the progress line printed a speed and volume of 0);
@@ -102,16 +104,23 @@ static int run_to_error(const char *nml, char *msg, size_t len) {
 }
 
 static void test_seaice_runaway(void) {
-  test_write_file(MPI_COMM_WORLD, "runaway.nml",
-                  "&cryo_run model = 'seaice', run_length = 86400, coupling_interval = 3600 /\n"
-                  "&cryo_grid nx = 32, ny = 32, dx = 2000., dy = 2000. /\n"
-                  "&cryo_seaice dt = 600., n_evp = 20, rho_ice = 10., c_ocean = 0.,\n"
-                  "  coriolis = 0. /\n");
-  char msg[1024];
+  const char *run = "&cryo_run model = 'seaice', run_length = 86400, coupling_interval = 3600 /\n"
+                    "&cryo_grid nx = 32, ny = 32, dx = 2000., dy = 2000. /\n"
+                    "&cryo_seaice dt = 600., n_evp = 20, rho_ice = 10., c_ocean = 0.,\n"
+                    "  coriolis = 0.%s /\n";
+  char text[512], msg[1024];
+  /* With the cyclone's rheology this light ice fails the mEVP condition. */
+  snprintf(text, sizeof text, run, "");
+  test_write_file(MPI_COMM_WORLD, "runaway.nml", text);
+  CU_ASSERT_EQUAL(run_to_error("runaway.nml", msg, sizeof msg), CRYO_ERR_RANGE);
+  CU_ASSERT_PTR_NOT_NULL(strstr(msg, "mEVP stability condition"));
+  /* In free drift it starts, and the transport runs away. */
+  snprintf(text, sizeof text, run, ", pstar = 0.");
+  test_write_file(MPI_COMM_WORLD, "runaway.nml", text);
   CU_ASSERT_EQUAL(run_to_error("runaway.nml", msg, sizeof msg), CRYO_ERR_DATA);
-  CU_ASSERT_PTR_NOT_NULL(strstr(msg, "sea ice at t = 18000 s (2000-01-01 05:00:00)"));
-  CU_ASSERT_PTR_NOT_NULL(strstr(msg, "at node (i, j) = (1, 27): speed 10.006"));
-  CU_ASSERT_PTR_NOT_NULL(strstr(msg, "exceeds max_speed = 10 m s-1"));
+  CU_ASSERT_PTR_NOT_NULL(strstr(msg, "sea ice at t = 32400 s (2000-01-01 09:00:00)"));
+  CU_ASSERT_PTR_NOT_NULL(strstr(msg, "thickness h = 171.28 m at cell (i, j) = (27, 14)"));
+  CU_ASSERT_PTR_NOT_NULL(strstr(msg, "max_thickness = 100 m"));
 }
 
 /* One coupling interval of host-forced sea ice under a uniform wind uwind
