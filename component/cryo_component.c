@@ -21,6 +21,10 @@ const char *cryo_last_error(const cryo_component *c) {
   return c ? c->err.msg : init_error.msg;
 }
 
+const char *cryo_warnings(const cryo_component *c) {
+  return c ? c->cfg.warnings : "";
+}
+
 int cryo_status_agree(cryo_component *c, int status) {
   int mine = status != CRYO_OK ? c->rank : c->size, first = c->size;
   if (MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, c->comm) != MPI_SUCCESS)

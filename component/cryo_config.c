@@ -66,11 +66,15 @@ void cryo_config_defaults(cryo_config *cfg) {
   strcpy(cfg->seaice.stress_precision, "double");
   cfg->seaice.h_init = 0.3;
   cfg->seaice.a_init = 1.0;
+  cfg->seaice.max_speed = 10.0;
+  cfg->seaice.max_thickness = 100.0;
   cryo_landice_params_default(&cfg->landice.p);
   strcpy(cfg->landice.geometry_case, "ismip-hom-a");
   strcpy(cfg->landice.basal, "no_slip");
   strcpy(cfg->landice.lateral, "free");
   cfg->landice.periodic = 1;
+  cfg->landice.max_speed = 1.0e5;
+  cfg->landice.max_thickness = 1.0e4;
   strcpy(cfg->coupling.component, "cryody");
   strcpy(cfg->coupling.grid_name, "cryt");
 }
@@ -91,6 +95,47 @@ static int check_multiple(long long a, long long b, const char *an, const char *
                           cryo_err *err) {
   CRYO_CHECK(b > 0 && a % b == 0, err, CRYO_ERR_RANGE,
              "%s: &cryo_run: %s = %lld s is not a multiple of %s = %lld s", src, an, a, bn, b);
+  return CRYO_OK;
+}
+
+/* Stability of the mEVP sub-cycling (Kimmritz, Danilov and Losch 2015,
+ * J. Comput. Phys. 296, 90-100, section 4; Kimmritz et al. 2016, Ocean
+ * Modell. 101, 59-67: "alpha beta >> gamma"). Linearized about a viscous
+ * state, stress s^p = s^(p-1) + (zeta E(v^(p-1)) - s^(p-1)) / alpha and
+ * velocity (1 + beta) v^p = beta v^(p-1) + v_n + dt/m div s^p act on an
+ * eigenmode of -div(zeta E(.)) / m with eigenvalue mu as a 2 x 2 matrix with
+ * determinant (1 - 1/alpha) beta / (1 + beta) < 1 and trace
+ * (1 - 1/alpha) + (beta - gamma/alpha) / (1 + beta), gamma = mu dt; both
+ * eigenvalues lie inside the unit circle exactly when
+ *   gamma < (2 alpha - 1)(2 beta + 1)   (about 4 alpha beta).
+ * Drag and Coriolis only add damping. With the bilinear velocity, lumped node
+ * mass dx dy and linear dG stress of the kernels, the largest mu is
+ * 4 (1 + e^-2) zeta / (m min(dx, dy)^2) (compression along the shorter side,
+ * u = (-1)^i; computed from the kernels' stencils on a periodic grid). The
+ * viscosity is largest where the ice is rigid: zeta = P / (2 Delta) with
+ * Delta >= delta_min and P <= P* H, while m = rho_i max(H, h_min) >= rho_i H,
+ * so zeta / m <= P* / (2 rho_i delta_min) for every thickness: the strength of
+ * the thickest ice comes with its mass, and
+ *   gamma_max = 2 (1 + e^-2) P* dt / (rho_i delta_min min(dx, dy)^2).
+ * Beyond it the iteration diverges in rigid ice until the plastic limit
+ * bounds the stress, and the result depends on n_evp: refused. (At an ice
+ * edge a node's mass, the mean of its 4 cells, can be up to 4 times smaller
+ * than a cell's strength suggests; the condition is for a closed cover.) */
+static int check_mevp(const cryo_config *cfg, cryo_err *err) {
+  const cryo_seaice_params *p = &cfg->seaice.p;
+  const double d = fmin(cfg->grid.dx, cfg->grid.dy);
+  const double gamma = 2.0 * (1.0 + 1.0 / (p->ecc * p->ecc)) * p->pstar * p->dt /
+                       (p->rho_ice * p->delta_min * d * d);
+  const double limit = (2.0 * p->alpha - 1.0) * (2.0 * p->beta + 1.0);
+  CRYO_CHECK(gamma < limit, err, CRYO_ERR_RANGE,
+             "%s: &cryo_seaice: alpha = %g, beta = %g fail the mEVP stability condition "
+             "(2 alpha - 1)(2 beta + 1) > gamma: %.6g <= 2 (1 + ecc^-2) pstar dt / (rho_ice "
+             "delta_min min(dx, dy)^2) = %.6g with ecc = %g, pstar = %g N m-2, dt = %g s, "
+             "rho_ice = %g kg m-3, delta_min = %g s-1, min(dx, dy) = %g m: the sub-cycling "
+             "diverges where the ice is rigid; raise alpha = beta to at least %.0f, or shorten "
+             "dt, or raise delta_min",
+             cfg->source, p->alpha, p->beta, limit, gamma, p->ecc, p->pstar, p->dt, p->rho_ice,
+             p->delta_min, d, ceil(sqrt((gamma + 1.0) / 4.0)));
   return CRYO_OK;
 }
 
@@ -126,6 +171,12 @@ static int check_config(cryo_config *cfg, const time_keys *t, cryo_err *err) {
     cfg->seaice.p.stress_single = !strcmp(cfg->seaice.stress_precision, "single");
     CRYO_CALL(cryo_seaice_params_check(&cfg->seaice.p, err));
     dt = cfg->seaice.p.dt;
+    CRYO_CHECK(strcmp(cfg->seaice.init, "uniform") ||
+                   cfg->seaice.h_init <= cfg->seaice.max_thickness,
+               err, CRYO_ERR_RANGE,
+               "%s: &cryo_seaice: h_init = %g m is above max_thickness = %g m (the state check "
+               "would stop the run)",
+               src, cfg->seaice.h_init, cfg->seaice.max_thickness);
     CRYO_CHECK(strcmp(cfg->seaice.init, "file") || cfg->seaice.init_file[0], err, CRYO_ERR_MISSING,
                "%s: &cryo_seaice init = 'file' needs init_file", src);
     CRYO_CHECK(strcmp(r->forcing, "analytic") || !strcmp(cfg->seaice.init, "cyclone"), err,
@@ -146,6 +197,11 @@ static int check_config(cryo_config *cfg, const time_keys *t, cryo_err *err) {
                CRYO_ERR_MISSING, "%s: &cryo_landice case = 'file' needs geometry_file", src);
     CRYO_CALL(cryo_landice_params_check(&l->p, err));
     dt = l->p.dt;
+    CRYO_CHECK(l->p.geometry_case != CRYO_LANDICE_CASE_SLAB || l->p.thickness <= l->max_thickness,
+               err, CRYO_ERR_RANGE,
+               "%s: &cryo_landice: thickness = %g m is above max_thickness = %g m (the state "
+               "check would stop the run)",
+               src, l->p.thickness, l->max_thickness);
     if (l->p.geometry_case != CRYO_LANDICE_CASE_SLAB &&
         l->p.geometry_case != CRYO_LANDICE_CASE_FILE && l->p.domain_length > 0) {
       /* The analytic ISMIP-HOM cases span one period L in x and y. */
@@ -157,7 +213,125 @@ static int check_config(cryo_config *cfg, const time_keys *t, cryo_err *err) {
   CRYO_CHECK(dt > 0 && steps == floor(steps), err, CRYO_ERR_RANGE,
              "%s: coupling_interval = %lld s is not a multiple of the %s time step dt = %g s", src,
              r->coupling_interval, r->model, dt);
+  if (!strcmp(r->model, "seaice")) CRYO_CALL(check_mevp(cfg, err));
   return CRYO_OK;
+}
+
+enum { G_RUN, G_GRID, G_SEAICE, G_LANDICE, G_COUPLING, G_COUNT };
+
+/* If key `name` of group g was given, add "<source>:<line>: &group: name is
+ * ignored: <why>" to cfg->warnings (truncated when the list is full). */
+static void warn_ignored(cryo_config *cfg, const cryo_nml_group *g, const char *name,
+                         const char *why) {
+  int line = 0;
+  for (int k = 0; k < g->nkeys && !line; ++k)
+    if (!strcmp(g->keys[k].name, name)) line = g->given[k];
+  if (!line) return;
+  size_t used = strlen(cfg->warnings);
+  snprintf(cfg->warnings + used, sizeof cfg->warnings - used, "%s%s:%d: &%s: %s is ignored: %s",
+           used ? "\n" : "", cfg->source, line, g->name, name, why);
+}
+
+/* Every given option of group g is ignored, for `why`. */
+static void warn_group_ignored(cryo_config *cfg, const cryo_nml_group *g, const char *why) {
+  for (int k = 0; k < g->nkeys; ++k)
+    warn_ignored(cfg, g, g->keys[k].name, why);
+}
+
+/* &cryo_seaice options unused by the sea-ice settings. */
+static void warn_seaice(cryo_config *cfg, const cryo_nml_group *g) {
+  const cryo_seaice_config *si = &cfg->seaice;
+  char why[160];
+  snprintf(why, sizeof why, "init = '%s' (only 'uniform' uses it)", si->init);
+  if (strcmp(si->init, "uniform")) {
+    warn_ignored(cfg, g, "h_init", why);
+    warn_ignored(cfg, g, "a_init", why);
+  }
+  snprintf(why, sizeof why, "init = '%s' (only 'file' reads it)", si->init);
+  if (strcmp(si->init, "file")) warn_ignored(cfg, g, "init_file", why);
+  if (si->p.pstar == 0.0) {
+    static const char *const rheology[] = {"c_strength", "ecc", "delta_min"};
+    for (int k = 0; k < 3; ++k)
+      warn_ignored(cfg, g, rheology[k], "pstar = 0 (no internal stress)");
+  }
+}
+
+/* &cryo_landice options unused by the land-ice case and settings. */
+static void warn_landice(cryo_config *cfg, const cryo_nml_group *g) {
+  const cryo_landice_config *li = &cfg->landice;
+  const int kase = li->p.geometry_case;
+  const int ismip = kase == CRYO_LANDICE_CASE_ISMIP_HOM_A || kase == CRYO_LANDICE_CASE_ISMIP_HOM_C;
+  char why[160];
+  snprintf(why, sizeof why, "case = '%s' (only 'slab' uses it)", li->geometry_case);
+  if (kase != CRYO_LANDICE_CASE_SLAB) {
+    warn_ignored(cfg, g, "slope", why);
+    warn_ignored(cfg, g, "thickness", why);
+  }
+  snprintf(why, sizeof why, "case = '%s' (only the ISMIP-HOM cases use it)", li->geometry_case);
+  if (!ismip) warn_ignored(cfg, g, "domain_length", why);
+  snprintf(why, sizeof why, "case = '%s' (only 'file' uses it)", li->geometry_case);
+  if (kase != CRYO_LANDICE_CASE_FILE) {
+    warn_ignored(cfg, g, "geometry_file", why);
+    warn_ignored(cfg, g, "background_slope", why);
+  }
+  if (ismip) {
+    /* The case sets the bed condition (A: no slip; C: its own beta2 field). */
+    const char *bed = kase == CRYO_LANDICE_CASE_ISMIP_HOM_A ? "no_slip" : "friction";
+    snprintf(why, sizeof why, "case = '%s' sets basal = '%s'", li->geometry_case, bed);
+    if (strcmp(li->basal, bed)) warn_ignored(cfg, g, "basal", why);
+    snprintf(why, sizeof why, "case = '%s' %s", li->geometry_case,
+             kase == CRYO_LANDICE_CASE_ISMIP_HOM_A ? "has no slip at the bed"
+                                                   : "sets beta2 = 1000 + 1000 sin(wx) sin(wy)");
+    warn_ignored(cfg, g, "beta2", why);
+  } else if (li->p.no_slip) {
+    warn_ignored(cfg, g, "beta2", "basal = 'no_slip'");
+  }
+  if (li->periodic) warn_ignored(cfg, g, "lateral", "periodic = .true. (the domain has no edges)");
+}
+
+/* Options that the settings around them make ineffective (issue 9): each
+ * pair of an option and the setting that makes it unused, group by group. */
+static void collect_warnings(cryo_config *cfg, const cryo_nml_group *g) {
+  const cryo_run_config *r = &cfg->run;
+  const int seaice = !strcmp(r->model, "seaice");
+  const int kase = cfg->landice.p.geometry_case;
+  char why[160];
+  cfg->warnings[0] = '\0';
+  if (!r->output_file[0]) warn_ignored(cfg, &g[G_RUN], "output_interval", "output_file = ''");
+  if (!r->restart_out[0]) warn_ignored(cfg, &g[G_RUN], "restart_interval", "restart_out = ''");
+  if (strcmp(r->forcing, "netcdf")) {
+    snprintf(why, sizeof why, "forcing = '%s' (only 'netcdf' reads a file)", r->forcing);
+    warn_ignored(cfg, &g[G_RUN], "forcing_file", why);
+    warn_ignored(cfg, &g[G_RUN], "forcing_vars", why);
+  } else if (!seaice) {
+    warn_ignored(cfg, &g[G_RUN], "forcing_vars",
+                 "model = 'landice' reads smb and basal_melt under those names");
+  }
+  if (!seaice) {
+    warn_ignored(cfg, &g[G_GRID], "mask_file", "model = 'landice' (a sea-ice land mask)");
+    warn_ignored(cfg, &g[G_GRID], "mask_var", "model = 'landice' (a sea-ice land mask)");
+  } else if (!cfg->grid.mask_file[0]) {
+    warn_ignored(cfg, &g[G_GRID], "mask_var", "mask_file = ''");
+  }
+  if (!seaice && cfg->landice.p.domain_length > 0 &&
+      (kase == CRYO_LANDICE_CASE_ISMIP_HOM_A || kase == CRYO_LANDICE_CASE_ISMIP_HOM_C)) {
+    snprintf(why, sizeof why, "case = '%s' with domain_length > 0 sets dx = dy = L / nx",
+             cfg->landice.geometry_case);
+    warn_ignored(cfg, &g[G_GRID], "dx", why);
+    warn_ignored(cfg, &g[G_GRID], "dy", why);
+  }
+  if (seaice)
+    warn_seaice(cfg, &g[G_SEAICE]);
+  else
+    warn_group_ignored(cfg, &g[G_SEAICE], "model = 'landice'");
+  if (seaice)
+    warn_group_ignored(cfg, &g[G_LANDICE], "model = 'seaice'");
+  else
+    warn_landice(cfg, &g[G_LANDICE]);
+  if (strcmp(r->forcing, "oasis")) {
+    snprintf(why, sizeof why, "forcing = '%s' (only 'oasis' uses &cryo_coupling)", r->forcing);
+    warn_group_ignored(cfg, &g[G_COUPLING], why);
+  }
 }
 
 static int read_config(cryo_config *cfg, const char *text, const char *path, cryo_err *err) {
@@ -220,6 +394,8 @@ static int read_config(cryo_config *cfg, const char *text, const char *path, cry
       REAL_KEY("h_init", &si->h_init, 0, 1e3, "m"),
       REAL_KEY("a_init", &si->a_init, 0, 1, NULL),
       STR_KEY("init_file", si->init_file, NULL),
+      REAL_KEY("max_speed", &si->max_speed, 1e-3, 1e6, "m s-1"),
+      REAL_KEY("max_thickness", &si->max_thickness, 1e-3, 1e6, "m"),
   };
   const cryo_nml_key landice_keys[] = {
       INT_KEY("n_layers", &lp->n_layers, 1, CRYO_LANDICE_MAX_LAYERS),
@@ -239,11 +415,14 @@ static int read_config(cryo_config *cfg, const char *text, const char *path, cry
       REAL_KEY("background_slope", &li->background_slope, -45, 45, "degrees"),
       REAL_KEY("eps_reg", &lp->eps_reg, 0, 1, "a-1"),
       REAL_KEY("newton_rtol", &lp->newton_rtol, 1e-16, 1, NULL),
+      REAL_KEY("newton_atol", &lp->newton_atol, 0, 1, NULL),
       INT_KEY("newton_max_iter", &lp->newton_max_iter, 1, 10000),
       REAL_KEY("linear_rtol", &lp->linear_rtol, 1e-16, 1, NULL),
       INT_KEY("linear_max_iter", &lp->linear_max_iter, 1, 1000000),
       REAL_KEY("dt", &lp->dt, 1e-3, 1e12, "s"),
       BOOL_KEY("evolve_thickness", &li->evolve_thickness),
+      REAL_KEY("max_speed", &li->max_speed, 1e-3, 1e12, "m a-1"),
+      REAL_KEY("max_thickness", &li->max_thickness, 1e-3, 1e6, "m"),
   };
   /* One key per coupling field, named as in the exchange table, holding its
    * OASIS name (namcouple) when it differs from the default. */
@@ -267,18 +446,22 @@ static int read_config(cryo_config *cfg, const char *text, const char *path, cry
                                           0,
                                           NULL};
 #define N(a) (int)(sizeof(a) / sizeof((a)[0]))
-  const cryo_nml_group groups[] = {
-      {"cryo_run", run_keys, N(run_keys), 1},
-      {"cryo_grid", grid_keys, N(grid_keys), 1},
-      {"cryo_seaice", seaice_keys, N(seaice_keys), 0},
-      {"cryo_landice", landice_keys, N(landice_keys), 0},
-      {"cryo_coupling", coupling_keys, N(coupling_keys), 0},
+  int given_run[N(run_keys)], given_grid[N(grid_keys)], given_seaice[N(seaice_keys)],
+      given_landice[N(landice_keys)], given_coupling[N(coupling_keys)];
+  const cryo_nml_group groups[G_COUNT] = {
+      [G_RUN] = {"cryo_run", run_keys, N(run_keys), 1, given_run},
+      [G_GRID] = {"cryo_grid", grid_keys, N(grid_keys), 1, given_grid},
+      [G_SEAICE] = {"cryo_seaice", seaice_keys, N(seaice_keys), 0, given_seaice},
+      [G_LANDICE] = {"cryo_landice", landice_keys, N(landice_keys), 0, given_landice},
+      [G_COUPLING] = {"cryo_coupling", coupling_keys, N(coupling_keys), 0, given_coupling},
   };
-  int status = text ? cryo_namelist_read_string(text, path, groups, N(groups), err)
-                    : cryo_namelist_read_file(path, groups, N(groups), err);
+  int status = text ? cryo_namelist_read_string(text, path, groups, G_COUNT, err)
+                    : cryo_namelist_read_file(path, groups, G_COUNT, err);
 #undef N
   if (status != CRYO_OK) return status;
-  return check_config(cfg, &t, err);
+  CRYO_CALL(check_config(cfg, &t, err));
+  collect_warnings(cfg, groups);
+  return CRYO_OK;
 }
 
 int cryo_config_read(cryo_config *cfg, const char *path, cryo_err *err) {

@@ -43,6 +43,8 @@ typedef struct cryo_seaice_config {
   double h_init, a_init;    /* m, 1 */
   char init_file[CRYO_PATH_LEN];
   char stress_precision[CRYO_NAME_LEN]; /* 'double' | 'single' */
+  double max_speed;     /* m s-1: a larger ice speed stops the run (state check) */
+  double max_thickness; /* m: likewise for the cell-mean thickness */
 } cryo_seaice_config;
 
 typedef struct cryo_landice_config {
@@ -54,6 +56,8 @@ typedef struct cryo_landice_config {
   char lateral[CRYO_NAME_LEN]; /* 'free' | 'dirichlet' (non-periodic edges) */
   int periodic;                /* periodic in x and y */
   int evolve_thickness;
+  double max_speed;     /* m a-1: a larger ice speed at any level stops the run */
+  double max_thickness; /* m: likewise for the thickness */
 } cryo_landice_config;
 
 typedef struct cryo_coupling_config {
@@ -63,8 +67,13 @@ typedef struct cryo_coupling_config {
   int nnames;
 } cryo_coupling_config;
 
+#define CRYO_WARNINGS_LEN 4096
+
 typedef struct cryo_config {
   char source[CRYO_PATH_LEN]; /* the namelist file read */
+  /* Options given that the chosen settings ignore, one per line
+   * "<source>:<line>: &group: name is ignored: <why>"; '' when none. */
+  char warnings[CRYO_WARNINGS_LEN];
   cryo_run_config run;
   cryo_grid_config grid;
   cryo_seaice_config seaice;
@@ -75,7 +84,8 @@ typedef struct cryo_config {
 /* Fill every option with its default. */
 void cryo_config_defaults(cryo_config *cfg);
 
-/* Read and check a namelist file into cfg (defaults first). */
+/* Read and check a namelist file into cfg (defaults first); cfg->warnings
+ * lists the options given that the run will ignore. */
 int cryo_config_read(cryo_config *cfg, const char *path, cryo_err *err);
 
 /* Same from text; `source` names it in messages (used by tests). */

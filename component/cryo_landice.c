@@ -2,6 +2,7 @@
  * state arrays from the kernels' table, analytic geometry, mass-balance
  * forcing through the exchange layer, and per coupling interval the
  * first-order Stokes solve and (optionally) thickness evolution. */
+#include "cryo_check.h"
 #include "cryo_exchange.h"
 #include "cryo_impl.h"
 
@@ -199,6 +200,61 @@ static int landice_get_forcing(cryo_component *c, long long t) {
   return CRYO_OK;
 }
 
+/* State check after a coupling interval ending at t (cryo_check.h): the
+ * first NaN, Inf or out-of-bound velocity or thickness of the domain stops
+ * the run with CRYO_ERR_DATA naming it. Only the rank holding that value
+ * returns the error (cryo_run shares its message). */
+static int landice_check(cryo_component *c, long long t) {
+  landice_model *m = c->model_data;
+  const cryo_landice_config *lc = &c->cfg.landice;
+  const cryo_block *b = &c->grid.block;
+  const int nz = lc->p.n_layers;
+  int i = 0, j = 0, check = 0;
+  const long long key =
+      cryo_check_global_key(b,
+                            cryo_landice_check_state(b, nz, lc->max_speed, lc->max_thickness,
+                                                     m->s.vel, m->s.thk_node, m->s.thk),
+                            CRYO_LANDICE_CHECK_COUNT, &i, &j, &check);
+  long long first = key;
+  CRYO_CALL(cryo_mpi_check(MPI_Allreduce(&key, &first, 1, MPI_LONG_LONG, MPI_MIN, c->comm),
+                           "MPI_Allreduce (land-ice state check)", &c->err));
+  if (first == CRYO_STATE_OK || key != first) return CRYO_OK;
+
+  char when[96], date[32];
+  cryo_date_format(cryo_date_add(c->clock.start, t, c->clock.calendar), date, sizeof date);
+  snprintf(when, sizeof when, "land ice at t = %lld s (%s)", t, date);
+  const int gi = b->i0 + i, gj = b->j0 + j;
+  if (check == CRYO_LANDICE_CHECK_VELOCITY) {
+    cryo_field *f = &c->fields[cryo_field_find(c, "velocity")];
+    const long at = CRYO_NODE(b, i, j) * f->nlev;
+    cryo_device_to_host(&c->dev, f->host, at, f->nlev);
+    int k = 0;
+    double speed = 0.0;
+    for (k = 0; k <= nz; ++k) {
+      speed = hypot(f->host[at + 2 * k], f->host[at + 2 * k + 1]);
+      if (!(speed <= lc->max_speed)) break;
+    }
+    const double u = f->host[at + 2 * k], v = f->host[at + 2 * k + 1];
+    if (!isfinite(speed))
+      return CRYO_ERROR(&c->err, CRYO_ERR_DATA,
+                        "%s: velocity (u, v) = (%g, %g) m a-1 at node (i, j) = (%d, %d), level %d "
+                        "of 0..%d, is not finite",
+                        when, u, v, gi, gj, k, nz);
+    return CRYO_ERROR(&c->err, CRYO_ERR_DATA,
+                      "%s: velocity (u, v) = (%g, %g) m a-1 at node (i, j) = (%d, %d), level %d "
+                      "of 0..%d: speed %g m a-1 exceeds max_speed = %g m a-1 (&cryo_landice)",
+                      when, u, v, gi, gj, k, nz, speed, lc->max_speed);
+  }
+  const int node = check == CRYO_LANDICE_CHECK_THK_NODE;
+  cryo_field *f = &c->fields[cryo_field_find(c, node ? "thk_node" : "thk")];
+  const long at = node ? CRYO_NODE(b, i, j) : CRYO_CELL(b, i, j);
+  cryo_device_to_host(&c->dev, f->host, at, 1);
+  return CRYO_ERROR(&c->err, CRYO_ERR_DATA,
+                    "%s: thickness %s = %g m at %s (i, j) = (%d, %d) is not finite or not in [0, "
+                    "max_thickness = %g m] (&cryo_landice)",
+                    when, f->name, f->host[at], node ? "node" : "cell", gi, gj, lc->max_thickness);
+}
+
 static int landice_advance(cryo_component *c, long long seconds) {
   landice_model *m = c->model_data;
   const cryo_landice_config *lc = &c->cfg.landice;
@@ -210,7 +266,7 @@ static int landice_advance(cryo_component *c, long long seconds) {
     if (lc->evolve_thickness)
       CRYO_CALL(cryo_landice_evolve_thickness(b, &lc->p, &m->s, &c->ops, NULL, &c->err));
   }
-  return CRYO_OK;
+  return landice_check(c, c->clock.time + seconds);
 }
 
 /* The fields an atmosphere receives (thickness, surface elevation, ice mask)

@@ -701,6 +701,10 @@ int cryo_namelist_read_string(const char *text, const char *source_name,
   for (int gi = 1; gi < ngroups; gi++)
     p.key_base[gi] = p.key_base[gi - 1] + groups[gi - 1].nkeys;
   int status = parse(&p);
+  for (int gi = 0; gi < ngroups; gi++)
+    if (groups[gi].given)
+      memcpy(groups[gi].given, p.key_line + p.key_base[gi],
+             (size_t)groups[gi].nkeys * sizeof *groups[gi].given);
   free(lines);
   return status;
 }

@@ -53,6 +53,7 @@ typedef struct cryo_nml_group {
   const cryo_nml_key *keys;
   int nkeys;
   int required; /* 1: the group must appear in the text */
+  int *given;   /* NULL, or nkeys ints set to the line where each key was given (0: not given) */
 } cryo_nml_group;
 
 /* Parse the namelist file at `path` into the keys' dest (which hold the

@@ -122,6 +122,7 @@ static int output_define(cryo_component *c) {
   CRYO_CALL(put_text(c, ncid, NC_GLOBAL, "source", source));
   CRYO_CALL(put_text(c, ncid, NC_GLOBAL, "namelist_file", c->cfg.source));
   CRYO_CALL(put_text(c, ncid, NC_GLOBAL, "namelist", c->namelist_text));
+  CRYO_CALL(put_text(c, ncid, NC_GLOBAL, "warnings", c->cfg.warnings));
   NC_TRY(c, nc_enddef(ncid), "ending definitions");
   CRYO_CALL(write_axis(c, ncid, axes[0].id, b->nx_global, b->dx, 0.5));
   CRYO_CALL(write_axis(c, ncid, axes[1].id, b->ny_global, b->dy, 0.5));

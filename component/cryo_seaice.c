@@ -1,6 +1,7 @@
 /* The sea-ice dynamical core inside the component (DESIGN.md section 5):
  * state arrays from the kernels' table, initial state, forcing through the
  * exchange layer, and the macro-step loop of one coupling interval. */
+#include "cryo_check.h"
 #include "cryo_exchange.h"
 #include "cryo_impl.h"
 
@@ -162,6 +163,70 @@ static int seaice_get_forcing(cryo_component *c, long long t) {
   return cryo_halo_exchange(c->halo, CRYO_AT_NODE, 1, 4, nodes, &c->err);
 }
 
+/* State check after a coupling interval ending at t (cryo_check.h): the
+ * first NaN, Inf or out-of-bound value of the domain stops the run with
+ * CRYO_ERR_DATA naming it. Only the rank holding that value returns the
+ * error (cryo_run shares its message). */
+static int seaice_check(cryo_component *c, long long t) {
+  seaice_model *m = model_of(c);
+  const cryo_seaice_config *sc = &c->cfg.seaice;
+  const cryo_block *b = &c->grid.block;
+  const int na = CRYO_SEAICE_NA(sc->p.tracer_order);
+  const cryo_seaice_state *s = &m->s;
+  int i = 0, j = 0, check = 0;
+  const long long key =
+      cryo_check_global_key(b,
+                            cryo_seaice_check_state(b, na, sc->max_speed, sc->max_thickness, s->u,
+                                                    s->v, s->s11, s->s12, s->s22, s->h, s->a),
+                            CRYO_SEAICE_CHECK_COUNT, &i, &j, &check);
+  long long first = key;
+  CRYO_CALL(cryo_mpi_check(MPI_Allreduce(&key, &first, 1, MPI_LONG_LONG, MPI_MIN, c->comm),
+                           "MPI_Allreduce (sea-ice state check)", &c->err));
+  if (first == CRYO_STATE_OK || key != first) return CRYO_OK;
+
+  static const char *const names[CRYO_SEAICE_CHECK_COUNT] = {"u", "s11", "s12", "s22", "h", "a"};
+  cryo_field *f = &c->fields[cryo_field_find(c, names[check])];
+  const long at = (check == CRYO_SEAICE_CHECK_VELOCITY ? CRYO_NODE(b, i, j) : CRYO_CELL(b, i, j));
+  double q[3];
+  cryo_device_to_host(&c->dev, f->host, at * f->nlev, f->nlev);
+  for (int k = 0; k < f->nlev; ++k)
+    q[k] = f->host[at * f->nlev + k];
+  char when[96], date[32];
+  cryo_date_format(cryo_date_add(c->clock.start, t, c->clock.calendar), date, sizeof date);
+  snprintf(when, sizeof when, "sea ice at t = %lld s (%s)", t, date);
+  const int gi = b->i0 + i, gj = b->j0 + j;
+  if (check == CRYO_SEAICE_CHECK_VELOCITY) {
+    cryo_field *fv = &c->fields[cryo_field_find(c, "v")];
+    cryo_device_to_host(&c->dev, fv->host, at, 1);
+    const double speed = sqrt(q[0] * q[0] + fv->host[at] * fv->host[at]);
+    if (!isfinite(speed))
+      return CRYO_ERROR(&c->err, CRYO_ERR_DATA,
+                        "%s: velocity (u, v) = (%g, %g) m s-1 at node (i, j) = (%d, %d) is not "
+                        "finite; the run is unstable or its forcing out of bounds",
+                        when, q[0], fv->host[at], gi, gj);
+    return CRYO_ERROR(&c->err, CRYO_ERR_DATA,
+                      "%s: velocity (u, v) = (%g, %g) m s-1 at node (i, j) = (%d, %d): speed %g "
+                      "m s-1 exceeds max_speed = %g m s-1 (&cryo_seaice); the run is unstable "
+                      "or its forcing out of bounds",
+                      when, q[0], fv->host[at], gi, gj, speed, sc->max_speed);
+  }
+  if (check <= CRYO_SEAICE_CHECK_S22)
+    return CRYO_ERROR(&c->err, CRYO_ERR_DATA,
+                      "%s: stress %s at cell (i, j) = (%d, %d) is not finite: coefficients %g, "
+                      "%g, %g N m-1",
+                      when, names[check], gi, gj, q[0], q[1], q[2]);
+  if (check == CRYO_SEAICE_CHECK_H)
+    return CRYO_ERROR(&c->err, CRYO_ERR_DATA,
+                      "%s: thickness h = %g m at cell (i, j) = (%d, %d) is not finite or not in "
+                      "[0, max_thickness = %g m] (&cryo_seaice)%s",
+                      when, q[0], gi, gj, sc->max_thickness,
+                      na > 1 ? ", or its dG slopes are not finite" : "");
+  return CRYO_ERROR(&c->err, CRYO_ERR_DATA,
+                    "%s: concentration a = %g at cell (i, j) = (%d, %d) is not finite or not in "
+                    "[0, 1]%s",
+                    when, q[0], gi, gj, na > 1 ? ", or its dG slopes are not finite" : "");
+}
+
 static int seaice_advance(cryo_component *c, long long seconds) {
   seaice_model *m = model_of(c);
   const cryo_seaice_params *p = &c->cfg.seaice.p;
@@ -173,7 +238,7 @@ static int seaice_advance(cryo_component *c, long long seconds) {
                                   m->s.uocn, m->s.vocn);
     CRYO_CALL(cryo_seaice_step(p, b, &m->s, &c->ops));
   }
-  return CRYO_OK;
+  return seaice_check(c, c->clock.time + seconds);
 }
 
 static int seaice_diagnose(cryo_component *c) {

@@ -66,6 +66,13 @@ int cryo_finalize(cryo_component **c);
  * NULL); "" when there was none. The string stays valid until the next call. */
 const char *cryo_last_error(const cryo_component *c);
 
+/* Options of the namelist that the run ignores (e.g. h_init with
+ * init = 'cyclone'), one per line "<file>:<line>: &group: name is ignored:
+ * <the setting that makes it so>"; "" when none. Valid from a successful
+ * cryo_init until cryo_finalize; the output file keeps them in its global
+ * attribute `warnings`. */
+const char *cryo_warnings(const cryo_component *c);
+
 /* Name of a status code, e.g. "CRYO_ERR_RANGE". */
 const char *cryo_status_name(int status);
 

@@ -109,6 +109,13 @@ int main(int argc, char **argv) {
     printf("%s  namelist: %s\n", banner, argv[1]);
     fflush(stdout);
   }
+  /* Options the run ignores: one warning line each, on rank 0. */
+  for (const char *w = cryo_warnings(c); rank == 0 && *w;) {
+    const char *end = strchr(w, '\n');
+    int n = end ? (int)(end - w) : (int)strlen(w);
+    fprintf(stderr, "cryodyn: warning: %.*s\n", n, w);
+    w += n + (end != NULL);
+  }
   long long start_time = cryo_get_time(c);
   while (!cryo_is_done(c)) {
     status = cryo_run(c);

@@ -68,6 +68,7 @@ typedef struct cryo_landice_params {
   double slope_deg;     /* slab surface slope alpha, degrees */
   double thickness;     /* slab thickness, m */
   double newton_rtol;   /* stop when |R| <= newton_rtol |R_0| */
+  double newton_atol;   /* or when |R| <= newton_atol |R(0)| (the load: residual at rest) */
   int newton_max_iter;  /* Newton steps before CRYO_ERR_SOLVER */
   double linear_rtol;   /* CG stops when |r| <= linear_rtol |b| */
   int linear_max_iter;  /* CG iterations per Newton step (not converging is not an error) */
@@ -76,7 +77,7 @@ typedef struct cryo_landice_params {
 
 /* Defaults: ISMIP-HOM values (n = 3, A = 1e-16 Pa-3 a-1, rho 910, g 9.81),
  * 10 layers, no slip, free lateral edges, eps_reg 1e-5 a-1, Newton rtol 1e-8,
- * 50 Newton steps, CG rtol 1e-3 and 500 iterations, dt one day. */
+ * atol 1e-10, 50 Newton steps, CG rtol 1e-3 and 500 iterations, dt one day. */
 void cryo_landice_params_default(cryo_landice_params *p);
 
 /* State: every array allocated (device-resident) by the component with the
@@ -216,8 +217,8 @@ void cryo_landice_matvec(const cryo_block *b, const cryo_landice_params *p, cons
  * receives up to history_capacity records, one per Newton step and a last
  * one for the converged state (linear_iterations 0, step_length 0); *n_log
  * (may be NULL) their count. Errors: CRYO_ERR_SOLVER with the residual
- * numbers when Newton does not reach newton_rtol in newton_max_iter steps or
- * the line search fails; CRYO_ERR_DATA for a node thickness <= 0 or NaN;
+ * numbers when Newton reaches neither newton_rtol nor newton_atol in
+ * newton_max_iter steps or the line search fails; CRYO_ERR_DATA for a node thickness <= 0 or NaN;
  * CRYO_ERR_RANGE for bad params or an odd cell count in a periodic direction. */
 int cryo_landice_solve_velocity(const cryo_block *b, const cryo_landice_params *p,
                                 cryo_landice_state *s, const cryo_comm_ops *ops,

@@ -33,6 +33,7 @@ void cryo_landice_params_default(cryo_landice_params *p) {
   p->slope_deg = 0.5;
   p->thickness = 1000.0;
   p->newton_rtol = 1.0e-8;
+  p->newton_atol = 1.0e-10;
   p->newton_max_iter = 50;
   p->linear_rtol = 1.0e-3;
   p->linear_max_iter = 500;
@@ -59,6 +60,8 @@ int cryo_landice_params_check(const cryo_landice_params *p, cryo_err *err) {
              "&cryo_landice: lateral_bc = %d, must be 0 (free) or 1 (dirichlet)", p->lateral_bc);
   CRYO_CHECK(p->newton_rtol > 0.0 && p->newton_rtol < 1.0, err, CRYO_ERR_RANGE,
              "&cryo_landice: newton_rtol = %g, must be in (0, 1)", p->newton_rtol);
+  CRYO_CHECK(p->newton_atol >= 0.0 && p->newton_atol < 1.0, err, CRYO_ERR_RANGE,
+             "&cryo_landice: newton_atol = %g, must be in [0, 1)", p->newton_atol);
   CRYO_CHECK(p->linear_rtol > 0.0 && p->linear_rtol < 1.0, err, CRYO_ERR_RANGE,
              "&cryo_landice: linear_rtol = %g, must be in (0, 1)", p->linear_rtol);
   CRYO_CHECK(p->newton_max_iter >= 1 && p->linear_max_iter >= 1, err, CRYO_ERR_RANGE,
@@ -494,6 +497,24 @@ static int landice_force_state(const cryo_block *b, const cryo_landice_params *p
   return landice_halo_node(ops, nlev, s->body_force);
 }
 
+/* |F| = |R(0)|, the norm of the load (driving stress and body force): at
+ * rest the viscous and basal terms vanish, so the residual is the load
+ * alone. It scales the absolute floor of the Newton test: a state already
+ * converged (a second coupling interval, a restart) starts with |R_0| at
+ * rounding level, where |R| <= newton_rtol |R_0| is out of reach, but
+ * |R| <= newton_atol |F| still says that the forces balance to newton_atol of
+ * their size. Uses s->trial and s->cg_r as scratch. */
+static int landice_load_norm(const cryo_block *b, const cryo_landice_params *p,
+                             cryo_landice_state *s, const cryo_comm_ops *ops, double *norm,
+                             cryo_err *err) {
+  const int nlev = 2 * (p->n_layers + 1);
+  cryo_landice_zero(CRYO_NNODE(b) * nlev, s->trial);
+  CRYO_CALL(cryo_landice_residual(b, p, s, s->trial, s->cg_r, err));
+  CRYO_CALL(landice_dot(b, nlev, s->cg_r, s->cg_r, ops, norm, err));
+  *norm = sqrt(*norm);
+  return CRYO_OK;
+}
+
 int cryo_landice_solve_velocity(const cryo_block *b, const cryo_landice_params *p,
                                 cryo_landice_state *state, const cryo_comm_ops *ops,
                                 cryo_landice_newton_log *history, int history_capacity, int *n_log,
@@ -517,7 +538,9 @@ int cryo_landice_solve_velocity(const cryo_block *b, const cryo_landice_params *
   if (n_log) *n_log = 0;
   if (p->no_slip) landice_zero_bed(b, p, s->vel);
   CRYO_CALL(landice_halo_node(ops, nlev, s->vel));
-  double rn, r0, energy;
+  double rn, r0, energy, load;
+  CRYO_CALL(landice_load_norm(b, p, s, ops, &load, err));
+  const double r_floor = p->newton_atol * load;
   CRYO_CALL(cryo_landice_residual(b, p, s, s->vel, s->res, err));
   CRYO_CALL(landice_dot(b, nlev, s->res, s->res, ops, &rn, err));
   rn = sqrt(rn);
@@ -525,15 +548,16 @@ int cryo_landice_solve_velocity(const cryo_block *b, const cryo_landice_params *
   CRYO_CALL(landice_energy(b, p, s, s->vel, ops, &energy, err));
   for (int it = 0;; ++it) {
     cryo_landice_newton_log rec = {rn, energy, 0, 0.0, 0.0};
-    if (rn <= p->newton_rtol * r0 || rn == 0.0) {
+    if (rn <= p->newton_rtol * r0 || rn <= r_floor) {
       if (history && n_log && *n_log < history_capacity) history[(*n_log)++] = rec;
       landice_diagnostics(b, p, s);
       return CRYO_OK;
     }
     CRYO_CHECK(it < p->newton_max_iter, err, CRYO_ERR_SOLVER,
                "land-ice Newton: no convergence in newton_max_iter = %d steps: |R| = %.6e, "
-               "|R_0| = %.6e, ratio %.3e > newton_rtol = %.3e",
-               p->newton_max_iter, rn, r0, rn / r0, p->newton_rtol);
+               "|R_0| = %.6e, ratio %.3e > newton_rtol = %.3e, and |R| > newton_atol |F| = "
+               "%.3e x %.6e (|F| = |R(0)|, the load)",
+               p->newton_max_iter, rn, r0, rn / r0, p->newton_rtol, p->newton_atol, load);
     CRYO_CALL(cryo_landice_jacobian(b, p, s, s->vel, err));
     landice_pc_factor(b, p, s->matrix, s->pc);
     CRYO_CALL(landice_cg(b, p, s, ops, &rec.linear_iterations, &rec.linear_residual, err));

@@ -49,9 +49,9 @@ static const cryo_nml_key extra_keys[] = {
     {"iv", CRYO_NML_INT, iv, 8, &niv, 0, 1, 0, NULL, 0, NULL},
 };
 static const cryo_nml_group groups[] = {
-    {"run", run_keys, 6, 1},
-    {"grid", grid_keys, 7, 1},
-    {"extra", extra_keys, 3, 0},
+    {"run", run_keys, 6, 1, NULL},
+    {"grid", grid_keys, 7, 1, NULL},
+    {"extra", extra_keys, 3, 0, NULL},
 };
 
 static void set_defaults(void) {
@@ -401,7 +401,7 @@ static void test_files(void) {
 static void test_bad_tables(void) {
   cryo_err err;
   cryo_nml_key no_dest = {"x", CRYO_NML_INT, NULL, 1, NULL, 0, 1, 0, NULL, 0, NULL};
-  cryo_nml_group g = {"g", &no_dest, 1, 0};
+  cryo_nml_group g = {"g", &no_dest, 1, 0, NULL};
   CU_ASSERT_EQUAL(cryo_namelist_read_string("&g x = 1 /", "t", &g, 1, &err), CRYO_ERR_ARG);
   CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "&g key 0 (x)"));
   CU_ASSERT_EQUAL(cryo_namelist_read_string(NULL, "t", groups, 3, &err), CRYO_ERR_ARG);
