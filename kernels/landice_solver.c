@@ -142,23 +142,32 @@ static double landice_maxabs_prod(const cryo_block *b, int nlev, const double *x
   return m;
 }
 
-static long long landice_fixed_part(const cryo_block *b, int nlev, const double *x, const double *y,
-                                    double scale, int low) {
+/* The two fixed-point sums of one pass: the reduction clause takes one macro
+ * argument, and a list in it stays one argument because the directive's own
+ * parentheses hold its commas. */
+#define LANDICE_HI_LO hi_sum, lo_sum
+
+/* Fixed-point parts (hi, lo) of sum x y over owned nodes, in one pass: both
+ * are exact integer sums, so any order gives the same bits. */
+static void landice_fixed_parts(const cryo_block *b, int nlev, const double *x, const double *y,
+                                double scale, long long s[2]) {
   int nxo, nyo;
   landice_owned(b, &nxo, &nyo);
   const int stride = b->nx + 3;
   const long n = (long)nxo * nyo;
-  long long s = 0;
-  CRYO_DEVICE_LOOP_REDUCE((x, y), +, s)
+  long long hi_sum = 0, lo_sum = 0;
+  CRYO_DEVICE_LOOP_REDUCE((x, y), +, LANDICE_HI_LO)
   for (long e = 0; e < n; ++e) {
     long node = (long)(e / nxo + 1) * stride + (e % nxo + 1);
     for (int k = 0; k < nlev; ++k) {
       long long hi, lo;
       cryo_fixed_split(x[node * nlev + k] * y[node * nlev + k], scale, &hi, &lo);
-      s += low ? lo : hi;
+      hi_sum += hi;
+      lo_sum += lo;
     }
   }
-  return s;
+  s[0] = hi_sum;
+  s[1] = lo_sum;
 }
 
 /* Reproducible global dot product of node fields x, y over owned nodes. */
@@ -171,10 +180,7 @@ static int landice_dot(const cryo_block *b, int nlev, const double *x, const dou
   long long nterms = (long long)(b->nx_global + 1) * (b->ny_global + 1) * nlev;
   double scale = cryo_fixed_scale(m, (long)nterms);
   long long s[2] = {0, 0};
-  if (scale != 0.0) {
-    s[0] = landice_fixed_part(b, nlev, x, y, scale, 0);
-    s[1] = landice_fixed_part(b, nlev, x, y, scale, 1);
-  }
+  if (scale != 0.0) landice_fixed_parts(b, nlev, x, y, scale, s);
   CRYO_CALL(ops->sum_int64(ops->ctx, s, 2));
   *out = cryo_fixed_join(s[0], s[1], scale);
   return CRYO_OK;
