@@ -133,6 +133,8 @@ static double landice_maxabs_prod(const cryo_block *b, int nlev, const double *x
   const int stride = b->nx + 3;
   const long n = (long)nxo * nyo;
   double m = 0.0;
+  /* a dot product reads what the CG loop's queued kernels wrote */
+  CRYO_DEVICE_WAIT;
   CRYO_DEVICE_LOOP_REDUCE((x, y), max, m)
   for (long e = 0; e < n; ++e) {
     long node = (long)(e / nxo + 1) * stride + (e % nxo + 1);
@@ -191,16 +193,68 @@ static int landice_halo_node(const cryo_comm_ops *ops, int nlev, double *x) {
   return ops->halo(ops->ctx, CRYO_AT_NODE, nlev, 1, f);
 }
 
+/* Launch arguments of the CG loop's vector kernels, which launch regions that
+ * map nothing (kernels/cryo_acc.h): each kernel reads them from a file-scope
+ * struct of its own that lives on the device too (8-byte members only). The
+ * matvec and preconditioner get the same arrays at every call, so their
+ * structs are copied to the device once; within the loop only the scalars
+ * alpha and beta change, one copy each per iteration, made right after a dot
+ * product has waited for the queue (its passes are synchronous), so the wait
+ * in cryo_device_args_set finds nothing queued. A copy of about 100 B costs
+ * less than passing the scalar as a launch argument, which maps it.
+ *
+ * Without OpenACC the loops read the caller's own struct instead: host threads
+ * may solve different blocks at once (tests/test_landice_decomp.c runs its
+ * ranks as threads), which one shared struct would mix up, and OpenMP threads
+ * share the caller's locals. */
+typedef struct {
+  double a, c;
+  const double *x;
+  double *y;
+  long nlev, nx, n; /* values per node, cells per row, nodes (nx + 1)(ny + 1) */
+} landice_axpby_args;
+
+typedef struct {
+  const double *matrix, *x;
+  double *y;
+  long nz, nx, n;
+  long ilo, ihi, jlo, jhi; /* nodes [ilo, ihi] x [jlo, jhi] exist */
+} landice_matvec_args;
+
+typedef struct {
+  const double *matrix, *pc, *r;
+  double *z;
+  long nz, nx, n;
+} landice_pc_args;
+
+#if defined(_OPENACC)
+static landice_axpby_args axpby_dev;
+static landice_matvec_args matvec_dev;
+static landice_pc_args pc_dev;
+CRYO_DEVICE_ARGS(axpby_dev)
+CRYO_DEVICE_ARGS(matvec_dev)
+CRYO_DEVICE_ARGS(pc_dev)
+#define LANDICE_ARGS_SET(dev, own) cryo_device_args_set(&(dev), &(own), sizeof(own))
+#define LANDICE_ARGS(dev, own)     (&(dev))
+#else
+#define LANDICE_ARGS_SET(dev, own) ((void)0)
+#define LANDICE_ARGS(dev, own)     (&(own))
+#endif
+
 /* y = a x + c y over node rows [0,nx] x [0,ny] (nlev values each). */
 static void landice_axpby(const cryo_block *b, int nlev, double a, const double *x, double c,
                           double *y) {
-  const int nx = b->nx, stride = b->nx + 3;
   const long n = (long)(b->nx + 1) * (b->ny + 1);
-  CRYO_DEVICE_LOOP((x, y))
-  for (long e = 0; e < n; ++e) {
-    long node = (long)(e / (nx + 1) + 1) * stride + (e % (nx + 1) + 1);
-    for (int k = 0; k < nlev; ++k)
-      y[node * nlev + k] = a * x[node * nlev + k] + c * y[node * nlev + k];
+  const landice_axpby_args fresh = {a, c, x, y, nlev, b->nx, n};
+  LANDICE_ARGS_SET(axpby_dev, fresh);
+  CRYO_DEVICE_LOOP_NOMAP
+  for (long e = 0; e < LANDICE_ARGS(axpby_dev, fresh)->n; ++e) {
+    const landice_axpby_args *g = LANDICE_ARGS(axpby_dev, fresh);
+    const int nl = (int)g->nlev, nx = (int)g->nx;
+    const double ga = g->a, gc = g->c;
+    long node = (long)(e / (nx + 1) + 1) * (nx + 3) + (e % (nx + 1) + 1);
+    for (int k = 0; k < nl; ++k)
+      g->y[node * nl + k] = ga * g->x[node * nl + k] + gc * g->y[node * nl + k];
   }
 }
 
@@ -213,34 +267,47 @@ static void landice_waxpy(long nnode, int nlev, const double *x, double a, const
     z[e] = x[e] + a * y[e];
 }
 
-void cryo_landice_matvec(const cryo_block *b, const cryo_landice_params *p, const double *matrix,
-                         const double *x, double *y) {
-  const int nz = p->n_layers, nlev = 2 * (nz + 1), nx = b->nx, stride = b->nx + 3;
-  const long mlev = 108L * (nz + 1);
-  const int i0 = b->i0, j0 = b->j0, nxg = b->nx_global, nyg = b->ny_global;
-  const int px = b->periodic_x, py = b->periodic_y;
+/* y = J x, queued (cryo_landice_matvec waits for it). */
+static void landice_matvec(const cryo_block *b, const cryo_landice_params *p, const double *matrix,
+                           const double *x, double *y) {
   const long n = (long)(b->nx + 1) * (b->ny + 1);
-  CRYO_DEVICE_LOOP((matrix, x, y))
-  for (long e = 0; e < n; ++e) {
+  /* the nodes that exist, in local indices (all of [-1, nx+1] where periodic) */
+  const long ilo = b->periodic_x ? -1 : -b->i0,
+             ihi = b->periodic_x ? b->nx + 1 : b->nx_global - b->i0;
+  const long jlo = b->periodic_y ? -1 : -b->j0,
+             jhi = b->periodic_y ? b->ny + 1 : b->ny_global - b->j0;
+  const landice_matvec_args fresh = {matrix, x, y, p->n_layers, b->nx, n, ilo, ihi, jlo, jhi};
+  LANDICE_ARGS_SET(matvec_dev, fresh);
+  CRYO_DEVICE_LOOP_NOMAP
+  for (long e = 0; e < LANDICE_ARGS(matvec_dev, fresh)->n; ++e) {
+    const landice_matvec_args *g = LANDICE_ARGS(matvec_dev, fresh);
+    const int nz = (int)g->nz, nlev = 2 * (nz + 1), nx = (int)g->nx, stride = nx + 3;
     int i = (int)(e % (nx + 1)), j = (int)(e / (nx + 1));
     long node = (long)(j + 1) * stride + (i + 1);
     for (int k = 0; k <= nz; ++k) {
-      const double *row = matrix + node * mlev + 108L * k;
+      const double *row = g->matrix + node * 108L * (nz + 1) + 108L * k;
       double yu = 0.0, yv = 0.0;
       for (int nb = 0; nb < 27; ++nb) {
         int di = nb % 3 - 1, dj = (nb / 3) % 3 - 1, kk = k + nb / 9 - 1;
-        int gi = i0 + i + di, gj = j0 + j + dj;
         /* skip levels and nodes that do not exist (their halo may hold anything) */
-        if (kk < 0 || kk > nz || (!px && (gi < 0 || gi > nxg)) || (!py && (gj < 0 || gj > nyg)))
+        if (kk < 0 || kk > nz || i + di < g->ilo || i + di > g->ihi || j + dj < g->jlo ||
+            j + dj > g->jhi)
           continue;
-        const double *xv = x + ((long)(j + dj + 1) * stride + (i + di + 1)) * nlev + 2 * kk;
+        const double *xv = g->x + ((long)(j + dj + 1) * stride + (i + di + 1)) * nlev + 2 * kk;
         yu += row[4 * nb] * xv[0] + row[4 * nb + 1] * xv[1];
         yv += row[4 * nb + 2] * xv[0] + row[4 * nb + 3] * xv[1];
       }
-      y[node * nlev + 2 * k] = yu;
-      y[node * nlev + 2 * k + 1] = yv;
+      g->y[node * nlev + 2 * k] = yu;
+      g->y[node * nlev + 2 * k + 1] = yv;
     }
   }
+}
+
+void cryo_landice_matvec(const cryo_block *b, const cryo_landice_params *p, const double *matrix,
+                         const double *x, double *y) {
+  landice_matvec(b, p, matrix, x, y);
+  /* the caller reads y */
+  CRYO_DEVICE_WAIT;
 }
 
 /* Column block-Jacobi: each node column's block-tridiagonal (2x2 blocks)
@@ -284,15 +351,17 @@ static void landice_pc_factor(const cryo_block *b, const cryo_landice_params *p,
 /* z = M^-1 r, column by column (forward then backward block substitution). */
 static void landice_pc_apply(const cryo_block *b, const cryo_landice_params *p,
                              const double *matrix, const double *pc, const double *r, double *z) {
-  const int nz = p->n_layers, nlev = 2 * (nz + 1), nx = b->nx, stride = b->nx + 3;
-  const long mlev = 108L * (nz + 1);
   const long n = (long)(b->nx + 1) * (b->ny + 1);
-  CRYO_DEVICE_LOOP((matrix, pc, r, z))
-  for (long e = 0; e < n; ++e) {
-    long node = (long)(e / (nx + 1) + 1) * stride + (e % (nx + 1) + 1);
-    const double *m = matrix + node * mlev, *s = pc + node * 4L * (nz + 1);
-    const double *rr = r + node * nlev;
-    double *zz = z + node * nlev;
+  const landice_pc_args fresh = {matrix, pc, r, z, p->n_layers, b->nx, n};
+  LANDICE_ARGS_SET(pc_dev, fresh);
+  CRYO_DEVICE_LOOP_NOMAP
+  for (long e = 0; e < LANDICE_ARGS(pc_dev, fresh)->n; ++e) {
+    const landice_pc_args *g = LANDICE_ARGS(pc_dev, fresh);
+    const int nz = (int)g->nz, nlev = 2 * (nz + 1), nx = (int)g->nx;
+    long node = (long)(e / (nx + 1) + 1) * (nx + 3) + (e % (nx + 1) + 1);
+    const double *m = g->matrix + node * 108L * (nz + 1), *s = g->pc + node * 4L * (nz + 1);
+    const double *rr = g->r + node * nlev;
+    double *zz = g->z + node * nlev;
     zz[0] = rr[0];
     zz[1] = rr[1];
     for (int k = 1; k <= nz; ++k) {
@@ -406,7 +475,7 @@ static int landice_cg(const cryo_block *b, const cryo_landice_params *p, cryo_la
   CRYO_CALL(landice_dot(b, nlev, s->cg_r, s->cg_z, ops, &rz, err));
   for (int it = 1; it <= p->linear_max_iter; ++it) {
     CRYO_CALL(landice_halo_node(ops, nlev, s->cg_p));
-    cryo_landice_matvec(b, p, s->matrix, s->cg_p, s->cg_q);
+    landice_matvec(b, p, s->matrix, s->cg_p, s->cg_q);
     CRYO_CALL(landice_dot(b, nlev, s->cg_p, s->cg_q, ops, &pq, err));
     CRYO_CHECK(pq > 0.0, err, CRYO_ERR_SOLVER,
                "land-ice CG: p.Jp = %g at iteration %d, the Jacobian is not positive definite", pq,
@@ -424,6 +493,8 @@ static int landice_cg(const cryo_block *b, const cryo_landice_params *p, cryo_la
     landice_axpby(b, nlev, 1.0, s->cg_z, rz_new / rz, s->cg_p);
     rz = rz_new;
   }
+  /* the last direction update when linear_max_iter ends the loop */
+  CRYO_DEVICE_WAIT;
   return CRYO_OK;
 }
 
