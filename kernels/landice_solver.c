@@ -198,10 +198,11 @@ static int landice_halo_node(const cryo_comm_ops *ops, int nlev, double *x) {
  * struct of its own that lives on the device too (8-byte members only). The
  * matvec and preconditioner get the same arrays at every call, so their
  * structs are copied to the device once; within the loop only the scalars
- * alpha and beta change, one copy each per iteration, made right after a dot
- * product has waited for the queue (its passes are synchronous), so the wait
- * in cryo_device_args_set finds nothing queued. A copy of about 100 B costs
- * less than passing the scalar as a launch argument, which maps it.
+ * alpha (landice_cg_step) and beta (landice_axpby) change, one copy each per
+ * iteration, made right after a dot product has waited for the queue (its
+ * passes are synchronous), so the wait in cryo_device_args_set finds nothing
+ * queued. A copy of about 100 B costs less than passing the scalar as a
+ * launch argument, which maps it.
  *
  * Without OpenACC the loops read the caller's own struct instead: host threads
  * may solve different blocks at once (tests/test_landice_decomp.c runs its
@@ -227,13 +228,23 @@ typedef struct {
   long nz, nx, n;
 } landice_pc_args;
 
+/* du += alpha p, r -= alpha q, z = M^-1 r: one kernel, one node column each */
+typedef struct {
+  double alpha;
+  const double *matrix, *pc, *p, *q;
+  double *du, *r, *z;
+  long nz, nx, n;
+} landice_step_args;
+
 #if defined(_OPENACC)
 static landice_axpby_args axpby_dev;
 static landice_matvec_args matvec_dev;
 static landice_pc_args pc_dev;
+static landice_step_args step_dev;
 CRYO_DEVICE_ARGS(axpby_dev)
 CRYO_DEVICE_ARGS(matvec_dev)
 CRYO_DEVICE_ARGS(pc_dev)
+CRYO_DEVICE_ARGS(step_dev)
 #define LANDICE_ARGS_SET(dev, own) cryo_device_args_set(&(dev), &(own), sizeof(own))
 #define LANDICE_ARGS(dev, own)     (&(dev))
 #else
@@ -348,7 +359,36 @@ static void landice_pc_factor(const cryo_block *b, const cryo_landice_params *p,
   }
 }
 
-/* z = M^-1 r, column by column (forward then backward block substitution). */
+/* zz = M^-1 rr in one node column, whose matrix rows start at m and pivots
+ * at s: forward then backward block substitution. */
+#if defined(_OPENACC)
+#pragma acc routine seq
+#endif
+static inline __attribute__((always_inline)) void
+landice_pc_column(int nz, const double *m, const double *s, const double *rr, double *zz) {
+  zz[0] = rr[0];
+  zz[1] = rr[1];
+  for (int k = 1; k <= nz; ++k) {
+    const double *sp = s + 4 * (k - 1), *l = m + 108L * k + 4 * 4;
+    double t0 = sp[0] * zz[2 * k - 2] + sp[1] * zz[2 * k - 1];
+    double t1 = sp[2] * zz[2 * k - 2] + sp[3] * zz[2 * k - 1];
+    zz[2 * k] = rr[2 * k] - (l[0] * t0 + l[1] * t1);
+    zz[2 * k + 1] = rr[2 * k + 1] - (l[2] * t0 + l[3] * t1);
+  }
+  for (int k = nz; k >= 0; --k) {
+    double w0 = zz[2 * k], w1 = zz[2 * k + 1];
+    if (k < nz) {
+      const double *u = m + 108L * k + 4 * 22;
+      w0 -= u[0] * zz[2 * k + 2] + u[1] * zz[2 * k + 3];
+      w1 -= u[2] * zz[2 * k + 2] + u[3] * zz[2 * k + 3];
+    }
+    const double *sk = s + 4 * k;
+    zz[2 * k] = sk[0] * w0 + sk[1] * w1;
+    zz[2 * k + 1] = sk[2] * w0 + sk[3] * w1;
+  }
+}
+
+/* z = M^-1 r, column by column. */
 static void landice_pc_apply(const cryo_block *b, const cryo_landice_params *p,
                              const double *matrix, const double *pc, const double *r, double *z) {
   const long n = (long)(b->nx + 1) * (b->ny + 1);
@@ -359,29 +399,34 @@ static void landice_pc_apply(const cryo_block *b, const cryo_landice_params *p,
     const landice_pc_args *g = LANDICE_ARGS(pc_dev, fresh);
     const int nz = (int)g->nz, nlev = 2 * (nz + 1), nx = (int)g->nx;
     long node = (long)(e / (nx + 1) + 1) * (nx + 3) + (e % (nx + 1) + 1);
-    const double *m = g->matrix + node * 108L * (nz + 1), *s = g->pc + node * 4L * (nz + 1);
-    const double *rr = g->r + node * nlev;
-    double *zz = g->z + node * nlev;
-    zz[0] = rr[0];
-    zz[1] = rr[1];
-    for (int k = 1; k <= nz; ++k) {
-      const double *sp = s + 4 * (k - 1), *l = m + 108L * k + 4 * 4;
-      double t0 = sp[0] * zz[2 * k - 2] + sp[1] * zz[2 * k - 1];
-      double t1 = sp[2] * zz[2 * k - 2] + sp[3] * zz[2 * k - 1];
-      zz[2 * k] = rr[2 * k] - (l[0] * t0 + l[1] * t1);
-      zz[2 * k + 1] = rr[2 * k + 1] - (l[2] * t0 + l[3] * t1);
+    landice_pc_column(nz, g->matrix + node * 108L * (nz + 1), g->pc + node * 4L * (nz + 1),
+                      g->r + node * nlev, g->z + node * nlev);
+  }
+}
+
+/* The CG update after alpha, fused over node rows [0,nx] x [0,ny]:
+ * du = alpha p + du, r = -alpha q + r (the values landice_axpby computes with
+ * c = 1), then z = M^-1 r from the column just written. */
+static void landice_cg_step(const cryo_block *b, const cryo_landice_params *p, double alpha,
+                            cryo_landice_state *s) {
+  const long n = (long)(b->nx + 1) * (b->ny + 1);
+  const landice_step_args fresh = {alpha,   s->matrix, s->pc,       s->cg_p, s->cg_q, s->du,
+                                   s->cg_r, s->cg_z,   p->n_layers, b->nx,   n};
+  LANDICE_ARGS_SET(step_dev, fresh);
+  CRYO_DEVICE_LOOP_NOMAP
+  for (long e = 0; e < LANDICE_ARGS(step_dev, fresh)->n; ++e) {
+    const landice_step_args *g = LANDICE_ARGS(step_dev, fresh);
+    const int nz = (int)g->nz, nlev = 2 * (nz + 1), nx = (int)g->nx;
+    const double a = g->alpha;
+    long node = (long)(e / (nx + 1) + 1) * (nx + 3) + (e % (nx + 1) + 1);
+    double *du = g->du + node * nlev, *r = g->r + node * nlev;
+    const double *pp = g->p + node * nlev, *q = g->q + node * nlev;
+    for (int k = 0; k < nlev; ++k) {
+      du[k] = a * pp[k] + du[k];
+      r[k] = -a * q[k] + r[k];
     }
-    for (int k = nz; k >= 0; --k) {
-      double w0 = zz[2 * k], w1 = zz[2 * k + 1];
-      if (k < nz) {
-        const double *u = m + 108L * k + 4 * 22;
-        w0 -= u[0] * zz[2 * k + 2] + u[1] * zz[2 * k + 3];
-        w1 -= u[2] * zz[2 * k + 2] + u[3] * zz[2 * k + 3];
-      }
-      const double *sk = s + 4 * k;
-      zz[2 * k] = sk[0] * w0 + sk[1] * w1;
-      zz[2 * k + 1] = sk[2] * w0 + sk[3] * w1;
-    }
+    landice_pc_column(nz, g->matrix + node * 108L * (nz + 1), g->pc + node * 4L * (nz + 1), r,
+                      g->z + node * nlev);
   }
 }
 
@@ -480,14 +525,12 @@ static int landice_cg(const cryo_block *b, const cryo_landice_params *p, cryo_la
     CRYO_CHECK(pq > 0.0, err, CRYO_ERR_SOLVER,
                "land-ice CG: p.Jp = %g at iteration %d, the Jacobian is not positive definite", pq,
                it);
-    double alpha = rz / pq;
-    landice_axpby(b, nlev, alpha, s->cg_p, 1.0, s->du);
-    landice_axpby(b, nlev, -alpha, s->cg_q, 1.0, s->cg_r);
+    /* z is computed before the convergence test; the loop does not use it after */
+    landice_cg_step(b, p, rz / pq, s);
     CRYO_CALL(landice_dot(b, nlev, s->cg_r, s->cg_r, ops, &rr, err));
     *iters = it;
     *rel = sqrt(rr / bb);
     if (*rel <= p->linear_rtol) break;
-    landice_pc_apply(b, p, s->matrix, s->pc, s->cg_r, s->cg_z);
     double rz_new;
     CRYO_CALL(landice_dot(b, nlev, s->cg_r, s->cg_z, ops, &rz_new, err));
     landice_axpby(b, nlev, 1.0, s->cg_z, rz_new / rz, s->cg_p);
