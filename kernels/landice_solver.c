@@ -127,64 +127,96 @@ static void landice_owned(const cryo_block *b, int *nxo, int *nyo) {
   *nyo = b->ny + ((!b->periodic_y && b->j0 + b->ny == b->ny_global) ? 1 : 0);
 }
 
-static double landice_maxabs_prod(const cryo_block *b, int nlev, const double *x, const double *y) {
+/* The reductions of one pass: the reduction clause takes one macro argument,
+ * and a list in it stays one argument because the directive's own parentheses
+ * hold its commas. */
+#define LANDICE_MAX_XY_XW   max_xy, max_xw
+#define LANDICE_FIXED_XY_XW hi_xy, lo_xy, hi_xw, lo_xw
+
+/* m[0] = max |x y| and, unless w is NULL, m[1] = max |x w| over owned nodes. */
+static void landice_maxabs_prod(const cryo_block *b, int nlev, const double *x, const double *y,
+                                const double *w, double m[2]) {
   int nxo, nyo;
   landice_owned(b, &nxo, &nyo);
   const int stride = b->nx + 3;
   const long n = (long)nxo * nyo;
-  double m = 0.0;
+  double max_xy = 0.0, max_xw = 0.0;
   /* a dot product reads what the CG loop's queued kernels wrote */
   CRYO_DEVICE_WAIT;
-  CRYO_DEVICE_LOOP_REDUCE((x, y), max, m)
+  CRYO_DEVICE_LOOP_REDUCE((x, y, w), max, LANDICE_MAX_XY_XW)
   for (long e = 0; e < n; ++e) {
     long node = (long)(e / nxo + 1) * stride + (e % nxo + 1);
-    for (int k = 0; k < nlev; ++k)
-      m = fmax(m, fabs(x[node * nlev + k] * y[node * nlev + k]));
+    for (int k = 0; k < nlev; ++k) {
+      max_xy = fmax(max_xy, fabs(x[node * nlev + k] * y[node * nlev + k]));
+      if (w) max_xw = fmax(max_xw, fabs(x[node * nlev + k] * w[node * nlev + k]));
+    }
   }
-  return m;
+  m[0] = max_xy;
+  m[1] = max_xw;
 }
 
-/* The two fixed-point sums of one pass: the reduction clause takes one macro
- * argument, and a list in it stays one argument because the directive's own
- * parentheses hold its commas. */
-#define LANDICE_HI_LO hi_sum, lo_sum
-
-/* Fixed-point parts (hi, lo) of sum x y over owned nodes, in one pass: both
- * are exact integer sums, so any order gives the same bits. */
+/* Fixed-point parts s = (hi, lo) of sum x y and, unless w is NULL, of sum
+ * x w over owned nodes, on the grids scale[0] and scale[1], in one pass: all
+ * four are exact integer sums, so any order gives the same bits. */
 static void landice_fixed_parts(const cryo_block *b, int nlev, const double *x, const double *y,
-                                double scale, long long s[2]) {
+                                const double *w, const double scale[2], long long s[4]) {
   int nxo, nyo;
   landice_owned(b, &nxo, &nyo);
   const int stride = b->nx + 3;
   const long n = (long)nxo * nyo;
-  long long hi_sum = 0, lo_sum = 0;
-  CRYO_DEVICE_LOOP_REDUCE((x, y), +, LANDICE_HI_LO)
+  const double scale_xy = scale[0], scale_xw = scale[1];
+  long long hi_xy = 0, lo_xy = 0, hi_xw = 0, lo_xw = 0;
+  CRYO_DEVICE_LOOP_REDUCE((x, y, w), +, LANDICE_FIXED_XY_XW)
   for (long e = 0; e < n; ++e) {
     long node = (long)(e / nxo + 1) * stride + (e % nxo + 1);
     for (int k = 0; k < nlev; ++k) {
       long long hi, lo;
-      cryo_fixed_split(x[node * nlev + k] * y[node * nlev + k], scale, &hi, &lo);
-      hi_sum += hi;
-      lo_sum += lo;
+      cryo_fixed_split(x[node * nlev + k] * y[node * nlev + k], scale_xy, &hi, &lo);
+      hi_xy += hi;
+      lo_xy += lo;
+      if (w) {
+        cryo_fixed_split(x[node * nlev + k] * w[node * nlev + k], scale_xw, &hi, &lo);
+        hi_xw += hi;
+        lo_xw += lo;
+      }
     }
   }
-  s[0] = hi_sum;
-  s[1] = lo_sum;
+  s[0] = hi_xy;
+  s[1] = lo_xy;
+  s[2] = hi_xw;
+  s[3] = lo_xw;
 }
 
-/* Reproducible global dot product of node fields x, y over owned nodes. */
+/* Reproducible global dot products of node fields over owned nodes:
+ * out[0] = x.y and, unless w is NULL, out[1] = x.w, the two from one max pass
+ * and one fixed-point pass (and one global reduction each). */
+static int landice_dots(const cryo_block *b, int nlev, const double *x, const double *y,
+                        const double *w, const cryo_comm_ops *ops, double out[2], cryo_err *err) {
+  const int npair = w ? 2 : 1;
+  double m[2];
+  landice_maxabs_prod(b, nlev, x, y, w, m);
+  CRYO_CALL(ops->max_double(ops->ctx, m, npair));
+  long long nterms = (long long)(b->nx_global + 1) * (b->ny_global + 1) * nlev;
+  double scale[2] = {0.0, 0.0};
+  for (int i = 0; i < npair; ++i) {
+    CRYO_CHECK(isfinite(m[i]), err, CRYO_ERR_DATA,
+               "land-ice solver: NaN or Inf in a dot product (max |x y| = %g)", m[i]);
+    scale[i] = cryo_fixed_scale(m[i], (long)nterms);
+  }
+  long long s[4] = {0, 0, 0, 0};
+  if (scale[0] != 0.0 || scale[1] != 0.0) landice_fixed_parts(b, nlev, x, y, w, scale, s);
+  CRYO_CALL(ops->sum_int64(ops->ctx, s, 2 * npair));
+  out[0] = cryo_fixed_join(s[0], s[1], scale[0]);
+  out[1] = cryo_fixed_join(s[2], s[3], scale[1]);
+  return CRYO_OK;
+}
+
+/* Reproducible global dot product x.y of node fields over owned nodes. */
 static int landice_dot(const cryo_block *b, int nlev, const double *x, const double *y,
                        const cryo_comm_ops *ops, double *out, cryo_err *err) {
-  double m = landice_maxabs_prod(b, nlev, x, y);
-  CRYO_CALL(ops->max_double(ops->ctx, &m, 1));
-  CRYO_CHECK(isfinite(m), err, CRYO_ERR_DATA,
-             "land-ice solver: NaN or Inf in a dot product (max |x y| = %g)", m);
-  long long nterms = (long long)(b->nx_global + 1) * (b->ny_global + 1) * nlev;
-  double scale = cryo_fixed_scale(m, (long)nterms);
-  long long s[2] = {0, 0};
-  if (scale != 0.0) landice_fixed_parts(b, nlev, x, y, scale, s);
-  CRYO_CALL(ops->sum_int64(ops->ctx, s, 2));
-  *out = cryo_fixed_join(s[0], s[1], scale);
+  double d[2];
+  CRYO_CALL(landice_dots(b, nlev, x, y, NULL, ops, d, err));
+  *out = d[0];
   return CRYO_OK;
 }
 
@@ -504,20 +536,28 @@ static int landice_energy(const cryo_block *b, const cryo_landice_params *p,
   return cryo_landice_cell_sum(b, s->work_cell, ops, energy, err);
 }
 
-/* Preconditioned CG for J du = -res; du zero on entry. */
+/* Preconditioned CG for J du = -res; du zero on entry.
+ *
+ * An iteration (not the last) is, besides the halo exchange of p: 3 launches
+ * that map nothing, queued (matvec; landice_cg_step; the p update), and 4
+ * synchronous reductions (max and fixed-point passes of p.q, then of r.r and
+ * r.z together), with a wait before each dot product and 2 argument copies
+ * (alpha, beta); 4 global reductions. The converged iteration skips the p
+ * update. */
 static int landice_cg(const cryo_block *b, const cryo_landice_params *p, cryo_landice_state *s,
                       const cryo_comm_ops *ops, int *iters, double *rel, cryo_err *err) {
   const int nlev = 2 * (p->n_layers + 1);
-  double bb, rz, pq, rr;
+  double pq, d[2]; /* d = (r.r, r.z) */
   cryo_landice_zero(CRYO_NNODE(b) * nlev, s->du);
   landice_axpby(b, nlev, -1.0, s->res, 0.0, s->cg_r);
-  CRYO_CALL(landice_dot(b, nlev, s->cg_r, s->cg_r, ops, &bb, err));
+  landice_pc_apply(b, p, s->matrix, s->pc, s->cg_r, s->cg_z);
+  CRYO_CALL(landice_dots(b, nlev, s->cg_r, s->cg_r, s->cg_z, ops, d, err));
+  const double bb = d[0];
+  double rz = d[1];
   *iters = 0;
   *rel = 0.0;
   if (bb == 0.0) return CRYO_OK;
-  landice_pc_apply(b, p, s->matrix, s->pc, s->cg_r, s->cg_z);
   landice_axpby(b, nlev, 1.0, s->cg_z, 0.0, s->cg_p);
-  CRYO_CALL(landice_dot(b, nlev, s->cg_r, s->cg_z, ops, &rz, err));
   for (int it = 1; it <= p->linear_max_iter; ++it) {
     CRYO_CALL(landice_halo_node(ops, nlev, s->cg_p));
     landice_matvec(b, p, s->matrix, s->cg_p, s->cg_q);
@@ -525,16 +565,15 @@ static int landice_cg(const cryo_block *b, const cryo_landice_params *p, cryo_la
     CRYO_CHECK(pq > 0.0, err, CRYO_ERR_SOLVER,
                "land-ice CG: p.Jp = %g at iteration %d, the Jacobian is not positive definite", pq,
                it);
-    /* z is computed before the convergence test; the loop does not use it after */
+    /* z and r.z are computed before the convergence test, which they do not
+     * change: one pass for r.r and r.z instead of two */
     landice_cg_step(b, p, rz / pq, s);
-    CRYO_CALL(landice_dot(b, nlev, s->cg_r, s->cg_r, ops, &rr, err));
+    CRYO_CALL(landice_dots(b, nlev, s->cg_r, s->cg_r, s->cg_z, ops, d, err));
     *iters = it;
-    *rel = sqrt(rr / bb);
+    *rel = sqrt(d[0] / bb);
     if (*rel <= p->linear_rtol) break;
-    double rz_new;
-    CRYO_CALL(landice_dot(b, nlev, s->cg_r, s->cg_z, ops, &rz_new, err));
-    landice_axpby(b, nlev, 1.0, s->cg_z, rz_new / rz, s->cg_p);
-    rz = rz_new;
+    landice_axpby(b, nlev, 1.0, s->cg_z, d[1] / rz, s->cg_p);
+    rz = d[1];
   }
   /* the last direction update when linear_max_iter ends the loop */
   CRYO_DEVICE_WAIT;
@@ -603,11 +642,12 @@ static int landice_force_state(const cryo_block *b, const cryo_landice_params *p
   const int nlev = 2 * (p->n_layers + 1);
   *out = *s;
   if (!s->body_force) return CRYO_OK;
-  double m = landice_maxabs_prod(b, nlev, s->body_force, s->body_force);
-  CRYO_CALL(ops->max_double(ops->ctx, &m, 1));
-  CRYO_CHECK(isfinite(m), err, CRYO_ERR_DATA,
-             "land-ice velocity: body_force max f^2 = %g Pa2 m-2, must be finite", m);
-  if (m == 0.0) {
+  double m[2];
+  landice_maxabs_prod(b, nlev, s->body_force, s->body_force, NULL, m);
+  CRYO_CALL(ops->max_double(ops->ctx, m, 1));
+  CRYO_CHECK(isfinite(m[0]), err, CRYO_ERR_DATA,
+             "land-ice velocity: body_force max f^2 = %g Pa2 m-2, must be finite", m[0]);
+  if (m[0] == 0.0) {
     out->body_force = NULL;
     return CRYO_OK;
   }
