@@ -226,20 +226,23 @@ static int landice_halo_node(const cryo_comm_ops *ops, int nlev, double *x) {
 }
 
 /* Launch arguments of the CG loop's vector kernels, which launch regions that
- * map nothing (kernels/cryo_acc.h): each kernel reads them from a file-scope
- * struct of its own that lives on the device too (8-byte members only). The
+ * map nothing (kernels/cryo_acc.h; docs/performance.md, "No-map launches"):
+ * each kernel reads them from a file-scope struct of its own that lives on the
+ * device too (8-byte members only). One struct per kernel, not per call: the
  * matvec and preconditioner get the same arrays at every call, so their
  * structs are copied to the device once; within the loop only the scalars
- * alpha (landice_cg_step) and beta (landice_axpby) change, one copy each per
- * iteration, made right after a dot product has waited for the queue (its
- * passes are synchronous), so the wait in cryo_device_args_set finds nothing
- * queued. A copy of about 100 B costs less than passing the scalar as a
- * launch argument, which maps it.
+ * alpha (landice_cg_step) and beta (landice_axpby) change, one copy of 88 or
+ * 56 B each per iteration, made right after a dot product has waited for the
+ * queue (its passes are synchronous), so the wait in cryo_device_args_set
+ * finds nothing queued. The scalars cannot be launch arguments: a launch that
+ * passes anything maps it, which costs what the no-map launch saves.
  *
- * Without OpenACC the loops read the caller's own struct instead: host threads
- * may solve different blocks at once (tests/test_landice_decomp.c runs its
- * ranks as threads), which one shared struct would mix up, and OpenMP threads
- * share the caller's locals. */
+ * With OpenACC the kernels must not run from two host threads at once, like
+ * the sea-ice kernels (one thread per MPI rank calls them). Without OpenACC
+ * the loops read the caller's own struct instead: host threads may solve
+ * different blocks at once (tests/test_landice_decomp.c runs its ranks as
+ * threads), which one shared struct would mix up, and OpenMP threads share the
+ * caller's locals. */
 typedef struct {
   double a, c;
   const double *x;
