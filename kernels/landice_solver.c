@@ -130,56 +130,96 @@ static void landice_owned(const cryo_block *b, int *nxo, int *nyo) {
   *nyo = b->ny + ((!b->periodic_y && b->j0 + b->ny == b->ny_global) ? 1 : 0);
 }
 
-static double landice_maxabs_prod(const cryo_block *b, int nlev, const double *x, const double *y) {
+/* The reductions of one pass: the reduction clause takes one macro argument,
+ * and a list in it stays one argument because the directive's own parentheses
+ * hold its commas. */
+#define LANDICE_MAX_XY_XW   max_xy, max_xw
+#define LANDICE_FIXED_XY_XW hi_xy, lo_xy, hi_xw, lo_xw
+
+/* m[0] = max |x y| and, unless w is NULL, m[1] = max |x w| over owned nodes. */
+static void landice_maxabs_prod(const cryo_block *b, int nlev, const double *x, const double *y,
+                                const double *w, double m[2]) {
   int nxo, nyo;
   landice_owned(b, &nxo, &nyo);
   const int stride = b->nx + 3;
   const long n = (long)nxo * nyo;
-  double m = 0.0;
-  CRYO_DEVICE_LOOP_REDUCE((x, y), max, m)
+  double max_xy = 0.0, max_xw = 0.0;
+  /* a dot product reads what the CG loop's queued kernels wrote */
+  CRYO_DEVICE_WAIT;
+  CRYO_DEVICE_LOOP_REDUCE((x, y, w), max, LANDICE_MAX_XY_XW)
   for (long e = 0; e < n; ++e) {
     long node = (long)(e / nxo + 1) * stride + (e % nxo + 1);
-    for (int k = 0; k < nlev; ++k)
-      m = fmax(m, fabs(x[node * nlev + k] * y[node * nlev + k]));
+    for (int k = 0; k < nlev; ++k) {
+      max_xy = fmax(max_xy, fabs(x[node * nlev + k] * y[node * nlev + k]));
+      if (w) max_xw = fmax(max_xw, fabs(x[node * nlev + k] * w[node * nlev + k]));
+    }
   }
-  return m;
+  m[0] = max_xy;
+  m[1] = max_xw;
 }
 
-static long long landice_fixed_part(const cryo_block *b, int nlev, const double *x, const double *y,
-                                    double scale, int low) {
+/* Fixed-point parts s = (hi, lo) of sum x y and, unless w is NULL, of sum
+ * x w over owned nodes, on the grids scale[0] and scale[1], in one pass: all
+ * four are exact integer sums, so any order gives the same bits. */
+static void landice_fixed_parts(const cryo_block *b, int nlev, const double *x, const double *y,
+                                const double *w, const double scale[2], long long s[4]) {
   int nxo, nyo;
   landice_owned(b, &nxo, &nyo);
   const int stride = b->nx + 3;
   const long n = (long)nxo * nyo;
-  long long s = 0;
-  CRYO_DEVICE_LOOP_REDUCE((x, y), +, s)
+  const double scale_xy = scale[0], scale_xw = scale[1];
+  long long hi_xy = 0, lo_xy = 0, hi_xw = 0, lo_xw = 0;
+  CRYO_DEVICE_LOOP_REDUCE((x, y, w), +, LANDICE_FIXED_XY_XW)
   for (long e = 0; e < n; ++e) {
     long node = (long)(e / nxo + 1) * stride + (e % nxo + 1);
     for (int k = 0; k < nlev; ++k) {
       long long hi, lo;
-      cryo_fixed_split(x[node * nlev + k] * y[node * nlev + k], scale, &hi, &lo);
-      s += low ? lo : hi;
+      cryo_fixed_split(x[node * nlev + k] * y[node * nlev + k], scale_xy, &hi, &lo);
+      hi_xy += hi;
+      lo_xy += lo;
+      if (w) {
+        cryo_fixed_split(x[node * nlev + k] * w[node * nlev + k], scale_xw, &hi, &lo);
+        hi_xw += hi;
+        lo_xw += lo;
+      }
     }
   }
-  return s;
+  s[0] = hi_xy;
+  s[1] = lo_xy;
+  s[2] = hi_xw;
+  s[3] = lo_xw;
 }
 
-/* Reproducible global dot product of node fields x, y over owned nodes. */
+/* Reproducible global dot products of node fields over owned nodes:
+ * out[0] = x.y and, unless w is NULL, out[1] = x.w, the two from one max pass
+ * and one fixed-point pass (and one global reduction each). */
+static int landice_dots(const cryo_block *b, int nlev, const double *x, const double *y,
+                        const double *w, const cryo_comm_ops *ops, double out[2], cryo_err *err) {
+  const int npair = w ? 2 : 1;
+  double m[2];
+  landice_maxabs_prod(b, nlev, x, y, w, m);
+  CRYO_CALL(ops->max_double(ops->ctx, m, npair));
+  long long nterms = (long long)(b->nx_global + 1) * (b->ny_global + 1) * nlev;
+  double scale[2] = {0.0, 0.0};
+  for (int i = 0; i < npair; ++i) {
+    CRYO_CHECK(isfinite(m[i]), err, CRYO_ERR_DATA,
+               "land-ice solver: NaN or Inf in a dot product (max |x y| = %g)", m[i]);
+    scale[i] = cryo_fixed_scale(m[i], (long)nterms);
+  }
+  long long s[4] = {0, 0, 0, 0};
+  if (scale[0] != 0.0 || scale[1] != 0.0) landice_fixed_parts(b, nlev, x, y, w, scale, s);
+  CRYO_CALL(ops->sum_int64(ops->ctx, s, 2 * npair));
+  out[0] = cryo_fixed_join(s[0], s[1], scale[0]);
+  out[1] = cryo_fixed_join(s[2], s[3], scale[1]);
+  return CRYO_OK;
+}
+
+/* Reproducible global dot product x.y of node fields over owned nodes. */
 static int landice_dot(const cryo_block *b, int nlev, const double *x, const double *y,
                        const cryo_comm_ops *ops, double *out, cryo_err *err) {
-  double m = landice_maxabs_prod(b, nlev, x, y);
-  CRYO_CALL(ops->max_double(ops->ctx, &m, 1));
-  CRYO_CHECK(isfinite(m), err, CRYO_ERR_DATA,
-             "land-ice solver: NaN or Inf in a dot product (max |x y| = %g)", m);
-  long long nterms = (long long)(b->nx_global + 1) * (b->ny_global + 1) * nlev;
-  double scale = cryo_fixed_scale(m, (long)nterms);
-  long long s[2] = {0, 0};
-  if (scale != 0.0) {
-    s[0] = landice_fixed_part(b, nlev, x, y, scale, 0);
-    s[1] = landice_fixed_part(b, nlev, x, y, scale, 1);
-  }
-  CRYO_CALL(ops->sum_int64(ops->ctx, s, 2));
-  *out = cryo_fixed_join(s[0], s[1], scale);
+  double d[2];
+  CRYO_CALL(landice_dots(b, nlev, x, y, NULL, ops, d, err));
+  *out = d[0];
   return CRYO_OK;
 }
 
@@ -188,16 +228,82 @@ static int landice_halo_node(const cryo_comm_ops *ops, int nlev, double *x) {
   return ops->halo(ops->ctx, CRYO_AT_NODE, nlev, 1, f);
 }
 
+/* Launch arguments of the CG loop's vector kernels, which launch regions that
+ * map nothing (kernels/cryo_acc.h; docs/performance.md, "No-map launches"):
+ * each kernel reads them from a file-scope struct of its own that lives on the
+ * device too (8-byte members only). One struct per kernel, not per call: the
+ * matvec and preconditioner get the same arrays at every call, so their
+ * structs are copied to the device once; within the loop only the scalars
+ * alpha (landice_cg_step) and beta (landice_axpby) change, one copy of 88 or
+ * 56 B each per iteration, made right after a dot product has waited for the
+ * queue (its passes are synchronous), so the wait in cryo_device_args_set
+ * finds nothing queued. The scalars cannot be launch arguments: a launch that
+ * passes anything maps it, which costs what the no-map launch saves.
+ *
+ * With OpenACC the kernels must not run from two host threads at once, like
+ * the sea-ice kernels (one thread per MPI rank calls them). Without OpenACC
+ * the loops read the caller's own struct instead: host threads may solve
+ * different blocks at once (tests/test_landice_decomp.c runs its ranks as
+ * threads), which one shared struct would mix up, and OpenMP threads share the
+ * caller's locals. */
+typedef struct {
+  double a, c;
+  const double *x;
+  double *y;
+  long nlev, nx, n; /* values per node, cells per row, nodes (nx + 1)(ny + 1) */
+} landice_axpby_args;
+
+typedef struct {
+  const double *matrix, *x;
+  double *y;
+  long nz, nx, n;
+  long ilo, ihi, jlo, jhi; /* nodes [ilo, ihi] x [jlo, jhi] exist */
+} landice_matvec_args;
+
+typedef struct {
+  const double *matrix, *pc, *r;
+  double *z;
+  long nz, nx, n;
+} landice_pc_args;
+
+/* du += alpha p, r -= alpha q, z = M^-1 r: one kernel, one node column each */
+typedef struct {
+  double alpha;
+  const double *matrix, *pc, *p, *q;
+  double *du, *r, *z;
+  long nz, nx, n;
+} landice_step_args;
+
+#if defined(_OPENACC)
+static landice_axpby_args axpby_dev;
+static landice_matvec_args matvec_dev;
+static landice_pc_args pc_dev;
+static landice_step_args step_dev;
+CRYO_DEVICE_ARGS(axpby_dev)
+CRYO_DEVICE_ARGS(matvec_dev)
+CRYO_DEVICE_ARGS(pc_dev)
+CRYO_DEVICE_ARGS(step_dev)
+#define LANDICE_ARGS_SET(dev, own) cryo_device_args_set(&(dev), &(own), sizeof(own))
+#define LANDICE_ARGS(dev, own)     (&(dev))
+#else
+#define LANDICE_ARGS_SET(dev, own) ((void)0)
+#define LANDICE_ARGS(dev, own)     (&(own))
+#endif
+
 /* y = a x + c y over node rows [0,nx] x [0,ny] (nlev values each). */
 static void landice_axpby(const cryo_block *b, int nlev, double a, const double *x, double c,
                           double *y) {
-  const int nx = b->nx, stride = b->nx + 3;
   const long n = (long)(b->nx + 1) * (b->ny + 1);
-  CRYO_DEVICE_LOOP((x, y))
-  for (long e = 0; e < n; ++e) {
-    long node = (long)(e / (nx + 1) + 1) * stride + (e % (nx + 1) + 1);
-    for (int k = 0; k < nlev; ++k)
-      y[node * nlev + k] = a * x[node * nlev + k] + c * y[node * nlev + k];
+  const landice_axpby_args fresh = {a, c, x, y, nlev, b->nx, n};
+  LANDICE_ARGS_SET(axpby_dev, fresh);
+  CRYO_DEVICE_LOOP_NOMAP
+  for (long e = 0; e < LANDICE_ARGS(axpby_dev, fresh)->n; ++e) {
+    const landice_axpby_args *g = LANDICE_ARGS(axpby_dev, fresh);
+    const int nl = (int)g->nlev, nx = (int)g->nx;
+    const double ga = g->a, gc = g->c;
+    long node = (long)(e / (nx + 1) + 1) * (nx + 3) + (e % (nx + 1) + 1);
+    for (int k = 0; k < nl; ++k)
+      g->y[node * nl + k] = ga * g->x[node * nl + k] + gc * g->y[node * nl + k];
   }
 }
 
@@ -210,34 +316,47 @@ static void landice_waxpy(long nnode, int nlev, const double *x, double a, const
     z[e] = x[e] + a * y[e];
 }
 
-void cryo_landice_matvec(const cryo_block *b, const cryo_landice_params *p, const double *matrix,
-                         const double *x, double *y) {
-  const int nz = p->n_layers, nlev = 2 * (nz + 1), nx = b->nx, stride = b->nx + 3;
-  const long mlev = 108L * (nz + 1);
-  const int i0 = b->i0, j0 = b->j0, nxg = b->nx_global, nyg = b->ny_global;
-  const int px = b->periodic_x, py = b->periodic_y;
+/* y = J x, queued (cryo_landice_matvec waits for it). */
+static void landice_matvec(const cryo_block *b, const cryo_landice_params *p, const double *matrix,
+                           const double *x, double *y) {
   const long n = (long)(b->nx + 1) * (b->ny + 1);
-  CRYO_DEVICE_LOOP((matrix, x, y))
-  for (long e = 0; e < n; ++e) {
+  /* the nodes that exist, in local indices (all of [-1, nx+1] where periodic) */
+  const long ilo = b->periodic_x ? -1 : -b->i0,
+             ihi = b->periodic_x ? b->nx + 1 : b->nx_global - b->i0;
+  const long jlo = b->periodic_y ? -1 : -b->j0,
+             jhi = b->periodic_y ? b->ny + 1 : b->ny_global - b->j0;
+  const landice_matvec_args fresh = {matrix, x, y, p->n_layers, b->nx, n, ilo, ihi, jlo, jhi};
+  LANDICE_ARGS_SET(matvec_dev, fresh);
+  CRYO_DEVICE_LOOP_NOMAP
+  for (long e = 0; e < LANDICE_ARGS(matvec_dev, fresh)->n; ++e) {
+    const landice_matvec_args *g = LANDICE_ARGS(matvec_dev, fresh);
+    const int nz = (int)g->nz, nlev = 2 * (nz + 1), nx = (int)g->nx, stride = nx + 3;
     int i = (int)(e % (nx + 1)), j = (int)(e / (nx + 1));
     long node = (long)(j + 1) * stride + (i + 1);
     for (int k = 0; k <= nz; ++k) {
-      const double *row = matrix + node * mlev + 108L * k;
+      const double *row = g->matrix + node * 108L * (nz + 1) + 108L * k;
       double yu = 0.0, yv = 0.0;
       for (int nb = 0; nb < 27; ++nb) {
         int di = nb % 3 - 1, dj = (nb / 3) % 3 - 1, kk = k + nb / 9 - 1;
-        int gi = i0 + i + di, gj = j0 + j + dj;
         /* skip levels and nodes that do not exist (their halo may hold anything) */
-        if (kk < 0 || kk > nz || (!px && (gi < 0 || gi > nxg)) || (!py && (gj < 0 || gj > nyg)))
+        if (kk < 0 || kk > nz || i + di < g->ilo || i + di > g->ihi || j + dj < g->jlo ||
+            j + dj > g->jhi)
           continue;
-        const double *xv = x + ((long)(j + dj + 1) * stride + (i + di + 1)) * nlev + 2 * kk;
+        const double *xv = g->x + ((long)(j + dj + 1) * stride + (i + di + 1)) * nlev + 2 * kk;
         yu += row[4 * nb] * xv[0] + row[4 * nb + 1] * xv[1];
         yv += row[4 * nb + 2] * xv[0] + row[4 * nb + 3] * xv[1];
       }
-      y[node * nlev + 2 * k] = yu;
-      y[node * nlev + 2 * k + 1] = yv;
+      g->y[node * nlev + 2 * k] = yu;
+      g->y[node * nlev + 2 * k + 1] = yv;
     }
   }
+}
+
+void cryo_landice_matvec(const cryo_block *b, const cryo_landice_params *p, const double *matrix,
+                         const double *x, double *y) {
+  landice_matvec(b, p, matrix, x, y);
+  /* the caller reads y */
+  CRYO_DEVICE_WAIT;
 }
 
 /* Column block-Jacobi: each node column's block-tridiagonal (2x2 blocks)
@@ -278,38 +397,74 @@ static void landice_pc_factor(const cryo_block *b, const cryo_landice_params *p,
   }
 }
 
-/* z = M^-1 r, column by column (forward then backward block substitution). */
+/* zz = M^-1 rr in one node column, whose matrix rows start at m and pivots
+ * at s: forward then backward block substitution. */
+#if defined(_OPENACC)
+#pragma acc routine seq
+#endif
+static inline __attribute__((always_inline)) void
+landice_pc_column(int nz, const double *m, const double *s, const double *rr, double *zz) {
+  zz[0] = rr[0];
+  zz[1] = rr[1];
+  for (int k = 1; k <= nz; ++k) {
+    const double *sp = s + 4 * (k - 1), *l = m + 108L * k + 4 * 4;
+    double t0 = sp[0] * zz[2 * k - 2] + sp[1] * zz[2 * k - 1];
+    double t1 = sp[2] * zz[2 * k - 2] + sp[3] * zz[2 * k - 1];
+    zz[2 * k] = rr[2 * k] - (l[0] * t0 + l[1] * t1);
+    zz[2 * k + 1] = rr[2 * k + 1] - (l[2] * t0 + l[3] * t1);
+  }
+  for (int k = nz; k >= 0; --k) {
+    double w0 = zz[2 * k], w1 = zz[2 * k + 1];
+    if (k < nz) {
+      const double *u = m + 108L * k + 4 * 22;
+      w0 -= u[0] * zz[2 * k + 2] + u[1] * zz[2 * k + 3];
+      w1 -= u[2] * zz[2 * k + 2] + u[3] * zz[2 * k + 3];
+    }
+    const double *sk = s + 4 * k;
+    zz[2 * k] = sk[0] * w0 + sk[1] * w1;
+    zz[2 * k + 1] = sk[2] * w0 + sk[3] * w1;
+  }
+}
+
+/* z = M^-1 r, column by column. */
 static void landice_pc_apply(const cryo_block *b, const cryo_landice_params *p,
                              const double *matrix, const double *pc, const double *r, double *z) {
-  const int nz = p->n_layers, nlev = 2 * (nz + 1), nx = b->nx, stride = b->nx + 3;
-  const long mlev = 108L * (nz + 1);
   const long n = (long)(b->nx + 1) * (b->ny + 1);
-  CRYO_DEVICE_LOOP((matrix, pc, r, z))
-  for (long e = 0; e < n; ++e) {
-    long node = (long)(e / (nx + 1) + 1) * stride + (e % (nx + 1) + 1);
-    const double *m = matrix + node * mlev, *s = pc + node * 4L * (nz + 1);
-    const double *rr = r + node * nlev;
-    double *zz = z + node * nlev;
-    zz[0] = rr[0];
-    zz[1] = rr[1];
-    for (int k = 1; k <= nz; ++k) {
-      const double *sp = s + 4 * (k - 1), *l = m + 108L * k + 4 * 4;
-      double t0 = sp[0] * zz[2 * k - 2] + sp[1] * zz[2 * k - 1];
-      double t1 = sp[2] * zz[2 * k - 2] + sp[3] * zz[2 * k - 1];
-      zz[2 * k] = rr[2 * k] - (l[0] * t0 + l[1] * t1);
-      zz[2 * k + 1] = rr[2 * k + 1] - (l[2] * t0 + l[3] * t1);
+  const landice_pc_args fresh = {matrix, pc, r, z, p->n_layers, b->nx, n};
+  LANDICE_ARGS_SET(pc_dev, fresh);
+  CRYO_DEVICE_LOOP_NOMAP
+  for (long e = 0; e < LANDICE_ARGS(pc_dev, fresh)->n; ++e) {
+    const landice_pc_args *g = LANDICE_ARGS(pc_dev, fresh);
+    const int nz = (int)g->nz, nlev = 2 * (nz + 1), nx = (int)g->nx;
+    long node = (long)(e / (nx + 1) + 1) * (nx + 3) + (e % (nx + 1) + 1);
+    landice_pc_column(nz, g->matrix + node * 108L * (nz + 1), g->pc + node * 4L * (nz + 1),
+                      g->r + node * nlev, g->z + node * nlev);
+  }
+}
+
+/* The CG update after alpha, fused over node rows [0,nx] x [0,ny]:
+ * du = alpha p + du, r = -alpha q + r (the values landice_axpby computes with
+ * c = 1), then z = M^-1 r from the column just written. */
+static void landice_cg_step(const cryo_block *b, const cryo_landice_params *p, double alpha,
+                            cryo_landice_state *s) {
+  const long n = (long)(b->nx + 1) * (b->ny + 1);
+  const landice_step_args fresh = {alpha,   s->matrix, s->pc,       s->cg_p, s->cg_q, s->du,
+                                   s->cg_r, s->cg_z,   p->n_layers, b->nx,   n};
+  LANDICE_ARGS_SET(step_dev, fresh);
+  CRYO_DEVICE_LOOP_NOMAP
+  for (long e = 0; e < LANDICE_ARGS(step_dev, fresh)->n; ++e) {
+    const landice_step_args *g = LANDICE_ARGS(step_dev, fresh);
+    const int nz = (int)g->nz, nlev = 2 * (nz + 1), nx = (int)g->nx;
+    const double a = g->alpha;
+    long node = (long)(e / (nx + 1) + 1) * (nx + 3) + (e % (nx + 1) + 1);
+    double *du = g->du + node * nlev, *r = g->r + node * nlev;
+    const double *pp = g->p + node * nlev, *q = g->q + node * nlev;
+    for (int k = 0; k < nlev; ++k) {
+      du[k] = a * pp[k] + du[k];
+      r[k] = -a * q[k] + r[k];
     }
-    for (int k = nz; k >= 0; --k) {
-      double w0 = zz[2 * k], w1 = zz[2 * k + 1];
-      if (k < nz) {
-        const double *u = m + 108L * k + 4 * 22;
-        w0 -= u[0] * zz[2 * k + 2] + u[1] * zz[2 * k + 3];
-        w1 -= u[2] * zz[2 * k + 2] + u[3] * zz[2 * k + 3];
-      }
-      const double *sk = s + 4 * k;
-      zz[2 * k] = sk[0] * w0 + sk[1] * w1;
-      zz[2 * k + 1] = sk[2] * w0 + sk[3] * w1;
-    }
+    landice_pc_column(nz, g->matrix + node * 108L * (nz + 1), g->pc + node * 4L * (nz + 1), r,
+                      g->z + node * nlev);
   }
 }
 
@@ -387,40 +542,47 @@ static int landice_energy(const cryo_block *b, const cryo_landice_params *p,
   return cryo_landice_cell_sum(b, s->work_cell, ops, energy, err);
 }
 
-/* Preconditioned CG for J du = -res; du zero on entry. */
+/* Preconditioned CG for J du = -res; du zero on entry.
+ *
+ * An iteration (not the last) is, besides the halo exchange of p: 3 launches
+ * that map nothing, queued (matvec; landice_cg_step; the p update), and 4
+ * synchronous reductions (max and fixed-point passes of p.q, then of r.r and
+ * r.z together), with a wait before each dot product and 2 argument copies
+ * (alpha, beta); 4 global reductions. The converged iteration skips the p
+ * update. */
 static int landice_cg(const cryo_block *b, const cryo_landice_params *p, cryo_landice_state *s,
                       const cryo_comm_ops *ops, int *iters, double *rel, cryo_err *err) {
   const int nlev = 2 * (p->n_layers + 1);
-  double bb, rz, pq, rr;
+  double pq, d[2]; /* d = (r.r, r.z) */
   cryo_landice_zero(CRYO_NNODE(b) * nlev, s->du);
   landice_axpby(b, nlev, -1.0, s->res, 0.0, s->cg_r);
-  CRYO_CALL(landice_dot(b, nlev, s->cg_r, s->cg_r, ops, &bb, err));
+  landice_pc_apply(b, p, s->matrix, s->pc, s->cg_r, s->cg_z);
+  CRYO_CALL(landice_dots(b, nlev, s->cg_r, s->cg_r, s->cg_z, ops, d, err));
+  const double bb = d[0];
+  double rz = d[1];
   *iters = 0;
   *rel = 0.0;
   if (bb == 0.0) return CRYO_OK;
-  landice_pc_apply(b, p, s->matrix, s->pc, s->cg_r, s->cg_z);
   landice_axpby(b, nlev, 1.0, s->cg_z, 0.0, s->cg_p);
-  CRYO_CALL(landice_dot(b, nlev, s->cg_r, s->cg_z, ops, &rz, err));
   for (int it = 1; it <= p->linear_max_iter; ++it) {
     CRYO_CALL(landice_halo_node(ops, nlev, s->cg_p));
-    cryo_landice_matvec(b, p, s->matrix, s->cg_p, s->cg_q);
+    landice_matvec(b, p, s->matrix, s->cg_p, s->cg_q);
     CRYO_CALL(landice_dot(b, nlev, s->cg_p, s->cg_q, ops, &pq, err));
     CRYO_CHECK(pq > 0.0, err, CRYO_ERR_SOLVER,
                "land-ice CG: p.Jp = %g at iteration %d, the Jacobian is not positive definite", pq,
                it);
-    double alpha = rz / pq;
-    landice_axpby(b, nlev, alpha, s->cg_p, 1.0, s->du);
-    landice_axpby(b, nlev, -alpha, s->cg_q, 1.0, s->cg_r);
-    CRYO_CALL(landice_dot(b, nlev, s->cg_r, s->cg_r, ops, &rr, err));
+    /* z and r.z are computed before the convergence test, which they do not
+     * change: one pass for r.r and r.z instead of two */
+    landice_cg_step(b, p, rz / pq, s);
+    CRYO_CALL(landice_dots(b, nlev, s->cg_r, s->cg_r, s->cg_z, ops, d, err));
     *iters = it;
-    *rel = sqrt(rr / bb);
+    *rel = sqrt(d[0] / bb);
     if (*rel <= p->linear_rtol) break;
-    landice_pc_apply(b, p, s->matrix, s->pc, s->cg_r, s->cg_z);
-    double rz_new;
-    CRYO_CALL(landice_dot(b, nlev, s->cg_r, s->cg_z, ops, &rz_new, err));
-    landice_axpby(b, nlev, 1.0, s->cg_z, rz_new / rz, s->cg_p);
-    rz = rz_new;
+    landice_axpby(b, nlev, 1.0, s->cg_z, d[1] / rz, s->cg_p);
+    rz = d[1];
   }
+  /* the last direction update when linear_max_iter ends the loop */
+  CRYO_DEVICE_WAIT;
   return CRYO_OK;
 }
 
@@ -486,11 +648,12 @@ static int landice_force_state(const cryo_block *b, const cryo_landice_params *p
   const int nlev = 2 * (p->n_layers + 1);
   *out = *s;
   if (!s->body_force) return CRYO_OK;
-  double m = landice_maxabs_prod(b, nlev, s->body_force, s->body_force);
-  CRYO_CALL(ops->max_double(ops->ctx, &m, 1));
-  CRYO_CHECK(isfinite(m), err, CRYO_ERR_DATA,
-             "land-ice velocity: body_force max f^2 = %g Pa2 m-2, must be finite", m);
-  if (m == 0.0) {
+  double m[2];
+  landice_maxabs_prod(b, nlev, s->body_force, s->body_force, NULL, m);
+  CRYO_CALL(ops->max_double(ops->ctx, m, 1));
+  CRYO_CHECK(isfinite(m[0]), err, CRYO_ERR_DATA,
+             "land-ice velocity: body_force max f^2 = %g Pa2 m-2, must be finite", m[0]);
+  if (m[0] == 0.0) {
     out->body_force = NULL;
     return CRYO_OK;
   }
