@@ -240,8 +240,8 @@ static int landice_halo_node(const cryo_comm_ops *ops, int nlev, double *x) {
  * finds nothing queued. The scalars cannot be launch arguments: a launch that
  * passes anything maps it, which costs what the no-map launch saves.
  *
- * With OpenACC the kernels must not run from two host threads at once, like
- * the sea-ice kernels (one thread per MPI rank calls them). Without OpenACC
+ * With OpenACC a launch holds this file's launch lock from setting its
+ * arguments to the end of its loop, as the sea-ice kernels do. Without OpenACC
  * the loops read the caller's own struct instead: host threads may solve
  * different blocks at once (tests/test_landice_decomp.c runs its ranks as
  * threads), which one shared struct would mix up, and OpenMP threads share the
@@ -283,11 +283,13 @@ CRYO_DEVICE_ARGS(axpby_dev)
 CRYO_DEVICE_ARGS(matvec_dev)
 CRYO_DEVICE_ARGS(pc_dev)
 CRYO_DEVICE_ARGS(step_dev)
-#define LANDICE_ARGS_SET(dev, own) cryo_device_args_set(&(dev), &(own), sizeof(own))
+#define LANDICE_ARGS_SET(dev, own) cryo_device_args_acquire(&(dev), &(own), sizeof(own))
 #define LANDICE_ARGS(dev, own)     (&(dev))
+#define LANDICE_ARGS_DONE          cryo_device_args_release()
 #else
 #define LANDICE_ARGS_SET(dev, own) ((void)0)
 #define LANDICE_ARGS(dev, own)     (&(own))
+#define LANDICE_ARGS_DONE          ((void)0)
 #endif
 
 /* y = a x + c y over node rows [0,nx] x [0,ny] (nlev values each). */
@@ -305,6 +307,7 @@ static void landice_axpby(const cryo_block *b, int nlev, double a, const double 
     for (int k = 0; k < nl; ++k)
       g->y[node * nl + k] = ga * g->x[node * nl + k] + gc * g->y[node * nl + k];
   }
+  LANDICE_ARGS_DONE;
 }
 
 /* z = x + a y over all nodes, halo included. */
@@ -350,6 +353,7 @@ static void landice_matvec(const cryo_block *b, const cryo_landice_params *p, co
       g->y[node * nlev + 2 * k + 1] = yv;
     }
   }
+  LANDICE_ARGS_DONE;
 }
 
 void cryo_landice_matvec(const cryo_block *b, const cryo_landice_params *p, const double *matrix,
@@ -440,6 +444,7 @@ static void landice_pc_apply(const cryo_block *b, const cryo_landice_params *p,
     landice_pc_column(nz, g->matrix + node * 108L * (nz + 1), g->pc + node * 4L * (nz + 1),
                       g->r + node * nlev, g->z + node * nlev);
   }
+  LANDICE_ARGS_DONE;
 }
 
 /* The CG update after alpha, fused over node rows [0,nx] x [0,ny]:
@@ -466,6 +471,7 @@ static void landice_cg_step(const cryo_block *b, const cryo_landice_params *p, d
     landice_pc_column(nz, g->matrix + node * 108L * (nz + 1), g->pc + node * 4L * (nz + 1), r,
                       g->z + node * nlev);
   }
+  LANDICE_ARGS_DONE;
 }
 
 int cryo_landice_residual(const cryo_block *b, const cryo_landice_params *p,
