@@ -43,8 +43,8 @@ typedef struct cryo_seaice_config {
   double h_init, a_init;    /* m, 1 */
   char init_file[CRYO_PATH_LEN];
   char stress_precision[CRYO_NAME_LEN]; /* 'double' | 'single' */
-  double max_speed;     /* m s-1: a larger ice speed stops the run (state check) */
-  double max_thickness; /* m: likewise for the cell-mean thickness */
+  double max_speed;                     /* m s-1: a larger ice speed stops the run (state check) */
+  double max_thickness;                 /* m: likewise for the cell-mean thickness */
 } cryo_seaice_config;
 
 typedef struct cryo_landice_config {
