@@ -76,7 +76,7 @@ make_case() { # NAME SRC
     ismip_hom_a_L80)
       cp "$2/namelists/ismip_hom_a_L80.nml" case.nml
       echo ismip_hom_a_L80.nc ;;
-    landice_evolve)
+    landice_evolve*)
       cat > case.nml <<EOF
 &cryo_run
   model = 'landice', calendar = 'noleap'
