@@ -11,8 +11,8 @@
 #       library it links (GCC's libgomp and its nvptx plugin among them), the
 #       case inputs and the CPU outputs
 #   sh DIR/pack/gpu-check.sh run DIR/pack    on the GPU machine (which needs
-#       only the NVIDIA driver, Open MPI and python3 with numpy and netCDF4
-#       or h5py): takes from the pack the
+#       only the NVIDIA driver, Open MPI and python3 with numpy): takes from
+#       the pack the
 #       libraries the machine lacks, runs every case on the GPU, then compares
 #   sh DIR/pack/gpu-check.sh compare DIR/pack    the comparison alone: prints
 #       the table and writes it to DIR/pack/gpu-check.md
@@ -20,6 +20,9 @@
 #   sh DIR/pack/gpu-check.sh perf DIR/pack    timings for docs/performance.md:
 #       ISMIP-HOM A (80 x 80 x 10) on the GPU and with OpenMP on every core,
 #       the cyclone at 1024 x 1024 with hourly coupling and 6-hourly output
+#   sh DIR/pack/gpu-check.sh precision DIR/pack    the 2 km cyclone with the
+#       stress update in single and in double precision: dynamics time and
+#       the benchmark's diagnostics at 24 and 48 h, into DIR/pack/precision.md
 #   sh DIR/pack/gpu-check.sh scale DIR/pack    weak scaling of the sea-ice
 #       dynamics over the GPUs of the machine (4096 x 4096 cells per GPU)
 #
@@ -33,12 +36,12 @@
 # The run fails (exit 1) when a GPU run fails, when its banner does not name
 # a GPU, when a variable differs from the CPU output by more than the case's
 # tolerance, or when the 2 and 4 rank GPU runs are not bit for bit those of
-# 1 rank. Environment: PYTHON (python3 with numpy and netCDF4 or h5py),
+# 1 rank. Environment: PYTHON (python3 with numpy),
 # MPIRUN (default mpirun).
 set -eu
 
 usage() {
-  echo "usage: gpu-check.sh build DIR | run PACK | compare PACK | perf PACK | scale PACK | all DIR" >&2
+  echo "usage: gpu-check.sh build DIR | run PACK | compare PACK | perf PACK | precision PACK | scale PACK | all DIR" >&2
   exit 2
 }
 [ $# -eq 2 ] || usage
@@ -96,16 +99,12 @@ EOF
 find_python() {
   for p in ${PYTHON:-} python3 /usr/bin/python3; do
     if command -v "$p" >/dev/null 2>&1 &&
-      "$p" -c 'import numpy
-try:
-    import netCDF4
-except ImportError:
-    import h5py' 2>/dev/null; then
+      "$p" -c 'import numpy' 2>/dev/null; then
       echo "$p"
       return 0
     fi
   done
-  echo "gpu-check: error: no python3 with numpy and netCDF4 or h5py" >&2
+  echo "gpu-check: error: no python3 with numpy" >&2
   return 1
 }
 
@@ -127,6 +126,75 @@ with netCDF4.Dataset(sys.argv[1], "w") as d:
         v = d.createVariable(name, "f8", ("time", "y", "x"))
         v.units = "m s-1"
         v[:] = np.full((2, ny, nx), value)
+EOF
+}
+
+# The outputs are NetCDF 64-bit offset files: where python3 has no netCDF4
+# module (the GPU machine), PACK/ncread.py reads them with numpy alone.
+write_reader() { # PATH
+  cat > "$1" <<'EOF'
+"""Read the variables of a NetCDF classic (CDF-1) or 64-bit offset (CDF-2)
+file with numpy alone: where the GPU machine has no netCDF4 module."""
+import numpy as np
+
+TYPES = {1: ">i1", 2: "S1", 3: ">i2", 4: ">i4", 5: ">f4", 6: ">f8"}
+
+
+def read_classic(path):
+    """Return {name: array} of every variable, record variables whole."""
+    raw = open(path, "rb").read()
+    if raw[:3] != b"CDF" or raw[3] not in (1, 2):
+        raise ValueError("%s is not a NetCDF classic or 64-bit offset file" % path)
+    offset_size = 4 if raw[3] == 1 else 8
+    pos = 4
+
+    def take(fmt):
+        nonlocal pos
+        value = np.frombuffer(raw, fmt, 1, pos)[0]
+        pos += np.dtype(fmt).itemsize
+        return int(value)
+
+    def name():
+        nonlocal pos
+        n = take(">i4")
+        text = raw[pos:pos + n].decode()
+        pos += (n + 3) // 4 * 4
+        return text
+
+    def skip_attributes():
+        nonlocal pos
+        take(">i4")
+        for _ in range(take(">i4")):
+            name()
+            kind, n = take(">i4"), take(">i4")
+            pos += (n * np.dtype(TYPES[kind]).itemsize + 3) // 4 * 4
+
+    numrecs = take(">i4")
+    take(">i4")
+    dims = [(name(), take(">i4")) for _ in range(take(">i4"))]
+    skip_attributes()
+    take(">i4")
+    variables = []
+    for _ in range(take(">i4")):
+        var = name()
+        ids = [take(">i4") for _ in range(take(">i4"))]
+        skip_attributes()
+        kind, vsize = take(">i4"), take(">i4")
+        begin = take(">i4" if offset_size == 4 else ">i8")
+        variables.append((var, ids, TYPES[kind], vsize, begin))
+    record = [v for v in variables if v[1] and dims[v[1][0]][1] == 0]
+    recsize = sum(v[3] for v in record) if len(record) > 1 else (record[0][3] if record else 0)
+    out = {}
+    for var, ids, kind, vsize, begin in variables:
+        shape = [dims[i][1] for i in ids]
+        if var in [r[0] for r in record]:
+            inner = shape[1:]
+            count = int(np.prod(inner, dtype=int))
+            rows = [np.frombuffer(raw, kind, count, begin + r * recsize) for r in range(numrecs)]
+            out[var] = np.array(rows).reshape([numrecs] + inner)
+        else:
+            out[var] = np.frombuffer(raw, kind, int(np.prod(shape, dtype=int)), begin).reshape(shape)
+    return out
 EOF
 }
 
@@ -189,6 +257,7 @@ build() {
   tar -cJf "$pack/libs.tar.xz" -C "$pack/lib-all" .
   rm -rf "$pack/lib-all"
   write_free_drift_forcing "$pack/free_drift_forcing.nc"
+  write_reader "$pack/ncread.py"
   echo "$cases" | while read -r name np ref; do
     [ "$name" = "$ref" ] || continue
     echo "gpu-check: CPU run of $name"
@@ -266,6 +335,7 @@ perf() {
   sed -e 's/nx = 256, ny = 256/nx = 1024, ny = 1024/' -e 's/dx = 2000., dy = 2000./dx = 500., dy = 500./' \
     -e 's/^ *run_length = .*/  run_length = 21600/' -e 's/^ *output_interval = .*/  output_interval = 21600/' \
     -e 's/^ *restart_interval = .*/  restart_interval = 21600/' -e 's/^ *n_evp = .*/  n_evp = 100/' \
+    -e 's/alpha = 800., beta = 800./alpha = 1600., beta = 1600./' \
     "$dir/namelists/cyclone_2km.nml" > "$dir/perf/cyclone_1024.nml"
   echo "| case | driver | threads | dynamics s | forcing s | output + restart s | init s |"
   echo "|---|---|---|---|---|---|---|"
@@ -273,6 +343,64 @@ perf() {
   perf_case ismip_a_80 cryodyn-omp "$cores"
   perf_case cyclone_1024 cryodyn 1
   grep -E "Newton|newton" "$dir/perf/ismip_a_80-cryodyn/run.log" | tail -3 || true
+}
+
+# The stress update in single against double precision on the 2 km cyclone:
+# the dynamics time, and at 24 and 48 h the largest ice speed and shear rate
+# and the ice volume, the quantities the benchmark compares.
+precision() {
+  link_missing_libs
+  export LD_LIBRARY_PATH="$dir/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+  for p in double single; do
+    mkdir -p "$dir/precision/$p"
+    sed -e "s/^ *n_evp = 200\$/  n_evp = 200, stress_precision = '$p'/" \
+      -e "s/^ *restart_out = .*/  restart_out = ''/" -e 's/^ *restart_interval = .*/  restart_interval = 0/' \
+      "$dir/namelists/cyclone_2km.nml" > "$dir/precision/$p/case.nml"
+    grep -q "stress_precision = '$p'" "$dir/precision/$p/case.nml"
+    (cd "$dir/precision/$p" && "$dir/cryodyn" case.nml > run.log 2>&1 < /dev/null) || {
+      cat "$dir/precision/$p/run.log" >&2
+      return 1
+    }
+  done
+  "$(find_python)" - "$dir" <<'EOF'
+import os, re, sys
+import numpy as np
+pack = sys.argv[1]
+sys.path.insert(0, pack)
+try:
+    import netCDF4
+    def read(path):
+        with netCDF4.Dataset(path) as d:
+            d.set_auto_mask(False)
+            return {k: np.asarray(v[:]) for k, v in d.variables.items()}
+except ImportError:
+    import ncread
+    read = ncread.read_classic
+
+def dynamics(p):
+    log = open(os.path.join(pack, "precision", p, "run.log")).read()
+    return float(re.search(r"^dynamics\s+([0-9.]+)", log, re.M).group(1))
+
+out = {p: read(os.path.join(pack, "precision", p, "cyclone_2km.nc")) for p in ("double", "single")}
+cell = 2000.0 * 2000.0
+lines = ["| quantity | time h | double | single | relative difference |", "|---|---|---|---|---|"]
+for hours in (24, 48):
+    for name, f in (("max ice speed (m/s)", lambda d, r: np.hypot(d["u"][r], d["v"][r]).max()),
+                    ("max shear rate (1/s)", lambda d, r: d["shear"][r].max()),
+                    ("mean shear rate (1/s)", lambda d, r: d["shear"][r].mean()),
+                    ("ice volume (km3)", lambda d, r: d["h"][r].sum() * cell / 1e9)):
+        vals = []
+        for p in ("double", "single"):
+            r = int(np.argmin(np.abs(out[p]["time"] - hours * 3600.0)))
+            vals.append(float(f(out[p], r)))
+        lines.append("| %s | %d | %.6g | %.6g | %.2e |" % (name, hours, vals[0], vals[1],
+                                                          abs(vals[1] - vals[0]) / abs(vals[0])))
+td, ts = dynamics("double"), dynamics("single")
+lines += ["", "dynamics: double %.2f s, single %.2f s (%.2fx)" % (td, ts, td / ts)]
+text = "\n".join(lines) + "\n"
+open(os.path.join(pack, "precision.md"), "w").write(text)
+print(text)
+EOF
 }
 
 # Weak scaling of the sea-ice dynamics: the cyclone with 4096 x 4096 cells of
@@ -313,19 +441,19 @@ import os, re, sys
 import numpy as np
 
 pack, cases = sys.argv[1], [l.split() for l in sys.argv[2].splitlines()]
+sys.path.insert(0, pack)
 try:
     import netCDF4
     def read(path):
         with netCDF4.Dataset(path) as d:
+            d.set_auto_mask(False)
             return {k: np.asarray(v[:], dtype=float) for k, v in d.variables.items()
                     if v.dtype == np.float64}
 except ImportError:
-    import h5py
+    import ncread
     def read(path):
-        with h5py.File(path, "r") as d:
-            return {k: np.asarray(v[()], dtype=float) for k, v in d.items()
-                    if isinstance(v, h5py.Dataset) and v.dtype == np.float64
-                    and "CLASS" not in v.attrs}
+        return {k: np.asarray(v, dtype=float) for k, v in ncread.read_classic(path).items()
+                if v.dtype == np.dtype(">f8")}
 
 # GPU and CPU builds do not run the same operations: nvptx contracts
 # a*b + c into fused multiply-adds where x86-64 (no -mfma) rounds twice, and
@@ -395,6 +523,7 @@ case $action in
   run) run ;;
   perf) perf ;;
   scale) scale ;;
+  precision) precision ;;
   compare) compare ;;
   all)
     build
