@@ -1,4 +1,4 @@
-/* The component object: init / run / finalize (DESIGN.md section 2), the
+/* The component object: init / run / finalize (docs/design.md, Lifecycle), the
  * registry of state arrays, and the services (halo exchange, exact global
  * sums) that numerical drivers reach through cryo_comm_ops. */
 #include "config.h"

@@ -1,7 +1,8 @@
 /* Grid, 2-D block decomposition over MPI ranks, and halo exchange
- * (DESIGN.md section 4). The mesh is nx_global x ny_global rectangular cells
- * of size dx x dy; rank (px, py) of a px_count x py_count process grid owns a
- * contiguous block of cells, described to kernels by a cryo_block. */
+ * (docs/design.md, Grid, decomposition and halos). The mesh is
+ * nx_global x ny_global rectangular cells of size dx x dy; rank (px, py) of a
+ * px_count x py_count process grid owns a contiguous block of cells, described
+ * to kernels by a cryo_block. */
 #ifndef CRYO_GRID_H
 #define CRYO_GRID_H
 

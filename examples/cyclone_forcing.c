@@ -1,5 +1,5 @@
 /* cyclone_forcing: write the forcing file of the Mehlmann et al. (2021)
- * sea-ice cyclone benchmark (BENCHMARKS.md; JAMES 13, e2021MS002523) for the
+ * sea-ice cyclone benchmark (docs/benchmarks.md; JAMES 13, e2021MS002523) for the
  * netcdf forcing provider (coupling/exchange_netcdf.c).
  *
  *   cyclone_forcing OUT.nc NX NY [DAYS] [INTERVAL_S]

@@ -23,7 +23,7 @@ static void test_defaults(void) {
   CU_ASSERT_EQUAL(cfg.run.restart_interval, 86400);
   CU_ASSERT_EQUAL(cfg.grid.nx, 128);
   CU_ASSERT_EQUAL(cfg.grid.dx, 4000.0);
-  /* BENCHMARKS.md cyclone values */
+  /* cyclone benchmark values (docs/benchmarks.md) */
   CU_ASSERT_EQUAL(cfg.seaice.p.pstar, 27500.0);
   CU_ASSERT_EQUAL(cfg.seaice.p.c_strength, 20.0);
   CU_ASSERT_EQUAL(cfg.seaice.p.delta_min, 2e-9);
