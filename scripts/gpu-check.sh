@@ -23,8 +23,9 @@
 #   sh DIR/pack/gpu-check.sh precision DIR/pack    the 2 km cyclone with the
 #       stress update in single and in double precision: dynamics time and
 #       the benchmark's diagnostics at 24 and 48 h, into DIR/pack/precision.md
-#   sh DIR/pack/gpu-check.sh scale DIR/pack    weak scaling of the sea-ice
-#       dynamics over the GPUs of the machine (4096 x 4096 cells per GPU)
+#   sh DIR/pack/gpu-check.sh scale DIR/pack    one MPI rank per GPU: bit for
+#       bit against 1 GPU, weak and strong scaling of the sea-ice dynamics and
+#       weak scaling of land ice; writes DIR/pack/scale.md (see scale below)
 #
 # The cases: the sea-ice cyclone at 8 km for 6 h on 1, 2 and 4 ranks, free
 # drift from a NetCDF forcing file, ISMIP-HOM A at L = 80 km, and ISMIP-HOM A
@@ -234,7 +235,7 @@ build() {
       gpu) flags=--enable-openacc=gcc ;;
       omp) flags=--enable-openmp ;;
     esac
-    (cd "$dir/build-$kind" && "$src/configure" $flags > configure.log && make -j2 cryodyn > make.log 2>&1) || {
+    (cd "$dir/build-$kind" && "$src/configure" $flags > configure.log && make -j2 cryodyn cryodyn-cmp > make.log 2>&1) || {
       echo "gpu-check: error: the $kind build failed; see $dir/build-$kind/*.log" >&2
       return 1
     }
@@ -244,6 +245,8 @@ build() {
   mkdir -p "$pack/lib-all" "$pack/cpu" "$pack/namelists"
   cp "$dir/build-gpu/cryodyn" "$pack/cryodyn"
   cp "$dir/build-omp/cryodyn" "$pack/cryodyn-omp"
+  # the bit-for-bit comparison of `scale`
+  cp "$dir/build-gpu/cryodyn-cmp" "$pack/cryodyn-cmp"
   cp "$self" "$pack/gpu-check.sh"
   cp "$src"/namelists/*.nml "$pack/namelists/"
   # libgomp loads its nvptx plugin at run time: ldd does not list it.
@@ -403,36 +406,302 @@ print(text)
 EOF
 }
 
-# Weak scaling of the sea-ice dynamics: the cyclone with 4096 x 4096 cells of
-# 125 m per GPU, 10 macro steps of 60 s with 100 mEVP iterations, on 1 rank
-# and on one rank per GPU of this machine (the domain grows along x).
+# Multi-GPU scaling of the product's driver, one MPI rank per GPU, and bit for
+# bit against one GPU (docs/multi-gpu.md). With N GPUs (GPU_CHECK_GPUS,
+# default: nvidia-smi's count) it runs on 1, 2, 4 and 8 GPUs as far as N goes:
+#   bits: the sea-ice cyclone (GPU_CHECK_BITS_SEAICE^2 cells, default 1024;
+#     GPU_CHECK_STEPS time steps) and ISMIP-HOM A (GPU_CHECK_BITS_LANDICE^2 x
+#     16 layers, default 128) with output and a final restart on 1, 2 and 4
+#     GPUs; every variable of both files must hold the bits of 1 GPU;
+#   sea-ice weak scaling: GPU_CHECK_SEAICE_CELLS^2 cells per GPU (default
+#     4096, 125 m), GPU_CHECK_STEPS time steps (default 4) of 100 mEVP
+#     sub-steps; strong scaling: (2 GPU_CHECK_SEAICE_CELLS)^2 cells in all;
+#   land-ice weak scaling: ISMIP-HOM A on a square grid (the case needs
+#     L x L) of about GPU_CHECK_LANDICE_CELLS^2 x 16 per GPU (default 512,
+#     dx = 80 km / 512), one velocity solve: Newton to 1e-2 of the load with
+#     GPU_CHECK_CG_ITERS (default 40) CG iterations per Newton step, so that
+#     every step does the same work.
+# Times come from the driver's phase timers: dynamics per mEVP sub-step or per
+# Newton step, the halo share (halo / dynamics), and the parallel efficiency
+# (weak: t1 / tN per sub-step; strong: t1 / (N tN)). Writes PACK/scale.md and
+# ends with `gpu-check: scale passed` or `gpu-check: scale FAILED (...)`:
+# failed when a run fails or times out (GPU_CHECK_RUN_TIMEOUT s each, default
+# 180), when a banner does not show one GPU per rank, or when bits differ.
+# Timing runs left when GPU_CHECK_BUDGET s (default 360) have passed are
+# skipped and listed, and none runs more than a minute past it: about 7
+# minutes at most in all. GPU_CHECK_CPU=1 runs a CPU-built pack without the GPU
+# checks (to test this script where there is no GPU).
+scale_fail() {
+  echo "gpu-check: error: $1" >&2
+  scale_failures="$scale_failures${scale_failures:+; }$1"
+}
+
+# WIDTH N: the cell size (m) of N cells over WIDTH m, as a namelist real.
+scale_dx() {
+  awk -v w="$1" -v n="$2" 'BEGIN {printf "%.10g", w / n}' | sed 's/^[0-9]*$/&./'
+}
+
+# NX NY PX PY DX STEPS OUTPUT(0|1): the cyclone's namelist on stdout. The
+# mEVP stability condition (alpha beta > gamma / 4, gamma growing as 1 / dx^2)
+# needs alpha = beta = 1514 at 500 m: 1600 (500 m / DX), 800 at least.
+scale_seaice_nml() {
+  t=$((60 * $6))
+  relax=$(awk -v dx="$5" 'BEGIN {a = 1600 * 500 / dx; if (a < 800) a = 800; printf "%d.", a + 0.999}')
+  out="output_file = ''"
+  [ "$7" = 0 ] || out="output_interval = $t, output_file = 'out.nc', restart_out = 'rst'"
+  cat <<EOF
+&cryo_run
+  model = 'seaice', forcing = 'analytic', run_length = $t, coupling_interval = $t
+  $out
+/
+&cryo_grid nx = $1, ny = $2, dx = $5, dy = $5, nprocs_x = $3, nprocs_y = $4 /
+&cryo_seaice dt = 60., n_evp = 100, alpha = $relax, beta = $relax /
+EOF
+}
+
+# N L OUTPUT(0|1): ISMIP-HOM A on N x N cells, L m wide, on stdout.
+scale_landice_nml() {
+  out="output_file = ''"
+  [ "$3" = 0 ] || out="output_interval = 86400, output_file = 'out.nc', restart_out = 'rst'"
+  cat <<EOF
+&cryo_run
+  model = 'landice', forcing = 'analytic', run_length = 86400, coupling_interval = 86400
+  $out
+/
+&cryo_grid nx = $1, ny = $1 /
+&cryo_landice
+  case = 'ismip-hom-a', domain_length = $2, periodic = .true., n_layers = 16, dt = 86400.
+  newton_rtol = 1.e-10, newton_atol = 1.e-2, linear_rtol = 1.e-14, linear_max_iter = $scale_cg
+/
+EOF
+}
+
+# NAME NP [timing]: run $dir/scale/next.nml in $dir/scale/NAME; 1 when it failed or
+# did not run one rank per GPU. (Not in a pipeline: scale_fail must set the
+# variables of this shell.)
+scale_run() {
+  w=$dir/scale/$1
+  rm -rf "$w"
+  mkdir -p "$w"
+  mv "$dir/scale/next.nml" "$w/case.nml"
+  echo "gpu-check: scale: $1 on $2 GPU(s)"
+  rc=0
+  limit=$scale_timeout
+  if [ "${3:-}" = timing ]; then
+    # a timing run may overrun the budget by a minute at most
+    left=$((scale_budget + 60 - $(date +%s) + scale_start))
+    [ "$left" -ge "$limit" ] || limit=$left
+  fi
+  (cd "$w" && timeout "$limit" $mpirun -np "$2" "$dir/cryodyn" case.nml > run.log 2>&1 < /dev/null) || rc=$?
+  if [ "$rc" -ne 0 ]; then
+    why="exit $rc"
+    [ "$rc" -ne 124 ] || why="stopped after $limit s (GPU_CHECK_RUN_TIMEOUT, GPU_CHECK_BUDGET)"
+    scale_fail "$1 on $2 GPU(s) failed ($why)"
+    tail -20 "$w/run.log" >&2
+    return 1
+  fi
+  [ -n "$(awk '$1 == "dynamics" {print $2}' "$w/run.log")" ] || {
+    scale_fail "$1: no dynamics timer in its log"
+    return 1
+  }
+  [ "${GPU_CHECK_CPU:-0}" = 0 ] || return 0
+  grep -q "^  device:   GPU" "$w/run.log" &&
+    grep -q "^  ranks:    $2 on .* $2 GPU(s) in use, up to 1 rank(s) per GPU" "$w/run.log" || {
+    scale_fail "$1 did not run one rank per GPU on $2 GPU(s): $(grep -E '^  (device|ranks):' "$w/run.log" | tr -s ' ' | tr '\n' ' ')"
+    return 1
+  }
+}
+
+# The timing runs stop once the budget is spent.
+scale_in_budget() { # NAME
+  [ $(($(date +%s) - scale_start)) -lt "$scale_budget" ] && return 0
+  scale_skipped="$scale_skipped $1"
+  echo "gpu-check: scale: $1 skipped (GPU_CHECK_BUDGET = $scale_budget s spent)"
+  return 1
+}
+
+# NAME: "dynamics halo" seconds of a run's log.
+scale_times() {
+  awk '$1 == "dynamics" {d = $2} $1 == "halo" {h = $2} END {print d, h}' "$dir/scale/$1/run.log"
+}
+
+# Newton steps of a land-ice run: each progress line counts its solve's
+# records, the converged state's included.
+scale_newton_steps() { # NAME
+  awk '/Newton steps/ {for (i = 1; i < NF; ++i) if ($i == "steps") s += $(i + 1) - 1} END {print s + 0}' \
+    "$dir/scale/$1/run.log"
+}
+
+# One table row: NAME GPUS CELLS WORK UNIT-SCALE REF KIND; WORK is sub-steps
+# or Newton steps; REF the 1-GPU time per unit ('' if none); KIND weak|strong.
+# Prints the row; the time per unit goes to $dir/scale/NAME/per_unit.
+scale_row() {
+  set -- "$@" $(scale_times "$1")
+  awk -v g="$2" -v cells="$3" -v work="$4" -v unit="$5" -v ref="$6" -v kind="$7" -v d="$8" -v h="$9" \
+    -v out="$dir/scale/$1/per_unit" 'BEGIN {
+      per = work > 0 ? d / work : 0
+      printf "%.9g\n", per > out
+      eff = (ref == "" || per <= 0) ? "-" : sprintf("%.1f %%", 100 * (kind == "weak" ? ref / per : ref / (g * per)))
+      printf "| %d | %s | %d | %.3f | %.3f | %.3f | %.1f %% | %s |\n", g, cells, work, d, per * unit, h,
+        (d > 0 ? 100 * h / d : 0), eff
+    }'
+}
+
 scale() {
-  link_missing_libs
-  export LD_LIBRARY_PATH="$dir/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-  mkdir -p "$dir/scale"
-  ngpu=$(nvidia-smi -L | wc -l)
-  echo "| GPUs | cells | dynamics s | s per macro step | weak-scaling efficiency |"
-  echo "|---|---|---|---|---|"
-  t1=""
-  for n in 1 $ngpu; do
-    [ "$n" -gt 1 ] || [ -z "$t1" ] || continue
-    nx=$((4096 * n))
-    sed -e "s/nx = 256, ny = 256/nx = $nx, ny = 4096, nprocs_x = $n, nprocs_y = 1/" \
-      -e 's/dx = 2000., dy = 2000./dx = 125., dy = 125./' -e 's/^ *run_length = .*/  run_length = 600/' \
-      -e 's/^ *coupling_interval = .*/  coupling_interval = 600/' -e "s/^ *output_file = .*/  output_file = ''/" \
-      -e 's/^ *output_interval = .*/  output_interval = 0/' -e "s/^ *restart_out = .*/  restart_out = ''/" \
-      -e 's/^ *restart_interval = .*/  restart_interval = 0/' -e 's/^ *n_evp = .*/  n_evp = 100/' \
-      "$dir/namelists/cyclone_2km.nml" > "$dir/scale/weak$n.nml"
-    (cd "$dir/scale" && $mpirun -np "$n" "$dir/cryodyn" "weak$n.nml" > "weak$n.log" 2>&1 < /dev/null) || {
-      cat "$dir/scale/weak$n.log" >&2
-      return 1
-    }
-    t=$(awk '/^dynamics / {print $2}' "$dir/scale/weak$n.log")
-    [ -n "$t1" ] || t1=$t
-    awk -v n="$n" -v nx="$nx" -v t="$t" -v t1="$t1" \
-      'BEGIN {printf "| %d | %d x 4096 | %.3f | %.4f | %.3f |\n", n, nx, t, t / 10, t1 / t}'
+  scale_start=$(date +%s)
+  scale_failures=""
+  scale_skipped=""
+  scale_timeout=${GPU_CHECK_RUN_TIMEOUT:-180}
+  scale_budget=${GPU_CHECK_BUDGET:-360}
+  scale_cg=${GPU_CHECK_CG_ITERS:-40}
+  si=${GPU_CHECK_SEAICE_CELLS:-4096}
+  li=${GPU_CHECK_LANDICE_CELLS:-512}
+  bsi=${GPU_CHECK_BITS_SEAICE:-1024}
+  bli=${GPU_CHECK_BITS_LANDICE:-128}
+  steps=${GPU_CHECK_STEPS:-4}
+  if [ -n "${GPU_CHECK_GPUS:-}" ]; then
+    ngpu=$GPU_CHECK_GPUS
+  else
+    ngpu=$(nvidia-smi -L 2> /dev/null | grep -c '^GPU') || ngpu=0
+  fi
+  [ "$ngpu" -ge 1 ] || {
+    echo "gpu-check: scale FAILED (no GPU: nvidia-smi lists none; set GPU_CHECK_GPUS)"
+    return 1
+  }
+  cmp=""
+  for tool in "$dir/cryodyn-cmp" "$dir/nccompare"; do
+    [ -n "$cmp" ] || [ ! -x "$tool" ] || cmp=$tool
   done
-  head -5 "$dir/scale/weak$ngpu.log"
+  [ -n "$cmp" ] || {
+    echo "gpu-check: scale FAILED (the pack has no cryodyn-cmp: rebuild it with gpu-check.sh build)"
+    return 1
+  }
+  if [ "${GPU_CHECK_CPU:-0}" = 0 ]; then
+    link_missing_libs
+    export LD_LIBRARY_PATH="$dir/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+  fi
+  rm -rf "$dir/scale"
+  mkdir -p "$dir/scale"
+  list=""
+  for n in 1 2 4 8; do
+    [ "$n" -gt "$ngpu" ] || list="$list $n"
+  done
+  md=$dir/scale/scale.md.part
+  : > "$md"
+
+  # Bit for bit: 1 vs 2 vs 4 GPUs, outputs and final restarts.
+  bits_rows=""
+  for n in $list; do
+    [ "$n" -le 4 ] || continue
+    scale_seaice_nml "$bsi" "$bsi" 0 0 "$(scale_dx 512000 "$bsi")" "$steps" 1 > "$dir/scale/next.nml"
+    scale_run "bits-seaice-$n" "$n" || true
+    scale_landice_nml "$bli" 80000. 1 > "$dir/scale/next.nml"
+    scale_run "bits-landice-$n" "$n" || true
+    [ "$n" -gt 1 ] || continue
+    for model in seaice landice; do
+      one=$dir/scale/bits-$model-1
+      [ -f "$one/out.nc" ] && [ -f "$dir/scale/bits-$model-$n/out.nc" ] || continue
+      for f in $(cd "$one" && ls out.nc rst.*.nc 2> /dev/null); do
+        if "$cmp" "$one/$f" "$dir/scale/bits-$model-$n/$f" > "$dir/scale/bits-$model-$n/cmp-$f.log" 2>&1; then
+          verdict="identical"
+        else
+          verdict="DIFFERENT: $(head -1 "$dir/scale/bits-$model-$n/cmp-$f.log")"
+          scale_fail "$model on $n GPUs: $f differs from 1 GPU"
+        fi
+        bits_rows="$bits_rows| $model | $n | $f | $verdict |
+"
+      done
+    done
+  done
+
+  # Sea-ice weak and strong scaling, land-ice weak scaling.
+  substeps=$((steps * 100))
+  weak_rows=""
+  strong_rows=""
+  land_rows=""
+  ref=""
+  for n in $list; do
+    case $n in 1) px=1 py=1 ;; 2) px=2 py=1 ;; 4) px=2 py=2 ;; *) px=4 py=2 ;; esac
+    name=seaice-weak-$n
+    scale_in_budget "$name" || continue
+    scale_seaice_nml "$((si * px))" "$((si * py))" "$px" "$py" "$(scale_dx 512000 "$si")" "$steps" 0 \
+      > "$dir/scale/next.nml"
+    scale_run "$name" "$n" timing || continue
+    weak_rows="$weak_rows$(scale_row "$name" "$n" "$((si * px)) x $((si * py))" "$substeps" 1e6 "$ref" weak)
+"
+    [ "$n" -gt 1 ] || ref=$(cat "$dir/scale/$name/per_unit")
+  done
+  ref=""
+  for n in $list; do
+    name=seaice-strong-$n
+    scale_in_budget "$name" || continue
+    scale_seaice_nml "$((2 * si))" "$((2 * si))" 0 0 "$(scale_dx 512000 "$((2 * si))")" "$steps" 0 \
+      > "$dir/scale/next.nml"
+    scale_run "$name" "$n" timing || continue
+    strong_rows="$strong_rows$(scale_row "$name" "$n" "$((2 * si)) x $((2 * si))" "$substeps" 1e6 "$ref" strong)
+"
+    [ "$n" -gt 1 ] || ref=$(cat "$dir/scale/$name/per_unit")
+  done
+
+  ref=""
+  for n in $list; do
+    name=landice-weak-$n
+    side=$(awk -v c="$li" -v n="$n" 'BEGIN {print 2 * int(c * sqrt(n) / 2 + 0.5)}')
+    scale_in_budget "$name" || continue
+    scale_landice_nml "$side" "$(awk -v s="$side" -v c="$li" 'BEGIN {printf "%.10g", s * 80000 / c}')" 0 \
+      > "$dir/scale/next.nml"
+    scale_run "$name" "$n" timing || continue
+    land_rows="$land_rows$(scale_row "$name" "$n" "$side x $side x 16" "$(scale_newton_steps "$name")" 1 "$ref" weak)
+"
+    [ "$n" -gt 1 ] || ref=$(cat "$dir/scale/$name/per_unit")
+  done
+  banner=$(ls -d "$dir"/scale/bits-seaice-* 2> /dev/null | tail -1)
+  {
+    echo "# gpu-check scale: $ngpu GPU(s), one MPI rank per GPU"
+    echo
+    echo "$(date -u '+%Y-%m-%d %H:%M UTC'), $(($(date +%s) - scale_start)) s in all. Banner of the largest bit-for-bit run:"
+    echo
+    echo '```'
+    [ -z "$banner" ] || sed -n '1,/^  namelist:/p' "$banner/run.log"
+    echo '```'
+    echo
+    echo "## Bit for bit against 1 GPU (cryodyn-cmp: every variable's bits)"
+    echo
+    echo "Sea-ice cyclone ${bsi} x ${bsi}, $steps time steps; ISMIP-HOM A ${bli} x ${bli} x 16, one Newton solve."
+    echo
+    echo "| model | GPUs | file | against 1 GPU |"
+    echo "|---|---|---|---|"
+    printf '%s' "$bits_rows"
+    echo
+    echo "## Sea ice, weak scaling: ${si} x ${si} cells per GPU, $steps time steps of 100 mEVP sub-steps"
+    echo
+    echo "| GPUs | cells | mEVP sub-steps | dynamics s | us per sub-step | halo s | halo share | efficiency |"
+    echo "|---|---|---|---|---|---|---|---|"
+    printf '%s' "$weak_rows"
+    echo
+    echo "## Sea ice, strong scaling: $((2 * si)) x $((2 * si)) cells in all"
+    echo
+    echo "| GPUs | cells | mEVP sub-steps | dynamics s | us per sub-step | halo s | halo share | efficiency |"
+    echo "|---|---|---|---|---|---|---|---|"
+    printf '%s' "$strong_rows"
+    echo
+    echo "## Land ice, weak scaling: ISMIP-HOM A, about ${li} x ${li} x 16 per GPU, $scale_cg CG iterations per Newton step"
+    echo
+    echo "| GPUs | cells | Newton steps | dynamics s | s per Newton step | halo s | halo share | efficiency |"
+    echo "|---|---|---|---|---|---|---|---|"
+    printf '%s' "$land_rows"
+    echo
+    echo "Efficiency: weak t1 / tN, strong t1 / (N tN), per sub-step or Newton step; halo share: halo / dynamics"
+    echo "(halo: pack, MPI and unpack, from the phase timers of rank 0)."
+    [ -z "$scale_skipped" ] || echo "Skipped (GPU_CHECK_BUDGET = $scale_budget s spent):$scale_skipped."
+  } > "$md"
+  mv "$md" "$dir/scale.md"
+  cat "$dir/scale.md"
+  if [ -n "$scale_failures" ]; then
+    echo "gpu-check: scale FAILED ($scale_failures)"
+    return 1
+  fi
+  echo "gpu-check: scale passed"
 }
 
 compare() {
