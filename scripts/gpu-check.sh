@@ -784,7 +784,11 @@ if os.path.exists(timing):
     if last:
         lines.append("last progress line: `%s`" % last[-1])
 banner = open(os.path.join(pack, "gpu", cases[0][0], "run.log")).read().splitlines()[:5]
-text = "\n".join(["GPU banner of the first case:", "", "```"] + banner + ["```", ""] + lines) + "\n"
+import datetime
+title = ["# GPU check: the OpenACC product against the CPU build", "",
+         "Written by `gpu-check.sh run` (or `compare`) on %s UTC; ranks of one case share the node's GPUs."
+         % datetime.datetime.utcnow().strftime("%Y-%m-%d %H:%M"), ""]
+text = "\n".join(title + ["GPU banner of the first case:", "", "```"] + banner + ["```", ""] + lines) + "\n"
 open(os.path.join(pack, "gpu-check.md"), "w").write(text)
 print(text)
 print("gpu-check: %s" % ("FAILED (%d)" % failed if failed else "passed"))
