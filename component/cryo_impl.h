@@ -10,6 +10,7 @@
 #include "cryo_device.h"
 #include "cryo_error.h"
 #include "cryo_grid.h"
+#include "cryodyn.h"
 
 /* What an array is for: restarts hold PROGNOSTIC arrays, coupling moves
  * FORCING ones, STATIC ones are set once at init, the rest are recomputed. */

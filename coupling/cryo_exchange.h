@@ -18,7 +18,7 @@
  *   cryo_exchange_destroy(&x);
  *
  * Buffers of get and put are laid out like the component's cell arrays
- * (kernels/cryo_block.h): CRYO_NCELL(block) doubles indexed by CRYO_CELL.
+ * (base/cryo_block.h): CRYO_NCELL(block) doubles indexed by CRYO_CELL.
  * get fills this rank's owned cells and the one-cell halo ring around them; the
  * ring holds the neighbouring ranks' values, wrapped where the block is
  * periodic and clamped at the global domain edge otherwise (the ring cell
@@ -36,8 +36,8 @@
 
 #include <mpi.h>
 
-#include "../component/cryo_error.h"
-#include "../kernels/cryo_block.h"
+#include "cryo_error.h"
+#include "cryo_block.h"
 
 /* Which dynamical core a field belongs to. */
 typedef enum cryo_model_kind { CRYO_MODEL_SEAICE = 0, CRYO_MODEL_LANDICE = 1 } cryo_model_kind;

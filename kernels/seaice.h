@@ -1,6 +1,6 @@
 /* Sea-ice dynamical core: viscous-plastic rheology solved by the mEVP
  * iteration (DESIGN.md section 5, after neXtSIM-DG, seed 003 Eq. 1-3 and
- * Listing 1), as kernels over one rank's block (kernels/cryo_block.h).
+ * Listing 1), as kernels over one rank's block (base/cryo_block.h).
  *
  * Discretization on uniform dx x dy rectangles:
  *   velocity (u, v)      nodes, bilinear cG1, lumped node mass dx dy;
