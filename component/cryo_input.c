@@ -1,6 +1,8 @@
 /* Reading cell-centred input fields (masks, initial states, geometry) from
  * NetCDF: one (y, x) variable of the global grid, read on rank 0 and checked
  * there, so that every such file gives the same errors. */
+#include "cryo_input.h"
+
 #include "cryo_impl.h"
 
 #include <netcdf.h>

@@ -5,6 +5,7 @@
 #include "cryo_check.h"
 #include "cryo_exchange.h"
 #include "cryo_impl.h"
+#include "cryo_input.h"
 
 #include <math.h>
 #include <netcdf.h>

@@ -5,7 +5,11 @@
  * I/O layer: after a failed write (a full disk) HDF5, behind NetCDF-4,
  * cannot close the file and crashes the process at exit, while the classic
  * layer reports the system's error and keeps the records already synced. */
+#include "cryo_output.h"
+
+#include "config.h" /* PACKAGE_VERSION */
 #include "cryo_impl.h"
+#include "cryo_restart.h"
 
 #include <errno.h>
 #include <netcdf.h>
@@ -118,7 +122,7 @@ static int output_define(cryo_component *c) {
   CRYO_CALL(put_text(c, ncid, NC_GLOBAL, "Conventions", "CF-1.8"));
   CRYO_CALL(put_text(c, ncid, NC_GLOBAL, "title", c->model->name));
   char source[64];
-  snprintf(source, sizeof source, "cryodyn %s", cryo_version());
+  snprintf(source, sizeof source, "cryodyn %s", PACKAGE_VERSION);
   CRYO_CALL(put_text(c, ncid, NC_GLOBAL, "source", source));
   CRYO_CALL(put_text(c, ncid, NC_GLOBAL, "namelist_file", c->cfg.source));
   CRYO_CALL(put_text(c, ncid, NC_GLOBAL, "namelist", c->namelist_text));

@@ -7,6 +7,9 @@
  * unchecked and can crash or hang on it, and it cannot recover from a write
  * error (a full disk) either, so it never touches the disk here. Each
  * variable also carries an FNV-1a checksum of its values. */
+#include "cryo_restart.h"
+
+#include "config.h" /* PACKAGE_VERSION */
 #include "cryo_impl.h"
 
 #include <errno.h>
@@ -87,7 +90,7 @@ static int write_header(cryo_component *c, int ncid, const char *path) {
   NC_RST(c, nc_put_att_double(ncid, NC_GLOBAL, "dx", NC_DOUBLE, 1, &b->dx), path, "dx");
   NC_RST(c, nc_put_att_double(ncid, NC_GLOBAL, "dy", NC_DOUBLE, 1, &b->dy), path, "dy");
   NC_RST(c, nc_put_att_text(ncid, NC_GLOBAL, "checksum", 8, "fnv1a-64"), path, "checksum");
-  const char *version = cryo_version();
+  const char *version = PACKAGE_VERSION;
   NC_RST(c, nc_put_att_text(ncid, NC_GLOBAL, "cryodyn_version", strlen(version), version), path,
          "version");
   return CRYO_OK;
