@@ -76,9 +76,9 @@ static double now(void) {
  * when `text` is NULL. */
 static int init_steps(cryo_component *c, const char *path, const char *text, const char *source,
                       MPI_Comm comm) {
-  CRYO_CALL(cryo_mpi_check(MPI_Comm_dup(comm, &c->comm), "MPI_Comm_dup", &c->err));
-  MPI_Comm_rank(c->comm, &c->rank);
-  MPI_Comm_size(c->comm, &c->size);
+  CRYO_MPI(MPI_Comm_dup(comm, &c->comm), "MPI_Comm_dup", &c->err);
+  CRYO_MPI(MPI_Comm_rank(c->comm, &c->rank), "MPI_Comm_rank", &c->err);
+  CRYO_MPI(MPI_Comm_size(c->comm, &c->size), "MPI_Comm_size", &c->err);
   if (text) {
     c->namelist_text = strdup(text);
     CRYO_CHECK(c->namelist_text, &c->err, CRYO_ERR_MEMORY, "%s: out of memory for the namelist",
@@ -111,7 +111,7 @@ static int init_component(cryo_component **cp, const char *path, const char *tex
                           const char *source, MPI_Comm comm) {
   *cp = NULL;
   int initialized = 0;
-  MPI_Initialized(&initialized);
+  CRYO_MPI(MPI_Initialized(&initialized), "cryo_init: MPI_Initialized", &init_error);
   if (!initialized)
     return CRYO_ERROR(&init_error, CRYO_ERR_MPI, "cryo_init: MPI_Init has not been called");
   cryo_component *c = calloc(1, sizeof *c);
@@ -222,7 +222,10 @@ int cryo_finalize(cryo_component **cp) {
   cryo_halo_destroy(&c->halo);
   cryo_grid_destroy(&c->grid);
   free(c->namelist_text);
-  if (c->comm != MPI_COMM_NULL) MPI_Comm_free(&c->comm);
+  if (c->comm != MPI_COMM_NULL) {
+    int freed = cryo_mpi_check(MPI_Comm_free(&c->comm), "cryo_finalize: MPI_Comm_free", &c->err);
+    if (status == CRYO_OK) status = freed;
+  }
   if (status != CRYO_OK) init_error = c->err;
   free(c);
   *cp = NULL;

@@ -78,8 +78,14 @@ static int read_geometry(cryo_component *c) {
   }
   status = cryo_status_from_root(c, status);
   if (status == CRYO_OK) {
-    MPI_Bcast(found, 3, MPI_INT, 0, c->comm);
-    MPI_Bcast(g, (int)(3 * n), MPI_DOUBLE, 0, c->comm);
+    status =
+        cryo_mpi_check(MPI_Bcast(found, 3, MPI_INT, 0, c->comm), "MPI_Bcast (geometry)", &c->err);
+  }
+  if (status == CRYO_OK) {
+    status = cryo_mpi_check(MPI_Bcast(g, (int)(3 * n), MPI_DOUBLE, 0, c->comm),
+                            "MPI_Bcast (geometry)", &c->err);
+  }
+  if (status == CRYO_OK) {
     const char *names[5] = {"thk", "thk_node", "bed", "usrf", "beta2"};
     cryo_field *f[5];
     for (int k = 0; k < 5; ++k)

@@ -361,7 +361,7 @@ int cryo_output_open(cryo_component *c, int *due) {
     flags[1] = !has_now && (t == 0 || (every > 0 && t % every == 0));
   }
   flags[0] = status;
-  MPI_Bcast(flags, 2, MPI_INT, 0, c->comm);
+  CRYO_MPI(MPI_Bcast(flags, 2, MPI_INT, 0, c->comm), "MPI_Bcast (output file state)", &c->err);
   *due = flags[1];
   return cryo_status_from_root(c, status);
 }

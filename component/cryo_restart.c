@@ -398,7 +398,7 @@ int cryo_restart_read(cryo_component *c, const char *path) {
   free(image);
   free(global);
   if (status != CRYO_OK) return status;
-  MPI_Bcast(clock, 2, MPI_LONG_LONG, 0, c->comm);
+  CRYO_MPI(MPI_Bcast(clock, 2, MPI_LONG_LONG, 0, c->comm), "MPI_Bcast (restart clock)", &c->err);
   c->clock.time = clock[0];
   c->clock.step = clock[1];
   return CRYO_OK;

@@ -60,19 +60,18 @@ void cryo_field_to_device(cryo_component *c, cryo_field *f) {
 /* Broadcast status and message from rank `root` into every rank's c->err. */
 static int share_error(cryo_component *c, int root, int status) {
   int shared = status;
-  CRYO_CALL(
-      cryo_mpi_check(MPI_Bcast(&shared, 1, MPI_INT, root, c->comm), "MPI_Bcast (status)", &c->err));
+  CRYO_MPI(MPI_Bcast(&shared, 1, MPI_INT, root, c->comm), "MPI_Bcast (status)", &c->err);
   if (shared == CRYO_OK) return CRYO_OK;
-  CRYO_CALL(cryo_mpi_check(MPI_Bcast(c->err.msg, CRYO_ERR_MSG_LEN, MPI_CHAR, root, c->comm),
-                           "MPI_Bcast (error message)", &c->err));
+  CRYO_MPI(MPI_Bcast(c->err.msg, CRYO_ERR_MSG_LEN, MPI_CHAR, root, c->comm),
+           "MPI_Bcast (error message)", &c->err);
   c->err.status = shared;
   return shared;
 }
 
 int cryo_status_agree(cryo_component *c, int status) {
   int mine = status != CRYO_OK ? c->rank : c->size, first = c->size;
-  if (MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, c->comm) != MPI_SUCCESS)
-    return CRYO_ERROR(&c->err, CRYO_ERR_MPI, "MPI_Allreduce failed while checking ranks' status");
+  CRYO_MPI(MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, c->comm),
+           "MPI_Allreduce (ranks' status)", &c->err);
   if (first == c->size) return CRYO_OK;
   return share_error(c, first, status);
 }

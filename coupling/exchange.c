@@ -8,6 +8,7 @@
 #endif
 
 #include "cryo_exchange.h"
+#include "cryo_mpi.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -78,9 +79,10 @@ int cryo_exchange_create(cryo_exchange **x, const char *provider, cryo_model_kin
   CRYO_CHECK(e, err, CRYO_ERR_MEMORY, "exchange: out of memory");
   e->model = model;
   e->block = *block;
-  if (MPI_Comm_dup(comm, &e->comm) != MPI_SUCCESS) {
+  int mpi_status = cryo_mpi_check(MPI_Comm_dup(comm, &e->comm), "exchange: MPI_Comm_dup", err);
+  if (mpi_status != CRYO_OK) {
     free(e);
-    return CRYO_ERROR(err, CRYO_ERR_MPI, "exchange: MPI_Comm_dup failed");
+    return mpi_status;
   }
   int status = providers[p].create(e, cfg, err);
   if (status != CRYO_OK) {

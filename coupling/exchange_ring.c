@@ -4,6 +4,7 @@
  * or clamped at the domain edge as the block says. The plan is made on first
  * use and kept in the exchange. */
 #include "cryo_exchange.h"
+#include "cryo_mpi.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -72,8 +73,8 @@ typedef struct ring_walk {
 static int ring_plan(cryo_exchange *x, cryo_err *err) {
   const cryo_block *b = &x->block;
   int nrank, me;
-  MPI_Comm_size(x->comm, &nrank);
-  MPI_Comm_rank(x->comm, &me);
+  CRYO_MPI(MPI_Comm_size(x->comm, &nrank), "exchange: MPI_Comm_size", err);
+  CRYO_MPI(MPI_Comm_rank(x->comm, &me), "exchange: MPI_Comm_rank", err);
   int mine[4] = {b->i0, b->j0, b->nx, b->ny};
   int *boxes = malloc(sizeof(int) * 4 * (size_t)nrank);
   cryo_exchange_ring *r = calloc(1, sizeof *r);
@@ -84,9 +85,11 @@ static int ring_plan(cryo_exchange *x, cryo_err *err) {
   }
   x->ring = r;
   r->nrank = nrank;
-  if (MPI_Allgather(mine, 4, MPI_INT, boxes, 4, MPI_INT, x->comm) != MPI_SUCCESS) {
+  int mpi_status = cryo_mpi_check(MPI_Allgather(mine, 4, MPI_INT, boxes, 4, MPI_INT, x->comm),
+                                  "exchange: MPI_Allgather (block extents)", err);
+  if (mpi_status != CRYO_OK) {
     free(boxes);
-    return CRYO_ERROR(err, CRYO_ERR_MPI, "exchange: MPI_Allgather of the block extents failed");
+    return mpi_status;
   }
   long nring = 2L * (b->nx + 2) + 2L * b->ny;
   r->recv_off = calloc((size_t)nrank + 1, sizeof(int));
@@ -172,25 +175,31 @@ int cryo_exchange_fill_ring(cryo_exchange *x, double *buf, cryo_err *err) {
   if (!x->ring) CRYO_CALL(ring_plan(x, err));
   cryo_exchange_ring *r = x->ring;
   const int tag = 731;
-  int nreq = 0, ok = 1;
+  /* Every request is posted and waited for; the first MPI error is reported. */
+  int nreq = 0, first = MPI_SUCCESS, s;
   for (int q = 0; q < r->nrank; ++q) {
     int n = r->recv_off[q + 1] - r->recv_off[q];
-    if (n > 0)
-      ok &= MPI_Irecv(r->recv_buf + r->recv_off[q], n, MPI_DOUBLE, q, tag, x->comm,
-                      &r->req[nreq++]) == MPI_SUCCESS;
+    if (n > 0 &&
+        (s = MPI_Irecv(r->recv_buf + r->recv_off[q], n, MPI_DOUBLE, q, tag, x->comm,
+                       &r->req[nreq++])) != MPI_SUCCESS &&
+        first == MPI_SUCCESS)
+      first = s;
   }
   for (int q = 0; q < r->nrank; ++q) {
     int n = r->send_off[q + 1] - r->send_off[q];
     for (int k = r->send_off[q]; k < r->send_off[q + 1]; ++k)
       r->send_buf[k] = buf[r->send_idx[k]];
-    if (n > 0)
-      ok &= MPI_Isend(r->send_buf + r->send_off[q], n, MPI_DOUBLE, q, tag, x->comm,
-                      &r->req[nreq++]) == MPI_SUCCESS;
+    if (n > 0 &&
+        (s = MPI_Isend(r->send_buf + r->send_off[q], n, MPI_DOUBLE, q, tag, x->comm,
+                       &r->req[nreq++])) != MPI_SUCCESS &&
+        first == MPI_SUCCESS)
+      first = s;
   }
   for (long k = 0; k < r->nlocal; ++k)
     buf[r->local_dst[k]] = buf[r->local_src[k]];
-  ok &= MPI_Waitall(nreq, r->req, MPI_STATUSES_IGNORE) == MPI_SUCCESS;
-  CRYO_CHECK(ok, err, CRYO_ERR_MPI, "exchange: MPI failed while filling the halo ring");
+  if ((s = MPI_Waitall(nreq, r->req, MPI_STATUSES_IGNORE)) != MPI_SUCCESS && first == MPI_SUCCESS)
+    first = s;
+  CRYO_MPI(first, "exchange: filling the halo ring (MPI_Irecv, MPI_Isend, MPI_Waitall)", err);
   for (int k = 0; k < r->recv_off[r->nrank]; ++k)
     buf[r->recv_idx[k]] = r->recv_buf[k];
   return CRYO_OK;
