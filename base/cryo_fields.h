@@ -24,29 +24,52 @@
 
 #include "cryo_block.h"
 
+/* CF metadata of the quantities that both a coupling field and a state array
+ * of a core (kernels/seaice_params.c, kernels/landice_params.c) carry: units
+ * and standard name, the one place they are written. A missing standard name
+ * is "" in every table, never NULL. */
+#define CRYO_CF_X_WIND                "m s-1", "x_wind"
+#define CRYO_CF_Y_WIND                "m s-1", "y_wind"
+#define CRYO_CF_SEA_WATER_X_VELOCITY  "m s-1", "sea_water_x_velocity"
+#define CRYO_CF_SEA_WATER_Y_VELOCITY  "m s-1", "sea_water_y_velocity"
+#define CRYO_CF_SEA_ICE_X_VELOCITY    "m s-1", "sea_ice_x_velocity"
+#define CRYO_CF_SEA_ICE_Y_VELOCITY    "m s-1", "sea_ice_y_velocity"
+#define CRYO_CF_SEA_ICE_AREA_FRACTION "1", "sea_ice_area_fraction"
+#define CRYO_CF_SEA_ICE_THICKNESS     "m", "sea_ice_thickness"
+#define CRYO_CF_LAND_ICE_THICKNESS    "m", "land_ice_thickness"
+#define CRYO_CF_SURFACE_ALTITUDE      "m", "surface_altitude"
+
+/* Expands its arguments first, so that a CRYO_CF_* pair counts as two. */
+#define CRYO_FIELD_ROW(X, ...) X(__VA_ARGS__)
+
 #define CRYO_COUPLING_FIELD_TABLE(X)                                                               \
-  X(UWIND, "uwind", "m s-1", "x_wind", "wind velocity along x", IN, SEAICE)                        \
-  X(VWIND, "vwind", "m s-1", "y_wind", "wind velocity along y", IN, SEAICE)                        \
-  X(UOCEAN, "uocean", "m s-1", "sea_water_x_velocity", "ocean surface velocity along x", IN,       \
-    SEAICE)                                                                                        \
-  X(VOCEAN, "vocean", "m s-1", "sea_water_y_velocity", "ocean surface velocity along y", IN,       \
-    SEAICE)                                                                                        \
-  X(UICE, "uice", "m s-1", "sea_ice_x_velocity", "sea ice velocity along x", OUT, SEAICE)          \
-  X(VICE, "vice", "m s-1", "sea_ice_y_velocity", "sea ice velocity along y", OUT, SEAICE)          \
-  X(AICE, "aice", "1", "sea_ice_area_fraction", "sea ice concentration", OUT, SEAICE)              \
-  X(HICE, "hice", "m", "sea_ice_thickness", "sea ice thickness (volume per cell area)", OUT,       \
-    SEAICE)                                                                                        \
-  X(TAUX_IO, "taux_io", "Pa", "upward_x_stress_at_sea_ice_base",                                   \
-    "stress of the ocean on the sea ice along x", OUT, SEAICE)                                     \
-  X(TAUY_IO, "tauy_io", "Pa", "upward_y_stress_at_sea_ice_base",                                   \
-    "stress of the ocean on the sea ice along y", OUT, SEAICE)                                     \
-  X(SMB, "smb", "kg m-2 s-1", "land_ice_surface_specific_mass_balance_flux",                       \
-    "surface mass balance (positive for mass gain)", IN, LANDICE)                                  \
-  X(BASAL_MELT, "basal_melt", "kg m-2 s-1", "", "sub-shelf melt flux (positive for mass loss)",    \
-    IN, LANDICE)                                                                                   \
-  X(THK, "thk", "m", "land_ice_thickness", "land ice thickness", OUT, LANDICE)                     \
-  X(USURF, "usurf", "m", "surface_altitude", "ice surface elevation", OUT, LANDICE)                \
-  X(ICEMASK, "icemask", "1", "land_ice_area_fraction", "land ice mask (1: ice)", OUT, LANDICE)
+  CRYO_FIELD_ROW(X, UWIND, "uwind", CRYO_CF_X_WIND, "wind velocity along x", IN, SEAICE)           \
+  CRYO_FIELD_ROW(X, VWIND, "vwind", CRYO_CF_Y_WIND, "wind velocity along y", IN, SEAICE)           \
+  CRYO_FIELD_ROW(X, UOCEAN, "uocean", CRYO_CF_SEA_WATER_X_VELOCITY,                                \
+                 "ocean surface velocity along x", IN, SEAICE)                                     \
+  CRYO_FIELD_ROW(X, VOCEAN, "vocean", CRYO_CF_SEA_WATER_Y_VELOCITY,                                \
+                 "ocean surface velocity along y", IN, SEAICE)                                     \
+  CRYO_FIELD_ROW(X, UICE, "uice", CRYO_CF_SEA_ICE_X_VELOCITY, "sea ice velocity along x", OUT,     \
+                 SEAICE)                                                                           \
+  CRYO_FIELD_ROW(X, VICE, "vice", CRYO_CF_SEA_ICE_Y_VELOCITY, "sea ice velocity along y", OUT,     \
+                 SEAICE)                                                                           \
+  CRYO_FIELD_ROW(X, AICE, "aice", CRYO_CF_SEA_ICE_AREA_FRACTION, "sea ice concentration", OUT,     \
+                 SEAICE)                                                                           \
+  CRYO_FIELD_ROW(X, HICE, "hice", CRYO_CF_SEA_ICE_THICKNESS,                                       \
+                 "sea ice thickness (volume per cell area)", OUT, SEAICE)                          \
+  CRYO_FIELD_ROW(X, TAUX_IO, "taux_io", "Pa", "upward_x_stress_at_sea_ice_base",                   \
+                 "stress of the ocean on the sea ice along x", OUT, SEAICE)                        \
+  CRYO_FIELD_ROW(X, TAUY_IO, "tauy_io", "Pa", "upward_y_stress_at_sea_ice_base",                   \
+                 "stress of the ocean on the sea ice along y", OUT, SEAICE)                        \
+  CRYO_FIELD_ROW(X, SMB, "smb", "kg m-2 s-1", "land_ice_surface_specific_mass_balance_flux",       \
+                 "surface mass balance (positive for mass gain)", IN, LANDICE)                     \
+  CRYO_FIELD_ROW(X, BASAL_MELT, "basal_melt", "kg m-2 s-1", "",                                    \
+                 "sub-shelf melt flux (positive for mass loss)", IN, LANDICE)                      \
+  CRYO_FIELD_ROW(X, THK, "thk", CRYO_CF_LAND_ICE_THICKNESS, "land ice thickness", OUT, LANDICE)    \
+  CRYO_FIELD_ROW(X, USURF, "usurf", CRYO_CF_SURFACE_ALTITUDE, "ice surface elevation", OUT,        \
+                 LANDICE)                                                                          \
+  CRYO_FIELD_ROW(X, ICEMASK, "icemask", "1", "land_ice_area_fraction", "land ice mask (1: ice)",   \
+                 OUT, LANDICE)
 
 /* Which dynamical core a field belongs to. */
 typedef enum cryo_model_kind { CRYO_MODEL_SEAICE = 0, CRYO_MODEL_LANDICE = 1 } cryo_model_kind;

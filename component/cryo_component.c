@@ -243,7 +243,7 @@ static long field_points(const cryo_component *c, const cryo_field *f, int *ni, 
 static int find_by_any_name(cryo_component *c, const char *name) {
   int k = cryo_field_find(c, name);
   for (int i = 0; k < 0 && i < c->nfields; ++i)
-    if (c->fields[i].standard_name && !strcmp(c->fields[i].standard_name, name)) k = i;
+    if (c->fields[i].standard_name[0] && !strcmp(c->fields[i].standard_name, name)) k = i;
   return k;
 }
 

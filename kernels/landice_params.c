@@ -5,6 +5,7 @@
 #include <stddef.h>
 
 #include "cryo_error.h"
+#include "cryo_fields.h"
 #include "landice.h"
 
 void cryo_landice_params_default(cryo_landice_params *p) {
@@ -62,54 +63,57 @@ int cryo_landice_params_check(const cryo_landice_params *p, cryo_err *err) {
   return CRYO_OK;
 }
 
-#define LI_ENTRY(nm, lc, lev, rl, mem, un, sn, ln)                                                 \
+#define LI_ENTRY_(nm, lc, lev, rl, mem, un, sn, ln)                                                \
   (cryo_landice_array_info) {                                                                      \
     nm, lc, lev, rl, offsetof(cryo_landice_state, mem), un, sn, ln                                 \
   }
+/* Expands its arguments first: units and standard name may come as one
+ * CRYO_CF_* pair (base/cryo_fields.h). */
+#define LI_ENTRY(...) LI_ENTRY_(__VA_ARGS__)
 
 int cryo_landice_arrays(const cryo_landice_params *p, const cryo_landice_array_info **t) {
   static cryo_landice_array_info table[22];
   const int nv = 2 * (p->n_layers + 1), np = p->n_layers + 1;
   const char *vel_units = "m/(365 day)";
   int n = 0;
-  table[n++] = LI_ENTRY("velocity", CRYO_AT_NODE, nv, CRYO_LANDICE_PROGNOSTIC, vel, vel_units, NULL,
+  table[n++] = LI_ENTRY("velocity", CRYO_AT_NODE, nv, CRYO_LANDICE_PROGNOSTIC, vel, vel_units, "",
                         "land ice horizontal velocity (u, v) at sigma levels, bed first");
-  table[n++] = LI_ENTRY("thk", CRYO_AT_CELL, 1, CRYO_LANDICE_PROGNOSTIC, thk, "m",
-                        "land_ice_thickness", "land ice thickness");
-  table[n++] = LI_ENTRY("thk_node", CRYO_AT_NODE, 1, CRYO_LANDICE_PROGNOSTIC, thk_node, "m", NULL,
+  table[n++] = LI_ENTRY("thk", CRYO_AT_CELL, 1, CRYO_LANDICE_PROGNOSTIC, thk,
+                        CRYO_CF_LAND_ICE_THICKNESS, "land ice thickness");
+  table[n++] = LI_ENTRY("thk_node", CRYO_AT_NODE, 1, CRYO_LANDICE_PROGNOSTIC, thk_node, "m", "",
                         "land ice thickness at nodes (velocity solve geometry)");
   table[n++] = LI_ENTRY("bed", CRYO_AT_NODE, 1, CRYO_LANDICE_STATIC, bed, "m", "bedrock_altitude",
                         "bed elevation above the background plane slope_x x + slope_y y");
   table[n++] =
-      LI_ENTRY("usrf", CRYO_AT_NODE, 1, CRYO_LANDICE_DIAGNOSTIC, usrf, "m", "surface_altitude",
+      LI_ENTRY("usrf", CRYO_AT_NODE, 1, CRYO_LANDICE_DIAGNOSTIC, usrf, CRYO_CF_SURFACE_ALTITUDE,
                "surface elevation above the background plane slope_x x + slope_y y");
-  table[n++] = LI_ENTRY("beta2", CRYO_AT_NODE, 1, CRYO_LANDICE_STATIC, beta2, "Pa (365 day)/m",
-                        NULL, "basal friction coefficient");
-  table[n++] = LI_ENTRY("smb", CRYO_AT_CELL, 1, CRYO_LANDICE_FORCING, smb, vel_units, NULL,
+  table[n++] = LI_ENTRY("beta2", CRYO_AT_NODE, 1, CRYO_LANDICE_STATIC, beta2, "Pa (365 day)/m", "",
+                        "basal friction coefficient");
+  table[n++] = LI_ENTRY("smb", CRYO_AT_CELL, 1, CRYO_LANDICE_FORCING, smb, vel_units, "",
                         "surface mass balance, ice equivalent");
   table[n++] = LI_ENTRY("basal_melt", CRYO_AT_CELL, 1, CRYO_LANDICE_FORCING, basal_melt, vel_units,
-                        NULL, "basal melt rate, ice equivalent");
+                        "", "basal melt rate, ice equivalent");
   table[n++] = LI_ENTRY("body_force", CRYO_AT_NODE, nv, CRYO_LANDICE_FORCING, body_force, "Pa/m",
-                        NULL, "body force (f_x, f_y) per unit volume at sigma levels, bed first");
+                        "", "body force (f_x, f_y) per unit volume at sigma levels, bed first");
   table[n++] = LI_ENTRY("u_surf", CRYO_AT_NODE, 1, CRYO_LANDICE_DIAGNOSTIC, u_surf, vel_units,
                         "land_ice_surface_x_velocity", "surface x velocity");
   table[n++] = LI_ENTRY("v_surf", CRYO_AT_NODE, 1, CRYO_LANDICE_DIAGNOSTIC, v_surf, vel_units,
                         "land_ice_surface_y_velocity", "surface y velocity");
-  table[n++] = LI_ENTRY("ubar", CRYO_AT_NODE, 2, CRYO_LANDICE_DIAGNOSTIC, ubar, vel_units, NULL,
+  table[n++] = LI_ENTRY("ubar", CRYO_AT_NODE, 2, CRYO_LANDICE_DIAGNOSTIC, ubar, vel_units, "",
                         "depth-averaged velocity (u, v)");
-  table[n++] = LI_ENTRY("matrix", CRYO_AT_NODE, 108 * np, CRYO_LANDICE_WORK, matrix, "", NULL,
+  table[n++] = LI_ENTRY("matrix", CRYO_AT_NODE, 108 * np, CRYO_LANDICE_WORK, matrix, "", "",
                         "Jacobian, 27 neighbour 2x2 blocks per node and level");
-  table[n++] = LI_ENTRY("pc", CRYO_AT_NODE, 4 * np, CRYO_LANDICE_WORK, pc, "", NULL,
+  table[n++] = LI_ENTRY("pc", CRYO_AT_NODE, 4 * np, CRYO_LANDICE_WORK, pc, "", "",
                         "column preconditioner pivots");
-  table[n++] = LI_ENTRY("res", CRYO_AT_NODE, nv, CRYO_LANDICE_WORK, res, "", NULL, "residual");
-  table[n++] = LI_ENTRY("du", CRYO_AT_NODE, nv, CRYO_LANDICE_WORK, du, "", NULL, "Newton step");
-  table[n++] = LI_ENTRY("cg_r", CRYO_AT_NODE, nv, CRYO_LANDICE_WORK, cg_r, "", NULL, "CG work");
-  table[n++] = LI_ENTRY("cg_z", CRYO_AT_NODE, nv, CRYO_LANDICE_WORK, cg_z, "", NULL, "CG work");
-  table[n++] = LI_ENTRY("cg_p", CRYO_AT_NODE, nv, CRYO_LANDICE_WORK, cg_p, "", NULL, "CG work");
-  table[n++] = LI_ENTRY("cg_q", CRYO_AT_NODE, nv, CRYO_LANDICE_WORK, cg_q, "", NULL, "CG work");
-  table[n++] = LI_ENTRY("trial", CRYO_AT_NODE, nv, CRYO_LANDICE_WORK, trial, "", NULL,
-                        "line-search velocity");
-  table[n++] = LI_ENTRY("work_cell", CRYO_AT_CELL, 1, CRYO_LANDICE_WORK, work_cell, "", NULL,
+  table[n++] = LI_ENTRY("res", CRYO_AT_NODE, nv, CRYO_LANDICE_WORK, res, "", "", "residual");
+  table[n++] = LI_ENTRY("du", CRYO_AT_NODE, nv, CRYO_LANDICE_WORK, du, "", "", "Newton step");
+  table[n++] = LI_ENTRY("cg_r", CRYO_AT_NODE, nv, CRYO_LANDICE_WORK, cg_r, "", "", "CG work");
+  table[n++] = LI_ENTRY("cg_z", CRYO_AT_NODE, nv, CRYO_LANDICE_WORK, cg_z, "", "", "CG work");
+  table[n++] = LI_ENTRY("cg_p", CRYO_AT_NODE, nv, CRYO_LANDICE_WORK, cg_p, "", "", "CG work");
+  table[n++] = LI_ENTRY("cg_q", CRYO_AT_NODE, nv, CRYO_LANDICE_WORK, cg_q, "", "", "CG work");
+  table[n++] =
+      LI_ENTRY("trial", CRYO_AT_NODE, nv, CRYO_LANDICE_WORK, trial, "", "", "line-search velocity");
+  table[n++] = LI_ENTRY("work_cell", CRYO_AT_CELL, 1, CRYO_LANDICE_WORK, work_cell, "", "",
                         "column energies, thickness update");
   *t = table;
   return n;

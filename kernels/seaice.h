@@ -103,7 +103,7 @@ typedef struct {
   int nlev;
   int role;                                      /* CRYO_SEAICE_PROGNOSTIC ... CRYO_SEAICE_WORK */
   size_t offset;                                 /* offsetof(cryo_seaice_state, member) */
-  const char *units, *standard_name, *long_name; /* standard_name NULL where CF has none */
+  const char *units, *standard_name, *long_name; /* standard_name "" where CF has none */
 } cryo_seaice_array_info;
 
 /* Fill p with the Mehlmann et al. (2021) cyclone benchmark values
