@@ -1,9 +1,12 @@
-/* The component object: init / run / finalize (docs/design.md, Lifecycle), the
- * registry of state arrays, and the services (halo exchange, exact global
- * sums) that numerical drivers reach through cryo_comm_ops. */
+/* The component object: init / run / finalize (docs/design.md, Lifecycle), and
+ * the services (halo exchange, exact global sums) that numerical drivers
+ * reach through cryo_comm_ops. The top of component/: it calls output,
+ * restart and the dynamical cores, which call the state (cryo_state.h). */
 #include "config.h"
 #include "cryo_impl.h"
 #include "cryo_namelist.h"
+#include "cryo_output.h"
+#include "cryo_restart.h"
 #include "halo.h"
 
 #include <stdio.h>
@@ -25,28 +28,6 @@ const char *cryo_warnings(const cryo_component *c) {
   return c ? c->cfg.warnings : "";
 }
 
-int cryo_status_agree(cryo_component *c, int status) {
-  int mine = status != CRYO_OK ? c->rank : c->size, first = c->size;
-  if (MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, c->comm) != MPI_SUCCESS)
-    return CRYO_ERROR(&c->err, CRYO_ERR_MPI, "MPI_Allreduce failed while checking ranks' status");
-  if (first == c->size) return CRYO_OK;
-  int shared = status;
-  MPI_Bcast(&shared, 1, MPI_INT, first, c->comm);
-  MPI_Bcast(c->err.msg, CRYO_ERR_MSG_LEN, MPI_CHAR, first, c->comm);
-  c->err.status = shared;
-  return shared;
-}
-
-int cryo_status_from_root(cryo_component *c, int status) {
-  int shared = status;
-  MPI_Bcast(&shared, 1, MPI_INT, 0, c->comm);
-  if (shared != CRYO_OK) {
-    MPI_Bcast(c->err.msg, CRYO_ERR_MSG_LEN, MPI_CHAR, 0, c->comm);
-    c->err.status = shared;
-  }
-  return shared;
-}
-
 static int ops_halo(void *ctx, cryo_location loc, int nlev, int nfield, double *const *fields) {
   cryo_component *c = ctx;
   return cryo_halo_exchange(c->halo, loc, nlev, nfield, fields, &c->err);
@@ -64,58 +45,6 @@ static int ops_max_double(void *ctx, double *vals, int n) {
   if (c->size == 1) return CRYO_OK;
   return cryo_mpi_check(MPI_Allreduce(MPI_IN_PLACE, vals, n, MPI_DOUBLE, MPI_MAX, c->comm),
                         "MPI_Allreduce (max)", &c->err);
-}
-
-int cryo_field_add(cryo_component *c, const char *name, const char *units,
-                   const char *standard_name, const char *long_name, cryo_location loc, int nlev,
-                   cryo_role role, double **dev) {
-  CRYO_CHECK(c->nfields < CRYO_MAX_FIELDS, &c->err, CRYO_ERR_ARG,
-             "too many state arrays (%d) registering '%s'", CRYO_MAX_FIELDS, name);
-  CRYO_CHECK(cryo_field_find(c, name) < 0, &c->err, CRYO_ERR_ARG,
-             "state array '%s' registered twice", name);
-  cryo_field *f = &c->fields[c->nfields];
-  const cryo_block *b = &c->grid.block;
-  f->name = name;
-  f->units = units;
-  f->standard_name = standard_name;
-  f->long_name = long_name;
-  f->loc = loc;
-  f->nlev = nlev;
-  f->role = role;
-  f->n = (loc == CRYO_AT_CELL ? CRYO_NCELL(b) : CRYO_NNODE(b)) * nlev;
-  CRYO_CALL(cryo_device_alloc(&c->dev, f->n, &f->host, &f->dev, &c->err));
-  *dev = f->dev;
-  c->nfields++;
-  return CRYO_OK;
-}
-
-int cryo_field_find(const cryo_component *c, const char *name) {
-  for (int i = 0; i < c->nfields; ++i)
-    if (!strcmp(c->fields[i].name, name)) return i;
-  return -1;
-}
-
-int cryo_output_var_add(cryo_component *c, const char *name, const char *units,
-                        const char *standard_name, const char *long_name, const char *field,
-                        int offset, int stride, int count) {
-  int f = cryo_field_find(c, field);
-  CRYO_CHECK(f >= 0, &c->err, CRYO_ERR_ARG, "output variable '%s' names no state array '%s'", name,
-             field);
-  CRYO_CHECK(c->noutvars < CRYO_MAX_OUTPUT, &c->err, CRYO_ERR_ARG,
-             "too many output variables registering '%s'", name);
-  CRYO_CHECK(offset + (count - 1) * stride < c->fields[f].nlev, &c->err, CRYO_ERR_ARG,
-             "output variable '%s' reads past the levels of '%s'", name, field);
-  c->outvars[c->noutvars++] =
-      (cryo_output_var){name, units, standard_name, long_name, f, offset, stride, count};
-  return CRYO_OK;
-}
-
-void cryo_field_to_host(cryo_component *c, cryo_field *f) {
-  cryo_device_to_host(&c->dev, f->host, 0, f->n);
-}
-
-void cryo_field_to_device(cryo_component *c, cryo_field *f) {
-  cryo_device_to_device(&c->dev, f->host, 0, f->n);
 }
 
 static int init_clock(cryo_component *c) {
@@ -159,9 +88,9 @@ static double now(void) {
  * when `text` is NULL. */
 static int init_steps(cryo_component *c, const char *path, const char *text, const char *source,
                       MPI_Comm comm) {
-  CRYO_CALL(cryo_mpi_check(MPI_Comm_dup(comm, &c->comm), "MPI_Comm_dup", &c->err));
-  MPI_Comm_rank(c->comm, &c->rank);
-  MPI_Comm_size(c->comm, &c->size);
+  CRYO_MPI(MPI_Comm_dup(comm, &c->comm), "MPI_Comm_dup", &c->err);
+  CRYO_MPI(MPI_Comm_rank(c->comm, &c->rank), "MPI_Comm_rank", &c->err);
+  CRYO_MPI(MPI_Comm_size(c->comm, &c->size), "MPI_Comm_size", &c->err);
   if (text) {
     c->namelist_text = strdup(text);
     CRYO_CHECK(c->namelist_text, &c->err, CRYO_ERR_MEMORY, "%s: out of memory for the namelist",
@@ -195,7 +124,7 @@ static int init_component(cryo_component **cp, const char *path, const char *tex
                           const char *source, MPI_Comm comm) {
   *cp = NULL;
   int initialized = 0;
-  MPI_Initialized(&initialized);
+  CRYO_MPI(MPI_Initialized(&initialized), "cryo_init: MPI_Initialized", &init_error);
   if (!initialized)
     return CRYO_ERROR(&init_error, CRYO_ERR_MPI, "cryo_init: MPI_Init has not been called");
   cryo_component *c = calloc(1, sizeof *c);
@@ -306,7 +235,10 @@ int cryo_finalize(cryo_component **cp) {
   cryo_halo_destroy(&c->halo);
   cryo_grid_destroy(&c->grid);
   free(c->namelist_text);
-  if (c->comm != MPI_COMM_NULL) MPI_Comm_free(&c->comm);
+  if (c->comm != MPI_COMM_NULL) {
+    int freed = cryo_mpi_check(MPI_Comm_free(&c->comm), "cryo_finalize: MPI_Comm_free", &c->err);
+    if (status == CRYO_OK) status = freed;
+  }
   if (status != CRYO_OK) init_error = c->err;
   free(c);
   *cp = NULL;
@@ -324,7 +256,7 @@ static long field_points(const cryo_component *c, const cryo_field *f, int *ni, 
 static int find_by_any_name(cryo_component *c, const char *name) {
   int k = cryo_field_find(c, name);
   for (int i = 0; k < 0 && i < c->nfields; ++i)
-    if (c->fields[i].standard_name && !strcmp(c->fields[i].standard_name, name)) k = i;
+    if (c->fields[i].standard_name[0] && !strcmp(c->fields[i].standard_name, name)) k = i;
   return k;
 }
 

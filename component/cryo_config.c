@@ -3,7 +3,7 @@
  * documents the same table for users. */
 #include "cryo_config.h"
 #include "cryo_clock.h"
-#include "cryo_exchange.h"
+#include "cryo_fields.h"
 #include "cryo_namelist.h"
 #include "cryo_oasis.h"
 

@@ -7,6 +7,8 @@
 #ifndef CRYO_DEVICE_H
 #define CRYO_DEVICE_H
 
+#include <mpi.h>
+
 #include "cryo_error.h"
 
 typedef struct cryo_device {

@@ -5,14 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-int cryo_mpi_check(int mpi_status, const char *what, cryo_err *err) {
-  if (mpi_status == MPI_SUCCESS) return CRYO_OK;
-  char text[MPI_MAX_ERROR_STRING];
-  int len = 0;
-  MPI_Error_string(mpi_status, text, &len);
-  return CRYO_ERROR(err, CRYO_ERR_MPI, "MPI error in %s: %s", what, text);
-}
-
 /* Split n cells over count parts as evenly as possible, the first n % count
  * parts one cell larger; start[p] is the first cell of part p. */
 static void split_range(int n, int count, int *start) {

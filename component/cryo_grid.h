@@ -10,6 +10,7 @@
 
 #include "cryo_block.h"
 #include "cryo_error.h"
+#include "cryo_mpi.h" /* cryo_mpi_check, CRYO_MPI */
 
 typedef struct cryo_device cryo_device;
 
@@ -75,8 +76,5 @@ int cryo_grid_gather(const cryo_grid *g, cryo_location loc, int nlev, const doub
  * layout (owned points only; halos are left to a halo exchange). */
 int cryo_grid_scatter(const cryo_grid *g, cryo_location loc, int nlev, const double *global,
                       double *local, cryo_err *err);
-
-/* Translate an MPI error code into a cryodyn error. */
-int cryo_mpi_check(int mpi_status, const char *what, cryo_err *err);
 
 #endif

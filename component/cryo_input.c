@@ -1,6 +1,8 @@
 /* Reading cell-centred input fields (masks, initial states, geometry) from
  * NetCDF: one (y, x) variable of the global grid, read on rank 0 and checked
  * there, so that every such file gives the same errors. */
+#include "cryo_input.h"
+
 #include "cryo_impl.h"
 
 #include <netcdf.h>
@@ -32,8 +34,7 @@ static int check_dims(cryo_component *c, int ncid, int id, const char *path, con
     if (k < 2)
       ok = ok && !strcmp(name, k ? "x" : "y") && (long)len == (k ? b->nx_global : b->ny_global);
   }
-  CRYO_CHECK(s == NC_NOERR, &c->err, CRYO_ERR_NETCDF, "%s %s: '%s': %s", what, path, var,
-             nc_strerror(s));
+  CRYO_NC(s, &c->err, "%s %s: '%s'", what, path, var);
   CRYO_CHECK(ok, &c->err, CRYO_ERR_FORMAT,
              "%s %s: '%s' has dimensions (%s%s) = (%s); it must be (y, x) = (%d, %d) cell centres "
              "(dimension names y and x, as cryodyn writes them)",
@@ -57,7 +58,7 @@ int cryo_read_global_cells(cryo_component *c, int ncid, const char *path, const 
   cryo_ncvar nv;
   CRYO_CALL(cryo_ncvar_open(&nv, ncid, id, where, &c->err));
   int s = nc_get_var_double(ncid, id, global);
-  CRYO_CHECK(s == NC_NOERR, &c->err, CRYO_ERR_NETCDF, "%s: %s", where, nc_strerror(s));
+  CRYO_NC(s, &c->err, "%s", where);
   long n = (long)b->nx_global * b->ny_global;
   const char *fill;
   long bad = cryo_ncvar_unpack(&nv, global, n, &fill);
@@ -86,8 +87,7 @@ int cryo_read_cell_fields(cryo_component *c, const char *path, const char *what,
   int ncid = -1;
   if (c->rank == 0 && status == CRYO_OK) {
     int s = nc_open(path, NC_NOWRITE, &ncid);
-    if (s != NC_NOERR)
-      status = CRYO_ERROR(&c->err, CRYO_ERR_FILE, "%s %s: %s", what, path, nc_strerror(s));
+    if (s != NC_NOERR) status = cryo_nc_error(s, CRYO_ERR_FILE, &c->err, "%s %s", what, path);
   }
   status = cryo_status_agree(c, status);
   for (int k = 0; k < count && status == CRYO_OK; ++k) {

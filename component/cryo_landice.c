@@ -5,6 +5,8 @@
 #include "cryo_check.h"
 #include "cryo_exchange.h"
 #include "cryo_impl.h"
+#include "cryo_input.h"
+#include "cryo_ncvar.h"
 
 #include <math.h>
 #include <netcdf.h>
@@ -57,8 +59,7 @@ static int read_geometry(cryo_component *c) {
   int status = CRYO_OK, found[3] = {1, 1, 0};
   if (c->rank == 0) {
     int ncid = -1, s = nc_open(path, NC_NOWRITE, &ncid);
-    if (s != NC_NOERR)
-      status = CRYO_ERROR(&c->err, CRYO_ERR_FILE, "geometry_file %s: %s", path, nc_strerror(s));
+    if (s != NC_NOERR) status = cryo_nc_error(s, CRYO_ERR_FILE, &c->err, "geometry_file %s", path);
     static const char *const names[3] = {"thk", "topg", "beta2"};
     /* Plausible ranges (namelists/README.md): ice at most 10 km thick (5 km
      * observed), beds between the deepest trench and the highest summit,
@@ -77,8 +78,14 @@ static int read_geometry(cryo_component *c) {
   }
   status = cryo_status_from_root(c, status);
   if (status == CRYO_OK) {
-    MPI_Bcast(found, 3, MPI_INT, 0, c->comm);
-    MPI_Bcast(g, (int)(3 * n), MPI_DOUBLE, 0, c->comm);
+    status =
+        cryo_mpi_check(MPI_Bcast(found, 3, MPI_INT, 0, c->comm), "MPI_Bcast (geometry)", &c->err);
+  }
+  if (status == CRYO_OK) {
+    status = cryo_mpi_check(MPI_Bcast(g, (int)(3 * n), MPI_DOUBLE, 0, c->comm),
+                            "MPI_Bcast (geometry)", &c->err);
+  }
+  if (status == CRYO_OK) {
     const char *names[5] = {"thk", "thk_node", "bed", "usrf", "beta2"};
     cryo_field *f[5];
     for (int k = 0; k < 5; ++k)

@@ -6,6 +6,19 @@
 
 #include <math.h>
 #include <netcdf.h>
+#include <stdarg.h>
+#include <stdio.h>
+
+int cryo_nc_error(int nc_status, int status, cryo_err *err, const char *fmt, ...) {
+  if (nc_status == NC_NOERR) return CRYO_OK;
+  char context[CRYO_ERR_MSG_LEN];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(context, sizeof context, fmt, ap);
+  va_end(ap);
+  return CRYO_ERROR(err, nc_status > 0 ? CRYO_ERR_FILE : status, "%s: %s", context,
+                    nc_strerror(nc_status));
+}
 
 /* Numeric attribute `name` of varid: *count values (at most max) into out;
  * *count = 0 when it is absent. */
@@ -16,15 +29,12 @@ static int num_att(int ncid, int varid, const char *name, int max, double *out, 
   int s = nc_inq_att(ncid, varid, name, &type, &len);
   *count = 0;
   if (s == NC_ENOTATT) return CRYO_OK;
-  CRYO_CHECK(s == NC_NOERR, err, CRYO_ERR_NETCDF, "%s: attribute '%s': %s", where, name,
-             nc_strerror(s));
+  CRYO_NC(s, err, "%s: attribute '%s'", where, name);
   CRYO_CHECK(type != NC_CHAR && type != NC_STRING && len >= 1 && len <= (size_t)max, err,
              CRYO_ERR_FORMAT, "%s: attribute '%s' must be %s number%s (found %zu %s)", where, name,
              max == 1 ? "one" : "at most 3", max == 1 ? "" : "s", len,
              type == NC_CHAR || type == NC_STRING ? "characters or strings" : "numbers");
-  s = nc_get_att_double(ncid, varid, name, out);
-  CRYO_CHECK(s == NC_NOERR, err, CRYO_ERR_NETCDF, "%s: attribute '%s': %s", where, name,
-             nc_strerror(s));
+  CRYO_NC(nc_get_att_double(ncid, varid, name, out), err, "%s: attribute '%s'", where, name);
   *count = (int)len;
   return CRYO_OK;
 }
@@ -78,7 +88,7 @@ int cryo_ncvar_open(cryo_ncvar *v, int ncid, int varid, const char *where, cryo_
   nc_type type;
   int no_fill = 0, s = nc_inq_vartype(ncid, varid, &type);
   if (s == NC_NOERR) s = nc_inq_var_fill(ncid, varid, &no_fill, NULL);
-  CRYO_CHECK(s == NC_NOERR, err, CRYO_ERR_NETCDF, "%s: %s", where, nc_strerror(s));
+  CRYO_NC(s, err, "%s", where);
   /* A variable written without fill (NC_NOFILL) holds garbage where it was
    * not written, which no value can tell apart. */
   if (!has_fill_att && !no_fill && default_fill(type, &v->fill[v->nfill]))

@@ -1,4 +1,8 @@
-/* Numeric NetCDF input variables read as the CF conventions say (CF-1.8
+/* NetCDF errors translated into cryodyn errors, one way for every reader and
+ * writer:
+ *   CRYO_NC(call, err, fmt, ...)   return the error if call fails
+ *   cryo_nc_error(s, class, err, fmt, ...)   where the caller goes on
+ * and numeric NetCDF input variables read as the CF conventions say (CF-1.8
  * sections 2.5.1 and 8.1), shared by every reader of input files (forcing,
  * mask, initial state, geometry):
  *   - packed data: unpacked = packed * scale_factor + add_offset, for integer
@@ -11,6 +15,18 @@
 #define CRYO_NCVAR_H
 
 #include "cryo_error.h"
+
+/* CRYO_OK when nc_status is NC_NOERR; otherwise record "<context>:
+ * <nc_strerror(nc_status)>" in err, context formatted from fmt like printf,
+ * and return CRYO_ERR_FILE for a system error (a positive nc_status is an
+ * errno: ENOSPC, EDQUOT...), else `status` (CRYO_ERR_NETCDF, or the class of
+ * the failure at that place, e.g. CRYO_ERR_FORMAT for a file that NetCDF
+ * cannot open). */
+int cryo_nc_error(int nc_status, int status, cryo_err *err, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+#define CRYO_NC(call, err, ...)                                                                    \
+  CRYO_CALL(cryo_nc_error((call), CRYO_ERR_NETCDF, (err), __VA_ARGS__))
 
 #define CRYO_NCVAR_NFILL 5 /* _FillValue, up to 3 missing_value, the default fill */
 

@@ -5,7 +5,12 @@
  * I/O layer: after a failed write (a full disk) HDF5, behind NetCDF-4,
  * cannot close the file and crashes the process at exit, while the classic
  * layer reports the system's error and keeps the records already synced. */
+#include "cryo_output.h"
+
+#include "config.h" /* PACKAGE_VERSION */
 #include "cryo_impl.h"
+#include "cryo_ncvar.h"
+#include "cryo_restart.h"
 
 #include <errno.h>
 #include <netcdf.h>
@@ -22,18 +27,9 @@ struct cryo_output {
   size_t nrec;
 };
 
-/* NetCDF's status: positive ones are the system's errno (ENOSPC, EFBIG,
- * EDQUOT...), whose text nc_strerror gives. */
-static int nc_failure(cryo_component *c, int s, const char *what) {
-  return CRYO_ERROR(&c->err, s > 0 ? CRYO_ERR_FILE : CRYO_ERR_NETCDF, "%s: %s: %s",
-                    c->cfg.run.output_file, what, nc_strerror(s));
-}
-
-#define NC_TRY(c, expr, what)                                                                      \
-  do {                                                                                             \
-    int nc_try_status_ = (expr);                                                                   \
-    if (nc_try_status_ != NC_NOERR) return nc_failure(c, nc_try_status_, what);                    \
-  } while (0)
+/* A failed NetCDF call on the output file: positive statuses are the
+ * system's errno (ENOSPC, EFBIG, EDQUOT...), CRYO_ERR_FILE (cryo_ncvar.h). */
+#define NC_TRY(c, expr, what) CRYO_NC((expr), &(c)->err, "%s: %s", (c)->cfg.run.output_file, (what))
 
 static int put_text(cryo_component *c, int ncid, int var, const char *name, const char *value) {
   if (!value || !value[0]) return CRYO_OK;
@@ -118,7 +114,7 @@ static int output_define(cryo_component *c) {
   CRYO_CALL(put_text(c, ncid, NC_GLOBAL, "Conventions", "CF-1.8"));
   CRYO_CALL(put_text(c, ncid, NC_GLOBAL, "title", c->model->name));
   char source[64];
-  snprintf(source, sizeof source, "cryodyn %s", cryo_version());
+  snprintf(source, sizeof source, "cryodyn %s", PACKAGE_VERSION);
   CRYO_CALL(put_text(c, ncid, NC_GLOBAL, "source", source));
   CRYO_CALL(put_text(c, ncid, NC_GLOBAL, "namelist_file", c->cfg.source));
   CRYO_CALL(put_text(c, ncid, NC_GLOBAL, "namelist", c->namelist_text));
@@ -357,7 +353,7 @@ int cryo_output_open(cryo_component *c, int *due) {
     flags[1] = !has_now && (t == 0 || (every > 0 && t % every == 0));
   }
   flags[0] = status;
-  MPI_Bcast(flags, 2, MPI_INT, 0, c->comm);
+  CRYO_MPI(MPI_Bcast(flags, 2, MPI_INT, 0, c->comm), "MPI_Bcast (output file state)", &c->err);
   *due = flags[1];
   return cryo_status_from_root(c, status);
 }
@@ -412,7 +408,9 @@ int cryo_output_write(cryo_component *c) {
     size_t at = c->output->nrec;
     int s = nc_put_var1_double(c->output->ncid, c->output->time_var, &at, &t);
     if (s == NC_NOERR) s = nc_sync(c->output->ncid);
-    if (s != NC_NOERR) status = nc_failure(c, s, "writing time");
+    if (s != NC_NOERR)
+      status =
+          cryo_nc_error(s, CRYO_ERR_NETCDF, &c->err, "%s: writing time", c->cfg.run.output_file);
     c->output->nrec++;
   }
   return status;

@@ -7,7 +7,11 @@
  * unchecked and can crash or hang on it, and it cannot recover from a write
  * error (a full disk) either, so it never touches the disk here. Each
  * variable also carries an FNV-1a checksum of its values. */
+#include "cryo_restart.h"
+
+#include "config.h" /* PACKAGE_VERSION */
 #include "cryo_impl.h"
+#include "cryo_ncvar.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -21,13 +25,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define NC_RST(c, expr, path, what)                                                                \
-  do {                                                                                             \
-    int nc_rst_status_ = (expr);                                                                   \
-    if (nc_rst_status_ != NC_NOERR)                                                                \
-      return CRYO_ERROR(&(c)->err, CRYO_ERR_NETCDF, "restart %s: %s: %s", path, what,              \
-                        nc_strerror(nc_rst_status_));                                              \
-  } while (0)
+/* A failed NetCDF call on a restart (cryo_ncvar.h). */
+#define NC_RST(c, expr, path, what) CRYO_NC((expr), &(c)->err, "restart %s: %s", (path), (what))
 
 /* The last line of a restart: FNV-1a 64 of the bytes before it and their
  * count, e.g. "cryodyn-restart fnv1a-64 <16 hex digits> <20 decimal digits>\n". */
@@ -87,7 +86,7 @@ static int write_header(cryo_component *c, int ncid, const char *path) {
   NC_RST(c, nc_put_att_double(ncid, NC_GLOBAL, "dx", NC_DOUBLE, 1, &b->dx), path, "dx");
   NC_RST(c, nc_put_att_double(ncid, NC_GLOBAL, "dy", NC_DOUBLE, 1, &b->dy), path, "dy");
   NC_RST(c, nc_put_att_text(ncid, NC_GLOBAL, "checksum", 8, "fnv1a-64"), path, "checksum");
-  const char *version = cryo_version();
+  const char *version = PACKAGE_VERSION;
   NC_RST(c, nc_put_att_text(ncid, NC_GLOBAL, "cryodyn_version", strlen(version), version), path,
          "version");
   return CRYO_OK;
@@ -171,9 +170,9 @@ static int sync_directory(cryo_component *c, const char *path) {
 static int write_image(cryo_component *c, int ncid, const char *tmp, const char *path) {
   NC_memio image = {0, NULL, 0};
   int s = nc_close_memio(ncid, &image);
-  int status = s == NC_NOERR ? write_sealed(c, tmp, image.memory, image.size)
-                             : CRYO_ERROR(&c->err, CRYO_ERR_NETCDF, "restart %s: closing: %s", tmp,
-                                          nc_strerror(s));
+  int status = s == NC_NOERR
+                   ? write_sealed(c, tmp, image.memory, image.size)
+                   : cryo_nc_error(s, CRYO_ERR_NETCDF, &c->err, "restart %s: closing", tmp);
   free(image.memory);
   if (status == CRYO_OK && rename(tmp, path) != 0)
     status = CRYO_ERROR(&c->err, CRYO_ERR_FILE, "restart: cannot rename %s to %s: %s", tmp, path,
@@ -193,8 +192,8 @@ int cryo_restart_write(cryo_component *c, const char *path) {
     /* 1 MiB to start with; the image grows as variables are added. */
     int s = status == CRYO_OK ? nc_create_mem(tmp, NC_NETCDF4, 1 << 20, &ncid) : NC_NOERR;
     if (s != NC_NOERR)
-      status = CRYO_ERROR(&c->err, CRYO_ERR_NETCDF, "restart %s: cannot create in memory: %s", tmp,
-                          nc_strerror(s));
+      status =
+          cryo_nc_error(s, CRYO_ERR_NETCDF, &c->err, "restart %s: cannot create in memory", tmp);
     if (status == CRYO_OK) status = write_header(c, ncid, tmp);
   }
   for (int i = 0; i < c->nfields; ++i) {
@@ -272,8 +271,7 @@ static int read_header(cryo_component *c, const char *path, unsigned char *image
   int s = nc_open_mem(path, NC_NOWRITE, n, image, ncid);
   if (s != NC_NOERR) {
     *ncid = -1;
-    return CRYO_ERROR(&c->err, CRYO_ERR_FORMAT, "restart %s: cannot open: %s", path,
-                      nc_strerror(s));
+    return cryo_nc_error(s, CRYO_ERR_FORMAT, &c->err, "restart %s: cannot open", path);
   }
   char text[128] = {0};
   size_t len = 0;
@@ -395,7 +393,7 @@ int cryo_restart_read(cryo_component *c, const char *path) {
   free(image);
   free(global);
   if (status != CRYO_OK) return status;
-  MPI_Bcast(clock, 2, MPI_LONG_LONG, 0, c->comm);
+  CRYO_MPI(MPI_Bcast(clock, 2, MPI_LONG_LONG, 0, c->comm), "MPI_Bcast (restart clock)", &c->err);
   c->clock.time = clock[0];
   c->clock.step = clock[1];
   return CRYO_OK;

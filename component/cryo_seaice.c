@@ -4,6 +4,8 @@
 #include "cryo_check.h"
 #include "cryo_exchange.h"
 #include "cryo_impl.h"
+#include "cryo_input.h"
+#include "seaice_cyclone.h"
 
 #include <math.h>
 #include <netcdf.h>
@@ -72,8 +74,8 @@ static int init_state(cryo_component *c, seaice_model *m) {
     for (int i = 0; i < b->nx; ++i) {
       long q = CRYO_CELL(b, i, j);
       double x = (b->i0 + i + 0.5) * b->dx, y = (b->j0 + j + 0.5) * b->dy;
-      double hv = cyclone ? 0.3 + 0.005 * (sin(6e-5 * x) + sin(3e-5 * y)) : sc->h_init;
-      double av = cyclone ? 1.0 : sc->a_init;
+      double hv = cyclone ? cryo_cyclone_thickness(x, y) : sc->h_init;
+      double av = cyclone ? CRYO_CYCLONE_A0 : sc->a_init;
       if (!strcmp(sc->init, "file")) hv = h->host[q * nlev], av = a->host[q * nlev];
       h->host[q * nlev] = mask->host[q] * hv;
       a->host[q * nlev] = mask->host[q] * av;

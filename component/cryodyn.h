@@ -2,7 +2,7 @@
  *
  * The only exported header. A host model (or the `cryodyn` driver) calls
  *   cryo_init -> cryo_run (once per coupling interval) -> cryo_finalize.
- * Every function returns CRYO_OK or one of the error classes below; after an
+ * Every function returns CRYO_OK or one of the error classes of cryodyn_status.h; after an
  * error, cryo_last_error() gives a message naming the file, variable, namelist
  * line or value that was wrong. The library never exits or aborts.
  * Architecture and numerics: docs/design.md, docs/seaice.md, docs/landice.md.
@@ -12,34 +12,11 @@
 
 #include <mpi.h>
 
+#include "cryodyn_status.h" /* cryo_status: CRYO_OK and the error classes */
+
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-/* Status codes: CRYO_OK, or the class of what went wrong. */
-typedef enum cryo_status {
-  CRYO_OK = 0,
-  CRYO_ERR_ARG,         /* invalid argument to an API call */
-  CRYO_ERR_MEMORY,      /* allocation failed */
-  CRYO_ERR_FILE,        /* a file cannot be opened, read, written or renamed */
-  CRYO_ERR_SYNTAX,      /* malformed namelist text (unterminated group or string, bad token) */
-  CRYO_ERR_UNKNOWN,     /* unknown namelist group or name, or unknown field name */
-  CRYO_ERR_TYPE,        /* a value of the wrong type */
-  CRYO_ERR_DUPLICATE,   /* a namelist name given twice */
-  CRYO_ERR_MISSING,     /* a required value, variable or dimension is absent */
-  CRYO_ERR_RANGE,       /* a value outside its allowed range or set */
-  CRYO_ERR_NETCDF,      /* the NetCDF library reported an error */
-  CRYO_ERR_FORMAT,      /* a file has the wrong dimensions, sizes or attributes */
-  CRYO_ERR_CHECKSUM,    /* restart data does not match its checksum */
-  CRYO_ERR_DATA,        /* NaN/Inf values, non-monotonic time, time outside a file's range */
-  CRYO_ERR_MPI,         /* MPI reported an error, or ranks disagree */
-  CRYO_ERR_DEVICE,      /* the accelerator is missing or failed */
-  CRYO_ERR_SOLVER,      /* a nonlinear or linear solver did not converge */
-  CRYO_ERR_COUPLING,    /* the coupler (OASIS) failed or a partner misbehaved */
-  CRYO_ERR_UNSUPPORTED, /* a feature this build was not configured with */
-  CRYO_ERR_STATE,       /* call out of order (e.g. cryo_run after the end of the run) */
-  CRYO_STATUS_COUNT
-} cryo_status;
 
 typedef struct cryo_component cryo_component;
 
@@ -72,9 +49,6 @@ const char *cryo_last_error(const cryo_component *c);
  * cryo_init until cryo_finalize; the output file keeps them in its global
  * attribute `warnings`. */
 const char *cryo_warnings(const cryo_component *c);
-
-/* Name of a status code, e.g. "CRYO_ERR_RANGE". */
-const char *cryo_status_name(int status);
 
 /* 1 once the clock has reached the end of the run, 0 otherwise. */
 int cryo_is_done(const cryo_component *c);

@@ -7,8 +7,8 @@
  *   "oasis"   the OASIS3-MCT coupler (coupling/exchange_oasis.c, built with
  *             --with-oasis; otherwise creating it is CRYO_ERR_UNSUPPORTED)
  *
- * One table of coupling fields, cryo_exchange_fields[], serves every provider
- * and the output writer.
+ * One table of coupling fields, cryo_exchange_fields[] (base/cryo_fields.h),
+ * serves every provider and the output writer.
  *
  * Life cycle, on every rank of `comm`, all ranks making the same calls in the
  * same order (host and oasis providers communicate inside get):
@@ -18,7 +18,7 @@
  *   cryo_exchange_destroy(&x);
  *
  * Buffers of get and put are laid out like the component's cell arrays
- * (kernels/cryo_block.h): CRYO_NCELL(block) doubles indexed by CRYO_CELL.
+ * (base/cryo_block.h): CRYO_NCELL(block) doubles indexed by CRYO_CELL.
  * get fills this rank's owned cells and the one-cell halo ring around them; the
  * ring holds the neighbouring ranks' values, wrapped where the block is
  * periodic and clamped at the global domain edge otherwise (the ring cell
@@ -36,55 +36,9 @@
 
 #include <mpi.h>
 
-#include "../component/cryo_error.h"
-#include "../kernels/cryo_block.h"
-
-/* Which dynamical core a field belongs to. */
-typedef enum cryo_model_kind { CRYO_MODEL_SEAICE = 0, CRYO_MODEL_LANDICE = 1 } cryo_model_kind;
-
-/* Direction seen from cryodyn: IN is forcing it receives, OUT is what it sends. */
-typedef enum cryo_field_dir { CRYO_FIELD_IN = 0, CRYO_FIELD_OUT = 1 } cryo_field_dir;
-
-/* Index of each coupling field in cryo_exchange_fields[]. Vector components are
- * along the grid's x and y axes. */
-typedef enum cryo_field_id {
-  CRYO_F_UWIND = 0,  /* sea ice IN: wind 10 m above the surface, x, m s-1 */
-  CRYO_F_VWIND,      /* sea ice IN: wind, y, m s-1 */
-  CRYO_F_UOCEAN,     /* sea ice IN: ocean surface velocity, x, m s-1 */
-  CRYO_F_VOCEAN,     /* sea ice IN: ocean surface velocity, y, m s-1 */
-  CRYO_F_UICE,       /* sea ice OUT: ice velocity, x, m s-1 */
-  CRYO_F_VICE,       /* sea ice OUT: ice velocity, y, m s-1 */
-  CRYO_F_AICE,       /* sea ice OUT: concentration, 1 */
-  CRYO_F_HICE,       /* sea ice OUT: mean thickness (volume per cell area), m */
-  CRYO_F_TAUX_IO,    /* sea ice OUT: stress of the ocean on the ice, x, Pa */
-  CRYO_F_TAUY_IO,    /* sea ice OUT: stress of the ocean on the ice, y, Pa */
-  CRYO_F_SMB,        /* land ice IN: surface mass balance, kg m-2 s-1, > 0 gain */
-  CRYO_F_BASAL_MELT, /* land ice IN: sub-shelf melt, kg m-2 s-1, > 0 loss */
-  CRYO_F_THK,        /* land ice OUT: thickness, m */
-  CRYO_F_USURF,      /* land ice OUT: surface elevation, m */
-  CRYO_F_ICEMASK,    /* land ice OUT: 1 where ice is present, else 0 */
-  CRYO_NFIELD
-} cryo_field_id;
-
-/* One row of the table of coupling fields. */
-typedef struct cryo_field_info {
-  const char *name;          /* short name: NetCDF variable and cryo_get_field name */
-  const char *units;         /* UDUNITS string */
-  const char *standard_name; /* CF standard name, "" where none exists */
-  const char *long_name;
-  cryo_field_dir dir;
-  cryo_location loc; /* CRYO_AT_CELL for every field today */
-  cryo_model_kind model;
-} cryo_field_info;
-
-/* The table, indexed by cryo_field_id. Notes on units and signs:
- * - taux_io/tauy_io are the stress the ocean exerts on the ice, A tau_ocn of
- *   docs/seaice.md (CF: upward_x_stress_at_sea_ice_base); the stress on
- *   the ocean is its negative.
- * - smb and basal_melt are mass fluxes in kg m-2 s-1, the units in which
- *   atmosphere and ocean models exchange them, so that neither side needs the
- *   other's ice density; divide by rho_ice for m s-1 of ice. */
-extern const cryo_field_info cryo_exchange_fields[CRYO_NFIELD];
+#include "cryo_error.h"
+#include "cryo_block.h"
+#include "cryo_fields.h"
 
 /* Find a field by its short name ("uwind") or its CF standard name
  * ("sea_ice_thickness"). *field: its cryo_field_id. CRYO_ERR_UNKNOWN if none. */
@@ -185,5 +139,7 @@ int cryo_exchange_oasis_create(cryo_exchange *x, const cryo_exchange_config *cfg
  * block says. Collective over x->comm. For providers whose source gives owned
  * cells only (host, oasis). */
 int cryo_exchange_fill_ring(cryo_exchange *x, double *buf, cryo_err *err);
+/* Release a ring plan (exchange_ring.c); NULL is allowed. */
+void cryo_exchange_ring_destroy(cryo_exchange_ring *r);
 
 #endif

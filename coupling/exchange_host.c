@@ -4,6 +4,7 @@
  * get returns the values last set (whatever the time), put stores the values
  * the host will read. The halo ring comes from the neighbouring ranks. */
 #include "cryo_exchange.h"
+#include "cryo_mpi.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -30,8 +31,8 @@ static int host_get(cryo_exchange *x, double time, int field, double *buf, cryo_
   const double *v = impl_of(x)->vals[field];
   /* Every rank must take part in the ring fill, so agree on the outcome first. */
   int have = v != NULL, all = 0;
-  CRYO_CHECK(MPI_Allreduce(&have, &all, 1, MPI_INT, MPI_MIN, x->comm) == MPI_SUCCESS, err,
-             CRYO_ERR_MPI, "host exchange: MPI_Allreduce failed");
+  CRYO_MPI(MPI_Allreduce(&have, &all, 1, MPI_INT, MPI_MIN, x->comm), "host exchange: MPI_Allreduce",
+           err);
   CRYO_CHECK(all, err, CRYO_ERR_MISSING,
              "forcing = 'host': field '%s' (%s) was never set with cryo_set_field%s",
              cryo_exchange_fields[field].name, cryo_exchange_fields[field].long_name,

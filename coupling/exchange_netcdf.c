@@ -99,8 +99,8 @@ static nc_impl *impl_of(cryo_exchange *x) {
 }
 
 static int nc_fail(cryo_err *err, int ncstat, const char *path, const char *var, const char *what) {
-  return CRYO_ERROR(err, CRYO_ERR_NETCDF, "forcing file '%s', variable '%s': %s: %s", path, var,
-                    what, nc_strerror(ncstat));
+  return cryo_nc_error(ncstat, CRYO_ERR_NETCDF, err, "forcing file '%s', variable '%s': %s", path,
+                       var, what);
 }
 
 /* Text attribute `name` of varid into out; *present = 0 when it is absent. */
@@ -528,8 +528,8 @@ int cryo_exchange_netcdf_create(cryo_exchange *x, const cryo_exchange_config *cf
   int s = nc_open(p->path, NC_NOWRITE, &p->ncid);
   if (s != NC_NOERR) {
     p->ncid = -1;
-    return CRYO_ERROR(err, CRYO_ERR_NETCDF, "forcing file '%s' cannot be opened as NetCDF: %s",
-                      p->path, nc_strerror(s));
+    return cryo_nc_error(s, CRYO_ERR_NETCDF, err, "forcing file '%s' cannot be opened as NetCDF",
+                         p->path);
   }
   int dims[3];
   size_t len[3];

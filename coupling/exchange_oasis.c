@@ -38,6 +38,7 @@
  */
 #include "cryo_coupler.h"
 #include "cryo_exchange.h"
+#include "cryo_mpi.h"
 #include "cryo_oasis.h"
 
 #include <math.h>
@@ -161,8 +162,7 @@ static int check_comm(cryo_exchange *x, const char *want_name, cryo_err *err) {
              "coupled run as '%s'",
              want_name, name);
   int cmp;
-  CRYO_CHECK(MPI_Comm_compare(x->comm, local, &cmp) == MPI_SUCCESS, err, CRYO_ERR_MPI,
-             "forcing = 'oasis': MPI_Comm_compare failed");
+  CRYO_MPI(MPI_Comm_compare(x->comm, local, &cmp), "forcing = 'oasis': MPI_Comm_compare", err);
   CRYO_CHECK(cmp == MPI_IDENT || cmp == MPI_CONGRUENT, err, CRYO_ERR_ARG,
              "forcing = 'oasis': cryo_init got a communicator other than the local one OASIS "
              "returned to cryo_coupler_init('%s', &comm); pass that comm to cryo_init",
@@ -179,8 +179,8 @@ static int defined;
  * while it waits for them in cryo_init. The failed ranks keep their message. */
 static int agree(cryo_exchange *x, int status, const char *before, cryo_err *err) {
   int failed = status != CRYO_OK, any = 0;
-  CRYO_CHECK(MPI_Allreduce(&failed, &any, 1, MPI_INT, MPI_MAX, x->comm) == MPI_SUCCESS, err,
-             CRYO_ERR_MPI, "forcing = 'oasis': MPI_Allreduce failed before %s", before);
+  CRYO_MPI(MPI_Allreduce(&failed, &any, 1, MPI_INT, MPI_MAX, x->comm),
+           "forcing = 'oasis': MPI_Allreduce (ranks' status)", err);
   if (failed) return status;
   CRYO_CHECK(!any, err, CRYO_ERR_COUPLING,
              "forcing = 'oasis': another rank of the component failed before %s (its message "
@@ -225,8 +225,7 @@ static int define(cryo_exchange *x, const cryo_exchange_config *cfg, cryo_err *e
     CRYO_CALL(cryo_oasis_def_var(&o->var[f], o->names[f], part, kinout, err));
   }
   int rank;
-  CRYO_CHECK(MPI_Comm_rank(x->comm, &rank) == MPI_SUCCESS, err, CRYO_ERR_MPI,
-             "forcing = 'oasis': MPI_Comm_rank failed");
+  CRYO_MPI(MPI_Comm_rank(x->comm, &rank), "forcing = 'oasis': MPI_Comm_rank", err);
   /* x->comm is congruent with OASIS's local communicator (check_comm): its
    * rank 0 is the component's root, the one rank the grid API accepts. */
   const char *grid = cfg->oasis_grid_name ? cfg->oasis_grid_name : default_grid_name;

@@ -8,6 +8,7 @@
  * name for messages and its partition size for the size check that saves the run
  * from OASIS's exit-0 abort on a wrong array size. */
 #include "cryo_oasis.h"
+#include "cryo_mpi.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -436,8 +437,7 @@ int cryo_oasis_write_grid(const char *name, int nx, int ny, const double *lon, c
   MPI_Comm local;
   CRYO_CALL(cryo_oasis_get_localcomm(&local, err));
   int rank;
-  CRYO_CHECK(MPI_Comm_rank(local, &rank) == MPI_SUCCESS, err, CRYO_ERR_MPI,
-             "OASIS grid '%s': MPI_Comm_rank of component '%s' failed", name, comp_name);
+  CRYO_MPI(MPI_Comm_rank(local, &rank), "MPI_Comm_rank (OASIS grid description)", err);
   CRYO_CHECK(rank == 0, err, CRYO_ERR_ARG,
              "OASIS grid '%s' of component '%s': described on local rank %d; only rank 0 may, "
              "with the global arrays",

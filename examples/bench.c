@@ -496,7 +496,7 @@ static void seaice_host_init(const cryo_seaice_params *p, const cryo_block *b, s
       const double x = (i + 0.5) * b->dx, y = (j + 0.5) * b->dy;
       const int inside = i >= 0 && i < n && j >= 0 && j < n;
       s->mask[c] = inside;
-      s->h[c] = (0.3 + 0.005 * (sin(6e-5 * x) + sin(3e-5 * y))) * (0.95 + 0.1 * noise(2, c));
+      s->h[c] = cryo_cyclone_thickness(x, y) * (0.95 + 0.1 * noise(2, c));
       s->a[c] = 0.95 + 0.05 * noise(3, c);
     }
   const double two_pi = 6.283185307179586, len = n * b->dx;
@@ -1195,8 +1195,8 @@ static int run_cyclone(int n, double days, double dt, int n_evp, const char *dir
       const long c = CRYO_CELL(&b, i, j);
       const double x = (b.i0 + i + 0.5) * b.dx, y = (b.j0 + j + 0.5) * b.dy;
       mask[c] = 1.0;
-      h[c * na] = 0.3 + 0.005 * (sin(6e-5 * x) + sin(3e-5 * y));
-      a[c * na] = 1.0;
+      h[c * na] = cryo_cyclone_thickness(x, y);
+      a[c * na] = CRYO_CYCLONE_A0;
     }
   double bytes = 0.0;
   for (int q = 0; q < narr; ++q) {

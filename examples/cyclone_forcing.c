@@ -21,8 +21,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../coupling/cryo_exchange.h"
-#include "../kernels/seaice_cyclone.h"
+#include "cryo_exchange.h"
+#include "seaice_cyclone.h"
 
 #define PROG       "cyclone_forcing"
 #define TIME_UNITS "seconds since 2000-01-01 00:00:00"

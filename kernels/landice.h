@@ -121,7 +121,7 @@ typedef struct cryo_landice_array_info {
   int nlev;                                      /* values per cell or node */
   int role;                                      /* enum cryo_landice_role */
   size_t offset;                                 /* offsetof(cryo_landice_state, member) */
-  const char *units, *standard_name, *long_name; /* standard_name NULL when CF has none */
+  const char *units, *standard_name, *long_name; /* standard_name "" when CF has none */
 } cryo_landice_array_info;
 
 /* Table of the state arrays for params p (nlev depends on n_layers); *t

@@ -1,6 +1,6 @@
 /* Sea-ice dynamical core: viscous-plastic rheology solved by the mEVP
  * iteration (docs/seaice.md, after neXtSIM-DG: Jendersie et al. 2025, Eq. 1-3 and
- * Listing 1), as kernels over one rank's block (kernels/cryo_block.h).
+ * Listing 1), as kernels over one rank's block (base/cryo_block.h).
  *
  * Discretization on uniform dx x dy rectangles:
  *   velocity (u, v)      nodes, bilinear cG1, lumped node mass dx dy;
@@ -103,7 +103,7 @@ typedef struct {
   int nlev;
   int role;                                      /* CRYO_SEAICE_PROGNOSTIC ... CRYO_SEAICE_WORK */
   size_t offset;                                 /* offsetof(cryo_seaice_state, member) */
-  const char *units, *standard_name, *long_name; /* standard_name NULL where CF has none */
+  const char *units, *standard_name, *long_name; /* standard_name "" where CF has none */
 } cryo_seaice_array_info;
 
 /* Fill p with the Mehlmann et al. (2021) cyclone benchmark values

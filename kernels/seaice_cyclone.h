@@ -6,6 +6,8 @@
  * Wind: vortex centred at c(t) = 256 km + 51.2 km/day t on the diagonal, with
  * s(r) = 30e-5 exp(-1e-5 r) s-1 and turning angle 72 degrees:
  * u_a = -s (cos a dx + sin a dy), v_a = -s (-sin a dx + cos a dy).
+ * Initial state (&cryo_seaice init = 'cyclone'): concentration 1 and thickness
+ * h = 0.3 m + 0.005 m (sin(6e-5 x) + sin(3e-5 y)), x and y in m.
  */
 #ifndef CRYO_SEAICE_CYCLONE_H
 #define CRYO_SEAICE_CYCLONE_H
@@ -17,6 +19,13 @@
 #define CRYO_CYCLONE_CSPEED (51.2e3 / 86400.0)     /* vortex speed along x and y, m s-1 */
 #define CRYO_CYCLONE_COS    0.30901699437494742410 /* cos 72 deg */
 #define CRYO_CYCLONE_SIN    0.95105651629515357212 /* sin 72 deg */
+
+#define CRYO_CYCLONE_A0 1.0 /* initial concentration */
+
+/* Initial thickness at (x, y), m. */
+static inline double cryo_cyclone_thickness(double x, double y) {
+  return 0.3 + 0.005 * (sin(6e-5 * x) + sin(3e-5 * y));
+}
 
 #if defined(_OPENACC)
 #pragma acc routine seq

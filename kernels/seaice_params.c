@@ -5,6 +5,7 @@
 #include <stddef.h>
 
 #include "cryo_error.h"
+#include "cryo_fields.h"
 #include "seaice.h"
 
 void cryo_seaice_params_cyclone(cryo_seaice_params *p) {
@@ -55,47 +56,50 @@ int cryo_seaice_params_check(const cryo_seaice_params *p, cryo_err *err) {
   return CRYO_OK;
 }
 
-#define ENTRY(member, loc, nlev, role, units, std, longname)                                       \
+#define ENTRY_(member, loc, nlev, role, units, std, longname)                                      \
   { #member, loc, nlev, role, offsetof(cryo_seaice_state, member), units, std, longname }
+/* Expands its arguments first: units and standard name may come as one
+ * CRYO_CF_* pair (base/cryo_fields.h). */
+#define ENTRY(...) ENTRY_(__VA_ARGS__)
 
 /* One table per tracer order: they differ only in the nlev of h, a and their
  * scratch arrays. */
 #define SEAICE_TABLE(NA)                                                                           \
   {                                                                                                \
-    ENTRY(u, CRYO_AT_NODE, 1, CRYO_SEAICE_PROGNOSTIC, "m s-1", "sea_ice_x_velocity",               \
+    ENTRY(u, CRYO_AT_NODE, 1, CRYO_SEAICE_PROGNOSTIC, CRYO_CF_SEA_ICE_X_VELOCITY,                  \
           "sea ice velocity along x"),                                                             \
-        ENTRY(v, CRYO_AT_NODE, 1, CRYO_SEAICE_PROGNOSTIC, "m s-1", "sea_ice_y_velocity",           \
+        ENTRY(v, CRYO_AT_NODE, 1, CRYO_SEAICE_PROGNOSTIC, CRYO_CF_SEA_ICE_Y_VELOCITY,              \
               "sea ice velocity along y"),                                                         \
-        ENTRY(u_n, CRYO_AT_NODE, 1, CRYO_SEAICE_PROGNOSTIC, "m s-1", NULL,                         \
+        ENTRY(u_n, CRYO_AT_NODE, 1, CRYO_SEAICE_PROGNOSTIC, "m s-1", "",                           \
               "sea ice velocity along x at the start of the macro step"),                          \
-        ENTRY(v_n, CRYO_AT_NODE, 1, CRYO_SEAICE_PROGNOSTIC, "m s-1", NULL,                         \
+        ENTRY(v_n, CRYO_AT_NODE, 1, CRYO_SEAICE_PROGNOSTIC, "m s-1", "",                           \
               "sea ice velocity along y at the start of the macro step"),                          \
-        ENTRY(s11, CRYO_AT_CELL, CRYO_SEAICE_NS, CRYO_SEAICE_PROGNOSTIC, "N m-1", NULL,            \
+        ENTRY(s11, CRYO_AT_CELL, CRYO_SEAICE_NS, CRYO_SEAICE_PROGNOSTIC, "N m-1", "",              \
               "vertically integrated internal ice stress, xx component, dG coefficients"),         \
-        ENTRY(s12, CRYO_AT_CELL, CRYO_SEAICE_NS, CRYO_SEAICE_PROGNOSTIC, "N m-1", NULL,            \
+        ENTRY(s12, CRYO_AT_CELL, CRYO_SEAICE_NS, CRYO_SEAICE_PROGNOSTIC, "N m-1", "",              \
               "vertically integrated internal ice stress, xy component, dG coefficients"),         \
-        ENTRY(s22, CRYO_AT_CELL, CRYO_SEAICE_NS, CRYO_SEAICE_PROGNOSTIC, "N m-1", NULL,            \
+        ENTRY(s22, CRYO_AT_CELL, CRYO_SEAICE_NS, CRYO_SEAICE_PROGNOSTIC, "N m-1", "",              \
               "vertically integrated internal ice stress, yy component, dG coefficients"),         \
-        ENTRY(h, CRYO_AT_CELL, NA, CRYO_SEAICE_PROGNOSTIC, "m", "sea_ice_thickness",               \
+        ENTRY(h, CRYO_AT_CELL, NA, CRYO_SEAICE_PROGNOSTIC, CRYO_CF_SEA_ICE_THICKNESS,              \
               "sea ice thickness (level 0: cell mean)"),                                           \
-        ENTRY(a, CRYO_AT_CELL, NA, CRYO_SEAICE_PROGNOSTIC, "1", "sea_ice_area_fraction",           \
+        ENTRY(a, CRYO_AT_CELL, NA, CRYO_SEAICE_PROGNOSTIC, CRYO_CF_SEA_ICE_AREA_FRACTION,          \
               "sea ice concentration (level 0: cell mean)"),                                       \
-        ENTRY(uair, CRYO_AT_NODE, 1, CRYO_SEAICE_FORCING, "m s-1", "x_wind",                       \
+        ENTRY(uair, CRYO_AT_NODE, 1, CRYO_SEAICE_FORCING, CRYO_CF_X_WIND,                          \
               "wind velocity along x"),                                                            \
-        ENTRY(vair, CRYO_AT_NODE, 1, CRYO_SEAICE_FORCING, "m s-1", "y_wind",                       \
+        ENTRY(vair, CRYO_AT_NODE, 1, CRYO_SEAICE_FORCING, CRYO_CF_Y_WIND,                          \
               "wind velocity along y"),                                                            \
-        ENTRY(uocn, CRYO_AT_NODE, 1, CRYO_SEAICE_FORCING, "m s-1", "sea_water_x_velocity",         \
+        ENTRY(uocn, CRYO_AT_NODE, 1, CRYO_SEAICE_FORCING, CRYO_CF_SEA_WATER_X_VELOCITY,            \
               "ocean surface velocity along x"),                                                   \
-        ENTRY(vocn, CRYO_AT_NODE, 1, CRYO_SEAICE_FORCING, "m s-1", "sea_water_y_velocity",         \
+        ENTRY(vocn, CRYO_AT_NODE, 1, CRYO_SEAICE_FORCING, CRYO_CF_SEA_WATER_Y_VELOCITY,            \
               "ocean surface velocity along y"),                                                   \
         ENTRY(mask, CRYO_AT_CELL, 1, CRYO_SEAICE_STATIC, "1", "sea_binary_mask",                   \
               "active ocean cell (1) or land / outside the domain (0)"),                           \
-        ENTRY(shear, CRYO_AT_CELL, 1, CRYO_SEAICE_DIAGNOSTIC, "s-1", NULL,                         \
+        ENTRY(shear, CRYO_AT_CELL, 1, CRYO_SEAICE_DIAGNOSTIC, "s-1", "",                           \
               "sea ice shear rate at the cell centre"),                                            \
         ENTRY(divergence, CRYO_AT_CELL, 1, CRYO_SEAICE_DIAGNOSTIC, "s-1",                          \
               "divergence_of_sea_ice_velocity", "sea ice divergence rate at the cell centre"),     \
-        ENTRY(h_work, CRYO_AT_CELL, NA, CRYO_SEAICE_WORK, "m", NULL, "advection scratch for h"),   \
-        ENTRY(a_work, CRYO_AT_CELL, NA, CRYO_SEAICE_WORK, "1", NULL, "advection scratch for a")    \
+        ENTRY(h_work, CRYO_AT_CELL, NA, CRYO_SEAICE_WORK, "m", "", "advection scratch for h"),     \
+        ENTRY(a_work, CRYO_AT_CELL, NA, CRYO_SEAICE_WORK, "1", "", "advection scratch for a")      \
   }
 
 static const cryo_seaice_array_info table_dg0[] = SEAICE_TABLE(1);

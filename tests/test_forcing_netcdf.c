@@ -46,8 +46,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../component/cryo_clock.h"
-#include "../coupling/cryo_exchange.h"
+#include "cryo_clock.h"
+#include "cryo_exchange.h"
 
 #define NXG   7
 #define NYG   5

@@ -8,6 +8,7 @@
  * file; a complete one is flushed to the disk before its rename and the
  * directory after it. Run on 1 and 2 ranks. */
 #include "cryo_impl.h"
+#include "cryo_restart.h"
 #include "cryo_test.h"
 #include "test_component.h"
 

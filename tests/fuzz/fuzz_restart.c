@@ -8,6 +8,7 @@
  * file; a crash, a sanitizer report or another outcome is a finding. Built
  * by `make fuzz`, which also writes the seed corpus (docs/testing.md). */
 #include "cryo_impl.h"
+#include "cryo_restart.h"
 
 #include <stdint.h>
 #include <stdio.h>

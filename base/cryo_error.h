@@ -8,7 +8,7 @@
 #ifndef CRYO_ERROR_H
 #define CRYO_ERROR_H
 
-#include "cryodyn.h"
+#include "cryodyn_status.h"
 
 #define CRYO_ERR_MSG_LEN 1024
 

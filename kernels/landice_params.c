@@ -1,0 +1,120 @@
+/* Land-ice parameters: their defaults (the namelist's, namelists/README.md)
+ * and range checks, and the table of state arrays the component uses to
+ * allocate, halo-exchange, write output and restarts generically. */
+#include <math.h>
+#include <stddef.h>
+
+#include "cryo_error.h"
+#include "cryo_fields.h"
+#include "landice.h"
+
+void cryo_landice_params_default(cryo_landice_params *p) {
+  p->n_layers = 10;
+  p->glen_n = 3.0;
+  p->rate_factor = 1.0e-16;
+  p->rho_ice = 910.0;
+  p->gravity = 9.81;
+  p->beta2 = 1000.0;
+  p->no_slip = 1;
+  p->lateral_bc = CRYO_LANDICE_LATERAL_FREE;
+  p->eps_reg = 1.0e-5;
+  p->slope_x = 0.0;
+  p->slope_y = 0.0;
+  p->geometry_case = CRYO_LANDICE_CASE_FILE;
+  p->domain_length = 80.0e3;
+  p->slope_deg = 0.5;
+  p->thickness = 1000.0;
+  p->newton_rtol = 1.0e-8;
+  p->newton_atol = 1.0e-10;
+  p->newton_max_iter = 50;
+  p->linear_rtol = 1.0e-3;
+  p->linear_max_iter = 500;
+  p->dt = 86400.0;
+}
+
+int cryo_landice_params_check(const cryo_landice_params *p, cryo_err *err) {
+  CRYO_CHECK(p->n_layers >= 1 && p->n_layers <= CRYO_LANDICE_MAX_LAYERS, err, CRYO_ERR_RANGE,
+             "&cryo_landice: n_layers = %d, must be in [1, %d]", p->n_layers,
+             CRYO_LANDICE_MAX_LAYERS);
+  CRYO_CHECK(p->glen_n >= 1.0 && p->glen_n <= 10.0, err, CRYO_ERR_RANGE,
+             "&cryo_landice: glen_n = %g, must be in [1, 10]", p->glen_n);
+  CRYO_CHECK(p->rate_factor > 0.0 && isfinite(p->rate_factor), err, CRYO_ERR_RANGE,
+             "&cryo_landice: rate_factor = %g Pa-n a-1, must be > 0", p->rate_factor);
+  CRYO_CHECK(p->rho_ice > 0.0 && p->gravity > 0.0, err, CRYO_ERR_RANGE,
+             "&cryo_landice: rho_ice = %g, gravity = %g, both must be > 0", p->rho_ice, p->gravity);
+  CRYO_CHECK(p->beta2 >= 0.0, err, CRYO_ERR_RANGE,
+             "&cryo_landice: beta2 = %g Pa a m-1, must be >= 0", p->beta2);
+  CRYO_CHECK(p->eps_reg > 0.0, err, CRYO_ERR_RANGE, "&cryo_landice: eps_reg = %g a-1, must be > 0",
+             p->eps_reg);
+  CRYO_CHECK(p->lateral_bc == CRYO_LANDICE_LATERAL_FREE ||
+                 p->lateral_bc == CRYO_LANDICE_LATERAL_DIRICHLET,
+             err, CRYO_ERR_RANGE,
+             "&cryo_landice: lateral_bc = %d, must be 0 (free) or 1 (dirichlet)", p->lateral_bc);
+  CRYO_CHECK(p->newton_rtol > 0.0 && p->newton_rtol < 1.0, err, CRYO_ERR_RANGE,
+             "&cryo_landice: newton_rtol = %g, must be in (0, 1)", p->newton_rtol);
+  CRYO_CHECK(p->newton_atol >= 0.0 && p->newton_atol < 1.0, err, CRYO_ERR_RANGE,
+             "&cryo_landice: newton_atol = %g, must be in [0, 1)", p->newton_atol);
+  CRYO_CHECK(p->linear_rtol > 0.0 && p->linear_rtol < 1.0, err, CRYO_ERR_RANGE,
+             "&cryo_landice: linear_rtol = %g, must be in (0, 1)", p->linear_rtol);
+  CRYO_CHECK(p->newton_max_iter >= 1 && p->linear_max_iter >= 1, err, CRYO_ERR_RANGE,
+             "&cryo_landice: newton_max_iter = %d, linear_max_iter = %d, both must be >= 1",
+             p->newton_max_iter, p->linear_max_iter);
+  CRYO_CHECK(p->dt > 0.0, err, CRYO_ERR_RANGE, "&cryo_landice: dt = %g s, must be > 0", p->dt);
+  return CRYO_OK;
+}
+
+#define LI_ENTRY_(nm, lc, lev, rl, mem, un, sn, ln)                                                \
+  (cryo_landice_array_info) {                                                                      \
+    nm, lc, lev, rl, offsetof(cryo_landice_state, mem), un, sn, ln                                 \
+  }
+/* Expands its arguments first: units and standard name may come as one
+ * CRYO_CF_* pair (base/cryo_fields.h). */
+#define LI_ENTRY(...) LI_ENTRY_(__VA_ARGS__)
+
+int cryo_landice_arrays(const cryo_landice_params *p, const cryo_landice_array_info **t) {
+  static cryo_landice_array_info table[22];
+  const int nv = 2 * (p->n_layers + 1), np = p->n_layers + 1;
+  const char *vel_units = "m/(365 day)";
+  int n = 0;
+  table[n++] = LI_ENTRY("velocity", CRYO_AT_NODE, nv, CRYO_LANDICE_PROGNOSTIC, vel, vel_units, "",
+                        "land ice horizontal velocity (u, v) at sigma levels, bed first");
+  table[n++] = LI_ENTRY("thk", CRYO_AT_CELL, 1, CRYO_LANDICE_PROGNOSTIC, thk,
+                        CRYO_CF_LAND_ICE_THICKNESS, "land ice thickness");
+  table[n++] = LI_ENTRY("thk_node", CRYO_AT_NODE, 1, CRYO_LANDICE_PROGNOSTIC, thk_node, "m", "",
+                        "land ice thickness at nodes (velocity solve geometry)");
+  table[n++] = LI_ENTRY("bed", CRYO_AT_NODE, 1, CRYO_LANDICE_STATIC, bed, "m", "bedrock_altitude",
+                        "bed elevation above the background plane slope_x x + slope_y y");
+  table[n++] =
+      LI_ENTRY("usrf", CRYO_AT_NODE, 1, CRYO_LANDICE_DIAGNOSTIC, usrf, CRYO_CF_SURFACE_ALTITUDE,
+               "surface elevation above the background plane slope_x x + slope_y y");
+  table[n++] = LI_ENTRY("beta2", CRYO_AT_NODE, 1, CRYO_LANDICE_STATIC, beta2, "Pa (365 day)/m", "",
+                        "basal friction coefficient");
+  table[n++] = LI_ENTRY("smb", CRYO_AT_CELL, 1, CRYO_LANDICE_FORCING, smb, vel_units, "",
+                        "surface mass balance, ice equivalent");
+  table[n++] = LI_ENTRY("basal_melt", CRYO_AT_CELL, 1, CRYO_LANDICE_FORCING, basal_melt, vel_units,
+                        "", "basal melt rate, ice equivalent");
+  table[n++] = LI_ENTRY("body_force", CRYO_AT_NODE, nv, CRYO_LANDICE_FORCING, body_force, "Pa/m",
+                        "", "body force (f_x, f_y) per unit volume at sigma levels, bed first");
+  table[n++] = LI_ENTRY("u_surf", CRYO_AT_NODE, 1, CRYO_LANDICE_DIAGNOSTIC, u_surf, vel_units,
+                        "land_ice_surface_x_velocity", "surface x velocity");
+  table[n++] = LI_ENTRY("v_surf", CRYO_AT_NODE, 1, CRYO_LANDICE_DIAGNOSTIC, v_surf, vel_units,
+                        "land_ice_surface_y_velocity", "surface y velocity");
+  table[n++] = LI_ENTRY("ubar", CRYO_AT_NODE, 2, CRYO_LANDICE_DIAGNOSTIC, ubar, vel_units, "",
+                        "depth-averaged velocity (u, v)");
+  table[n++] = LI_ENTRY("matrix", CRYO_AT_NODE, 108 * np, CRYO_LANDICE_WORK, matrix, "", "",
+                        "Jacobian, 27 neighbour 2x2 blocks per node and level");
+  table[n++] = LI_ENTRY("pc", CRYO_AT_NODE, 4 * np, CRYO_LANDICE_WORK, pc, "", "",
+                        "column preconditioner pivots");
+  table[n++] = LI_ENTRY("res", CRYO_AT_NODE, nv, CRYO_LANDICE_WORK, res, "", "", "residual");
+  table[n++] = LI_ENTRY("du", CRYO_AT_NODE, nv, CRYO_LANDICE_WORK, du, "", "", "Newton step");
+  table[n++] = LI_ENTRY("cg_r", CRYO_AT_NODE, nv, CRYO_LANDICE_WORK, cg_r, "", "", "CG work");
+  table[n++] = LI_ENTRY("cg_z", CRYO_AT_NODE, nv, CRYO_LANDICE_WORK, cg_z, "", "", "CG work");
+  table[n++] = LI_ENTRY("cg_p", CRYO_AT_NODE, nv, CRYO_LANDICE_WORK, cg_p, "", "", "CG work");
+  table[n++] = LI_ENTRY("cg_q", CRYO_AT_NODE, nv, CRYO_LANDICE_WORK, cg_q, "", "", "CG work");
+  table[n++] =
+      LI_ENTRY("trial", CRYO_AT_NODE, nv, CRYO_LANDICE_WORK, trial, "", "", "line-search velocity");
+  table[n++] = LI_ENTRY("work_cell", CRYO_AT_CELL, 1, CRYO_LANDICE_WORK, work_cell, "", "",
+                        "column energies, thickness update");
+  *t = table;
+  return n;
+}
