@@ -28,14 +28,18 @@ int cryo_device_choose(int node_rank, int ndevices) {
  * rank order, and how many nodes the communicator spans. */
 static int node_layout(MPI_Comm comm, int *node_rank, int *node_size, int *nodes, cryo_err *err) {
   MPI_Comm node;
-  CRYO_CALL(cryo_mpi_check(MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node),
-                           "MPI_Comm_split_type", err));
-  MPI_Comm_rank(node, node_rank);
-  MPI_Comm_size(node, node_size);
-  MPI_Comm_free(&node);
+  CRYO_MPI(MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node),
+           "MPI_Comm_split_type", err);
+  /* the node communicator is freed whatever the queries return */
+  int status = cryo_mpi_check(MPI_Comm_rank(node, node_rank), "MPI_Comm_rank", err);
+  if (status == CRYO_OK)
+    status = cryo_mpi_check(MPI_Comm_size(node, node_size), "MPI_Comm_size", err);
+  int freed = MPI_Comm_free(&node);
+  CRYO_CALL(status);
+  CRYO_MPI(freed, "MPI_Comm_free", err);
   int first = *node_rank == 0;
-  return cryo_mpi_check(MPI_Allreduce(&first, nodes, 1, MPI_INT, MPI_SUM, comm), "MPI_Allreduce",
-                        err);
+  CRYO_MPI(MPI_Allreduce(&first, nodes, 1, MPI_INT, MPI_SUM, comm), "MPI_Allreduce", err);
+  return CRYO_OK;
 }
 
 #if defined(_OPENACC)
