@@ -1,4 +1,4 @@
-/* The component object: init / run / finalize (DESIGN.md section 2), the
+/* The component object: init / run / finalize (docs/design.md, Lifecycle), the
  * registry of state arrays, and the services (halo exchange, exact global
  * sums) that numerical drivers reach through cryo_comm_ops. */
 #include "config.h"
@@ -139,6 +139,18 @@ static int halo_capacity(const cryo_component *c) {
   return CRYO_HALO_MAX_FIELDS * nlev;
 }
 
+/* Packed halo lines to MPI from device memory or through host buffers
+ * (&cryo_run halo_device_buffers). */
+static int select_halo_path(cryo_component *c) {
+  char aware_why[160], why[CRYO_HALO_PATH_LEN];
+  int aware = cryo_halo_mpi_cuda_aware(aware_why, (int)sizeof aware_why), device_buffers = 0;
+  CRYO_CALL(cryo_halo_choose(c->cfg.run.halo_device_buffers, c->cfg.source, c->dev.offload,
+                             c->dev.description, aware, aware_why, &device_buffers, why,
+                             (int)sizeof why, &c->err));
+  cryo_halo_set_path(c->halo, device_buffers, why);
+  return CRYO_OK;
+}
+
 static double now(void) {
   return MPI_Wtime();
 }
@@ -169,6 +181,7 @@ static int init_steps(cryo_component *c, const char *path, const char *text, con
                              g->nprocs_y, landice && c->cfg.landice.periodic,
                              landice && c->cfg.landice.periodic, &c->err));
   CRYO_CALL(cryo_halo_create(&c->halo, &c->grid, &c->dev, halo_capacity(c), &c->err));
+  CRYO_CALL(select_halo_path(c));
   c->ops = (cryo_comm_ops){c, ops_halo, ops_sum_int64, ops_max_double};
   CRYO_CALL(c->model->create(c));
   if (c->cfg.run.restart_in[0]) {
@@ -383,6 +396,14 @@ int cryo_timer_report(const cryo_component *c, char *buf, int len) {
   for (int i = 0; i < CRYO_T_COUNT && used < len; ++i)
     used += snprintf(buf + used, (size_t)(len - used), "%-10s %10.3f %8ld\n", c->timers[i].name,
                      c->timers[i].seconds, c->timers[i].calls);
+  double halo_s = 0.0;
+  long halo_calls = 0;
+  long long halo_bytes = 0;
+  if (c->halo) cryo_halo_stats(c->halo, &halo_s, &halo_calls, &halo_bytes);
+  if (used < len)
+    used += snprintf(buf + used, (size_t)(len - used),
+                     "%-10s %10.3f %8ld  (within forcing and dynamics; %lld B sent)\n", "halo",
+                     halo_s, halo_calls, halo_bytes);
   const cryo_device *d = &c->dev;
   if (used < len)
     snprintf(buf + used, (size_t)(len - used),
@@ -416,8 +437,10 @@ int cryo_banner(const cryo_component *c, char *buf, int len) {
            "cryodyn %s (compiler %s%s, %s)\n"
            "  device:   %s\n"
            "  ranks:    %d on %d node(s), %s\n"
+           "  halo:     %s%s\n"
            "  model:    %s on %d x %d cells\n",
            cryo_version(), compiler, __VERSION__, build, d->description, c->size, d->nodes, gpus,
+           c->halo ? cryo_halo_path(c->halo) : "none", c->size == 1 ? "; 1 rank: no messages" : "",
            c->cfg.run.model, c->cfg.grid.nx, c->cfg.grid.ny);
   return CRYO_OK;
 }

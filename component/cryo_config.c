@@ -35,6 +35,7 @@ static const char *const forcings[] = {"analytic", "netcdf", "oasis", "host", NU
 static const char *const calendars[] = {
     "proleptic_gregorian", "gregorian", "standard", "noleap", "365_day", NULL};
 static const char *const devices[] = {"auto", "cpu", "gpu", NULL};
+static const char *const halo_paths[] = {"auto", "yes", "no", NULL};
 static const char *const si_inits[] = {"cyclone", "uniform", "file", NULL};
 static const char *const precisions[] = {"double", "single", NULL};
 static const char *const li_cases[] = {"slab", "ismip-hom-a", "ismip-hom-c", "file", NULL};
@@ -55,6 +56,7 @@ void cryo_config_defaults(cryo_config *cfg) {
   strcpy(r->forcing_vars[2], "uocean");
   strcpy(r->forcing_vars[3], "vocean");
   strcpy(r->device, "auto");
+  strcpy(r->halo_device_buffers, "auto");
   cryo_grid_config *g = &cfg->grid;
   g->nx = 64;
   g->ny = 64;
@@ -361,6 +363,7 @@ static int read_config(cryo_config *cfg, const char *text, const char *path, cry
       {"forcing_vars", CRYO_NML_STRING, r->forcing_vars, 4, NULL, CRYO_NAME_LEN, 1, 0, NULL, 0,
        NULL},
       STR_KEY("device", r->device, devices),
+      STR_KEY("halo_device_buffers", r->halo_device_buffers, halo_paths),
   };
   const cryo_nml_key grid_keys[] = {
       KEY("nx", CRYO_NML_INT, &g->nx, 2, 1e6, 1, NULL),

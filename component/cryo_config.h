@@ -27,6 +27,9 @@ typedef struct cryo_run_config {
   char forcing_file[CRYO_PATH_LEN];
   char forcing_vars[4][CRYO_NAME_LEN]; /* variable names in the forcing file */
   char device[CRYO_NAME_LEN];          /* 'auto' | 'cpu' | 'gpu' */
+  /* 'auto' | 'yes' | 'no': MPI moves the packed halo lines straight from
+   * device memory (CUDA-aware MPI) instead of through host copies */
+  char halo_device_buffers[CRYO_NAME_LEN];
 } cryo_run_config;
 
 typedef struct cryo_grid_config {

@@ -1,4 +1,4 @@
-/* The device data layer (STYLE.md rule 5): the only place that holds OpenACC
+/* The device data layer (docs/design.md, Host and device): the only place that holds OpenACC
  * data directives. Arrays live on the host and, with OpenACC, in a device copy
  * made at allocation and kept for the whole run; kernels receive the device
  * address. Every host <-> device update is counted, so tests can check that a

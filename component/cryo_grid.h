@@ -1,7 +1,8 @@
 /* Grid, 2-D block decomposition over MPI ranks, and halo exchange
- * (DESIGN.md section 4). The mesh is nx_global x ny_global rectangular cells
- * of size dx x dy; rank (px, py) of a px_count x py_count process grid owns a
- * contiguous block of cells, described to kernels by a cryo_block. */
+ * (docs/design.md, Grid, decomposition and halos). The mesh is
+ * nx_global x ny_global rectangular cells of size dx x dy; rank (px, py) of a
+ * px_count x py_count process grid owns a contiguous block of cells, described
+ * to kernels by a cryo_block. */
 #ifndef CRYO_GRID_H
 #define CRYO_GRID_H
 
@@ -30,13 +31,38 @@ int cryo_grid_create(cryo_grid *g, MPI_Comm comm, int nx, int ny, double dx, dou
 void cryo_grid_destroy(cryo_grid *g);
 
 /* Halo exchange of nfield device arrays at loc with nlev values per point.
- * Buffers and packing live in cryo_halo.c; only packed halos cross to the host. */
+ * Buffers and packing live in cryo_halo.c; only packed halos cross to the
+ * host, and not even those when MPI takes the device buffers. */
 typedef struct cryo_halo cryo_halo;
 int cryo_halo_create(cryo_halo **h, const cryo_grid *g, cryo_device *dev, int max_values_per_point,
                      cryo_err *err);
 void cryo_halo_destroy(cryo_halo **h);
 int cryo_halo_exchange(cryo_halo *h, cryo_location loc, int nlev, int nfield, double *const *fields,
                        cryo_err *err);
+
+/* How the packed halo lines reach MPI (&cryo_run halo_device_buffers,
+ * namelists/README.md). A new halo stages them through host buffers. */
+#define CRYO_HALO_PATH_LEN 320
+/* Whether the MPI library running now reads and writes GPU memory, by Open
+ * MPI's MPIX_Query_cuda_support(), looked up at run time; 1 or 0, and in why
+ * what was found. Call after MPI_Init. */
+int cryo_halo_mpi_cuda_aware(char *why, int len);
+/* The decision alone (no MPI, no device): setting 'auto' | 'yes' | 'no';
+ * gpu: this rank's arrays live in GPU memory, `device` describes the device;
+ * cuda_aware, aware_why: from cryo_halo_mpi_cuda_aware. Sets
+ * *device_buffers (1: MPI gets the device buffers) and why (for the banner).
+ * 'yes' where MPI cannot take device memory is CRYO_ERR_UNSUPPORTED naming
+ * the reason; `source` (the namelist) starts the messages. */
+int cryo_halo_choose(const char *setting, const char *source, int gpu, const char *device,
+                     int cuda_aware, const char *aware_why, int *device_buffers, char *why, int len,
+                     cryo_err *err);
+/* Use the path chosen (device_buffers as from cryo_halo_choose; why is kept
+ * for cryo_halo_path). */
+void cryo_halo_set_path(cryo_halo *h, int device_buffers, const char *why);
+const char *cryo_halo_path(const cryo_halo *h);
+/* Wall time spent in exchanges (s; pack, MPI and unpack, after the wait for
+ * queued kernels), exchanges that moved something, bytes sent through MPI. */
+void cryo_halo_stats(const cryo_halo *h, double *seconds, long *exchanges, long long *bytes_sent);
 
 /* Gather a field of this rank's owned points (row-major [j][i][k] over the
  * owned cells, or the nodes [0,nx] x [0,ny] of the block; last node row and

@@ -1,21 +1,45 @@
-/* Halo exchange through packed buffers: pack on the device, move only the
- * packed lines to the host, MPI_Sendrecv with the neighbours, unpack on the
- * device. x first over the owned rows, then y over whole rows including the
- * x halo, so corners arrive too. With periodic wrap a rank may be its own
- * neighbour. Cells own [0, nx); nodes [0, nx] are computed by every block that
- * touches them, so the west neighbour's halo node is our node 1. */
+/* Halo exchange through packed buffers: pack on the device, MPI_Irecv /
+ * MPI_Isend with both neighbours of an axis at once, unpack on the device. x
+ * first over the owned rows, then y over whole rows including the x halo, so
+ * corners arrive too. With periodic wrap a rank may be its own neighbour:
+ * the line then stays on the device. Cells own [0, nx); nodes [0, nx] are
+ * computed by every block that touches them, so the west neighbour's halo
+ * node is our node 1.
+ *
+ * The packed lines reach MPI in one of two ways (&cryo_run
+ * halo_device_buffers): MPI reads and writes the device buffers themselves
+ * when the MPI library is CUDA-aware, or they are staged through their host
+ * copies, one update each way per axis. Either way nothing else crosses
+ * between host and device. The buffers' device addresses come from the device
+ * layer (acc_deviceptr, what `acc host_data use_device` gives): this file
+ * holds no OpenACC directive. */
+#define _GNU_SOURCE /* RTLD_DEFAULT */
+#include "config.h"
+
 #include "cryo_device.h"
 #include "cryo_grid.h"
 #include "halo.h"
 
+#include <dlfcn.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+
+#if defined(HAVE_MPI_EXT_H)
+#include <mpi-ext.h>
+#endif
 
 struct cryo_halo {
   const cryo_grid *grid;
   cryo_device *dev;
-  long capacity;           /* values per buffer */
+  long capacity;           /* values per line; each buffer holds two lines */
   double *send_h, *send_d; /* host and device addresses of the send buffer */
   double *recv_h, *recv_d;
+  int device_buffers; /* 1: MPI gets send_d / recv_d */
+  char path[CRYO_HALO_PATH_LEN];
+  double seconds;       /* in cryo_halo_exchange, after the wait for queued kernels */
+  long exchanges;       /* cryo_halo_exchange calls */
+  long long bytes_sent; /* through MPI */
 };
 
 int cryo_halo_create(cryo_halo **hp, const cryo_grid *g, cryo_device *dev, int max_values_per_point,
@@ -26,8 +50,10 @@ int cryo_halo_create(cryo_halo **hp, const cryo_grid *g, cryo_device *dev, int m
   h->dev = dev;
   int longest = (g->block.nx > g->block.ny ? g->block.nx : g->block.ny) + 3;
   h->capacity = (long)longest * max_values_per_point;
-  int status = cryo_device_alloc(dev, h->capacity, &h->send_h, &h->send_d, err);
-  if (status == CRYO_OK) status = cryo_device_alloc(dev, h->capacity, &h->recv_h, &h->recv_d, err);
+  snprintf(h->path, sizeof h->path, "staged through host buffers");
+  int status = cryo_device_alloc(dev, 2 * h->capacity, &h->send_h, &h->send_d, err);
+  if (status == CRYO_OK)
+    status = cryo_device_alloc(dev, 2 * h->capacity, &h->recv_h, &h->recv_d, err);
   if (status != CRYO_OK) {
     cryo_halo_destroy(&h);
     return status;
@@ -39,49 +65,145 @@ int cryo_halo_create(cryo_halo **hp, const cryo_grid *g, cryo_device *dev, int m
 void cryo_halo_destroy(cryo_halo **hp) {
   cryo_halo *h = *hp;
   if (!h) return;
-  cryo_device_free(h->dev, &h->send_h, h->capacity);
-  cryo_device_free(h->dev, &h->recv_h, h->capacity);
+  cryo_device_free(h->dev, &h->send_h, 2 * h->capacity);
+  cryo_device_free(h->dev, &h->recv_h, 2 * h->capacity);
   free(h);
   *hp = NULL;
 }
 
-/* One direction of one axis: send the line at send_index to `to`, receive the
- * line for recv_index from `from`. */
-static int exchange_line(cryo_halo *h, cryo_location loc, int axis, int send_index, int to,
-                         int recv_index, int from, int first, int count, int nlev, double *const *f,
-                         int nfield, cryo_err *err) {
-  if (to == MPI_PROC_NULL && from == MPI_PROC_NULL) return CRYO_OK;
-  /* the pack and unpack kernels are synchronous; queued kernels write the
-   * fields they copy */
-  cryo_device_wait();
-  const cryo_block *b = &h->grid->block;
-  long n = (long)count * nlev * nfield;
-  double *q[CRYO_HALO_MAX_FIELDS] = {0};
-  for (int i = 0; i < nfield; ++i)
-    q[i] = f[i];
-  if (to == h->grid->rank && from == h->grid->rank) {
-    /* periodic wrap onto this rank: the line stays on the device */
-    cryo_halo_line_copy(b, loc, axis, send_index, first, count, nlev, q[0], q[1], q[2], q[3],
-                        h->send_d, 0);
-    cryo_halo_line_copy(b, loc, axis, recv_index, first, count, nlev, q[0], q[1], q[2], q[3],
-                        h->send_d, 1);
+int cryo_halo_mpi_cuda_aware(char *why, int len) {
+#if defined(MPIX_CUDA_AWARE_SUPPORT)
+  const char *built = MPIX_CUDA_AWARE_SUPPORT ? "" : "; built against an Open MPI without CUDA";
+#else
+  const char *built = "";
+#endif
+  /* Looked up in the running library rather than linked: the library at run
+   * time may differ from the one built against, and may lack the call. */
+  int (*query)(void) = (int (*)(void))dlsym(RTLD_DEFAULT, "MPIX_Query_cuda_support");
+  if (!query) {
+    snprintf(why, (size_t)len,
+             "the MPI library has no MPIX_Query_cuda_support (Open MPI's cuda extension)%s", built);
+    return 0;
+  }
+  int yes = query() == 1;
+  snprintf(why, (size_t)len, "MPIX_Query_cuda_support() = %d: the MPI library is %sCUDA-aware%s",
+           yes, yes ? "" : "not ", built);
+  return yes;
+}
+
+int cryo_halo_choose(const char *setting, const char *source, int gpu, const char *device,
+                     int cuda_aware, const char *aware_why, int *device_buffers, char *why, int len,
+                     cryo_err *err) {
+  *device_buffers = 0;
+  int yes = !strcmp(setting, "yes");
+  CRYO_CHECK(yes || !strcmp(setting, "auto") || !strcmp(setting, "no"), err, CRYO_ERR_RANGE,
+             "%s: &cryo_run: halo_device_buffers = '%s', expected 'auto', 'yes' or 'no'", source,
+             setting);
+  if (!strcmp(setting, "no")) {
+    snprintf(why, (size_t)len, "staged through host buffers (halo_device_buffers = 'no')");
     return CRYO_OK;
   }
-  if (to != MPI_PROC_NULL) {
-    cryo_halo_line_copy(b, loc, axis, send_index, first, count, nlev, q[0], q[1], q[2], q[3],
-                        h->send_d, 0);
-    cryo_device_to_host(h->dev, h->send_h, 0, n);
+  if (!gpu) {
+    CRYO_CHECK(!yes, err, CRYO_ERR_UNSUPPORTED,
+               "%s: &cryo_run: halo_device_buffers = 'yes' passes GPU memory to MPI, but this "
+               "rank has no GPU (%s): set 'auto' or 'no'",
+               source, device);
+    snprintf(why, (size_t)len, "host buffers (no GPU: the arrays are in host memory)");
+    return CRYO_OK;
   }
-  int tag = 100 + 2 * axis + (send_index > recv_index);
-  CRYO_CALL(cryo_mpi_check(MPI_Sendrecv(h->send_h, to == MPI_PROC_NULL ? 0 : (int)n, MPI_DOUBLE, to,
-                                        tag, h->recv_h, from == MPI_PROC_NULL ? 0 : (int)n,
-                                        MPI_DOUBLE, from, tag, h->grid->comm, MPI_STATUS_IGNORE),
-                           "halo MPI_Sendrecv", err));
-  if (from != MPI_PROC_NULL) {
-    cryo_device_to_device(h->dev, h->recv_h, 0, n);
-    cryo_halo_line_copy(b, loc, axis, recv_index, first, count, nlev, q[0], q[1], q[2], q[3],
-                        h->recv_d, 1);
+  if (!cuda_aware) {
+    CRYO_CHECK(!yes, err, CRYO_ERR_UNSUPPORTED,
+               "%s: &cryo_run: halo_device_buffers = 'yes' needs a CUDA-aware MPI, but %s: run "
+               "with a CUDA-aware Open MPI, or set 'auto' or 'no'",
+               source, aware_why);
+    snprintf(why, (size_t)len, "staged through host buffers (%s)", aware_why);
+    return CRYO_OK;
   }
+  *device_buffers = 1;
+  snprintf(why, (size_t)len, "device buffers straight to MPI (halo_device_buffers = '%s'; %s)",
+           setting, aware_why);
+  return CRYO_OK;
+}
+
+void cryo_halo_set_path(cryo_halo *h, int device_buffers, const char *why) {
+  h->device_buffers = device_buffers;
+  snprintf(h->path, sizeof h->path, "%s", why);
+}
+
+const char *cryo_halo_path(const cryo_halo *h) {
+  return h->path;
+}
+
+void cryo_halo_stats(const cryo_halo *h, double *seconds, long *exchanges, long long *bytes_sent) {
+  *seconds = h->seconds;
+  *exchanges = h->exchanges;
+  *bytes_sent = h->bytes_sent;
+}
+
+/* One direction of an axis: the line at send_index goes to `to`, the line
+ * for recv_index comes from `from`. */
+typedef struct halo_dir {
+  int send_index, to, recv_index, from;
+} halo_dir;
+
+/* Values [offset, offset + count) of the lines d = 0, 1 that are active (a
+ * contiguous range: line d sits at d * n). */
+static void active_range(const int active[2], long n, long *offset, long *count) {
+  *offset = active[0] ? 0 : n;
+  *count = (long)(active[0] + active[1]) * n;
+}
+
+/* Both directions of one axis at once. Direction d's message carries tag
+ * 100 + 2 axis + d, so that two ranks that are each other's west and east
+ * neighbours (periodic, two blocks) tell the lines apart. */
+static int exchange_axis(cryo_halo *h, cryo_location loc, int axis, const halo_dir dir[2],
+                         int first, int count, int nlev, int nfield, double *const *q,
+                         cryo_err *err) {
+  const cryo_grid *g = h->grid;
+  const cryo_block *b = &g->block;
+  const long n = (long)count * nlev * nfield;
+  double *send = h->device_buffers ? h->send_d : h->send_h;
+  double *recv = h->device_buffers ? h->recv_d : h->recv_h;
+  int sending[2] = {0, 0}, receiving[2] = {0, 0};
+  MPI_Request req[4];
+  int nreq = 0;
+  for (int d = 0; d < 2; ++d) {
+    const halo_dir *r = &dir[d];
+    if (r->to == g->rank && r->from == g->rank) {
+      /* periodic wrap onto this rank: the line stays on the device */
+      cryo_halo_line_copy(b, loc, axis, r->send_index, first, count, nlev, q[0], q[1], q[2], q[3],
+                          h->send_d + d * n, 0);
+      cryo_halo_line_copy(b, loc, axis, r->recv_index, first, count, nlev, q[0], q[1], q[2], q[3],
+                          h->send_d + d * n, 1);
+      continue;
+    }
+    sending[d] = r->to != MPI_PROC_NULL;
+    receiving[d] = r->from != MPI_PROC_NULL;
+    if (receiving[d])
+      CRYO_CALL(cryo_mpi_check(MPI_Irecv(recv + d * n, (int)n, MPI_DOUBLE, r->from,
+                                         100 + 2 * axis + d, g->comm, &req[nreq++]),
+                               "halo MPI_Irecv", err));
+    if (sending[d])
+      cryo_halo_line_copy(b, loc, axis, r->send_index, first, count, nlev, q[0], q[1], q[2], q[3],
+                          h->send_d + d * n, 0);
+  }
+  long offset, values;
+  active_range(sending, n, &offset, &values);
+  if (!h->device_buffers) cryo_device_to_host(h->dev, h->send_h, offset, values);
+  for (int d = 0; d < 2; ++d)
+    if (sending[d]) {
+      CRYO_CALL(cryo_mpi_check(MPI_Isend(send + d * n, (int)n, MPI_DOUBLE, dir[d].to,
+                                         100 + 2 * axis + d, g->comm, &req[nreq++]),
+                               "halo MPI_Isend", err));
+      h->bytes_sent += n * (long long)sizeof *send;
+    }
+  CRYO_CALL(cryo_mpi_check(MPI_Waitall(nreq, req, MPI_STATUSES_IGNORE), "halo MPI_Waitall", err));
+  active_range(receiving, n, &offset, &values);
+  if (!h->device_buffers) cryo_device_to_device(h->dev, h->recv_h, offset, values);
+  for (int d = 0; d < 2; ++d)
+    if (receiving[d])
+      cryo_halo_line_copy(b, loc, axis, dir[d].recv_index, first, count, nlev, q[0], q[1], q[2],
+                          q[3], h->recv_d + d * n, 1);
   return CRYO_OK;
 }
 
@@ -89,24 +211,34 @@ int cryo_halo_exchange(cryo_halo *h, cryo_location loc, int nlev, int nfield, do
                        cryo_err *err) {
   const cryo_grid *g = h->grid;
   const cryo_block *b = &g->block;
-  int node = loc == CRYO_AT_NODE;
-  int longest = (b->nx > b->ny ? b->nx : b->ny) + 3;
-  for (int f0 = 0; f0 < nfield; f0 += CRYO_HALO_MAX_FIELDS) {
-    int nf = nfield - f0 < CRYO_HALO_MAX_FIELDS ? nfield - f0 : CRYO_HALO_MAX_FIELDS;
-    CRYO_CHECK((long)longest * nlev * nf <= h->capacity, err, CRYO_ERR_ARG,
-               "halo exchange of %d fields x %d levels exceeds the buffers sized at creation", nf,
-               nlev);
-    double *const *f = fields + f0;
-    /* x: owned rows only */
-    CRYO_CALL(exchange_line(h, loc, 0, node, g->west, b->nx + node, g->east, 0, b->ny + node, nlev,
-                            f, nf, err));
-    CRYO_CALL(exchange_line(h, loc, 0, b->nx - 1, g->east, -1, g->west, 0, b->ny + node, nlev, f,
-                            nf, err));
-    /* y: whole rows with their x halo */
-    CRYO_CALL(exchange_line(h, loc, 1, node, g->south, b->ny + node, g->north, -1, b->nx + 2 + node,
-                            nlev, f, nf, err));
-    CRYO_CALL(exchange_line(h, loc, 1, b->ny - 1, g->north, -1, g->south, -1, b->nx + 2 + node,
-                            nlev, f, nf, err));
+  const int node = loc == CRYO_AT_NODE;
+  const int longest = (b->nx > b->ny ? b->nx : b->ny) + 3;
+  const int most = nfield < CRYO_HALO_MAX_FIELDS ? nfield : CRYO_HALO_MAX_FIELDS;
+  CRYO_CHECK((long)longest * nlev * most <= h->capacity, err, CRYO_ERR_ARG,
+             "halo exchange of %d fields x %d levels exceeds the buffers sized at creation", most,
+             nlev);
+  const int lonely = g->west == MPI_PROC_NULL && g->east == MPI_PROC_NULL &&
+                     g->south == MPI_PROC_NULL && g->north == MPI_PROC_NULL;
+  if (lonely) return CRYO_OK;
+  /* the pack and unpack kernels are synchronous; queued kernels write the
+   * fields they copy */
+  cryo_device_wait();
+  const double t0 = MPI_Wtime();
+  /* x: owned rows only; y: whole rows with their x halo */
+  const halo_dir x[2] = {{node, g->west, b->nx + node, g->east}, {b->nx - 1, g->east, -1, g->west}};
+  const halo_dir y[2] = {{node, g->south, b->ny + node, g->north},
+                         {b->ny - 1, g->north, -1, g->south}};
+  int status = CRYO_OK;
+  for (int f0 = 0; f0 < nfield && status == CRYO_OK; f0 += CRYO_HALO_MAX_FIELDS) {
+    const int nf = nfield - f0 < CRYO_HALO_MAX_FIELDS ? nfield - f0 : CRYO_HALO_MAX_FIELDS;
+    double *q[CRYO_HALO_MAX_FIELDS] = {0};
+    for (int i = 0; i < nf; ++i)
+      q[i] = fields[f0 + i];
+    status = exchange_axis(h, loc, 0, x, 0, b->ny + node, nlev, nf, q, err);
+    if (status == CRYO_OK)
+      status = exchange_axis(h, loc, 1, y, -1, b->nx + 2 + node, nlev, nf, q, err);
   }
-  return CRYO_OK;
+  h->seconds += MPI_Wtime() - t0;
+  h->exchanges += 1;
+  return status;
 }

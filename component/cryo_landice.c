@@ -1,4 +1,4 @@
-/* The land-ice dynamical core inside the component (DESIGN.md section 6):
+/* The land-ice dynamical core inside the component (docs/landice.md):
  * state arrays from the kernels' table, analytic geometry, mass-balance
  * forcing through the exchange layer, and per coupling interval the
  * first-order Stokes solve and (optionally) thickness evolution. */

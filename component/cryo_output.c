@@ -1,4 +1,4 @@
-/* CF-1.8 NetCDF output, gathered to rank 0 (DESIGN.md section 8): one
+/* CF-1.8 NetCDF output, gathered to rank 0 (docs/design.md, Files): one
  * record per output time, coordinates x, y at cell centres and x_node,
  * y_node at cell corners, a `time` axis in seconds since the start date.
  * The file is NetCDF classic with 64-bit offsets, written by NetCDF's own

@@ -1,4 +1,4 @@
-/* Restart files (DESIGN.md section 8): every prognostic array at full
+/* Restart files (docs/design.md, Files): every prognostic array at full
  * precision in global layout (so any decomposition can read it), the clock
  * and the grid. Built in memory by NetCDF-4, then written by this file to
  * '<name>.tmp' followed by a checksum line over every byte before it,

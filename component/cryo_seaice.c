@@ -1,4 +1,4 @@
-/* The sea-ice dynamical core inside the component (DESIGN.md section 5):
+/* The sea-ice dynamical core inside the component (docs/seaice.md):
  * state arrays from the kernels' table, initial state, forcing through the
  * exchange layer, and the macro-step loop of one coupling interval. */
 #include "cryo_check.h"

@@ -5,7 +5,7 @@
  * Every function returns CRYO_OK or one of the error classes below; after an
  * error, cryo_last_error() gives a message naming the file, variable, namelist
  * line or value that was wrong. The library never exits or aborts.
- * Architecture and numerics: DESIGN.md in the project's shared documents.
+ * Architecture and numerics: docs/design.md, docs/seaice.md, docs/landice.md.
  */
 #ifndef CRYODYN_H
 #define CRYODYN_H

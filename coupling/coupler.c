@@ -1,5 +1,5 @@
 /* Joining and leaving an OASIS3-MCT coupled run (coupling/cryo_coupler.h,
- * DESIGN.md section 7). OASIS is process-global state, and so is the record
+ * docs/design.md, Coupling). OASIS is process-global state, and so is the record
  * kept here of the component name and local communicator, which the "oasis"
  * exchange provider (coupling/exchange_oasis.c) checks against its own
  * communicator, and of the last error (these calls come before a component

@@ -1,4 +1,4 @@
-/* Joining and leaving an OASIS3-MCT coupled run (DESIGN.md section 7).
+/* Joining and leaving an OASIS3-MCT coupled run (docs/design.md, Coupling).
  *
  * With OASIS the component's communicator is the local one the coupler hands
  * out, so joining the coupled run must come before cryo_init builds the grid
@@ -18,7 +18,7 @@
  *   MPI_Finalize();
  *
  * Aborting matters: the partners wait in OASIS calls, and only an abort of
- * MPI_COMM_WORLD stops them (shared/notes/oasis.md, pitfalls 1 and 4).
+ * MPI_COMM_WORLD stops them (docs/design.md, Coupling: OASIS3-MCT).
  *
  * The first block of declarations uses only public types, so that cryodyn.h can
  * declare them for host programs; cryo_coupler_get is for the exchange

@@ -1,6 +1,6 @@
-/* The exchange layer (DESIGN.md section 7): one interface through which a
+/* The exchange layer (docs/design.md, Coupling): one interface through which a
  * dynamical core gets its forcing and puts its results, filled by one of three
- * providers chosen by name at run time (STYLE.md rule 8):
+ * providers chosen by name at run time:
  *   "netcdf"  forcing files of the standalone harness (coupling/exchange_netcdf.c)
  *   "host"    a host model in the same process sets and reads fields through
  *             cryo_set_field / cryo_get_field (coupling/exchange_host.c)
@@ -8,7 +8,7 @@
  *             --with-oasis; otherwise creating it is CRYO_ERR_UNSUPPORTED)
  *
  * One table of coupling fields, cryo_exchange_fields[], serves every provider
- * and the output writer (STYLE.md rule 9).
+ * and the output writer.
  *
  * Life cycle, on every rank of `comm`, all ranks making the same calls in the
  * same order (host and oasis providers communicate inside get):
@@ -79,7 +79,7 @@ typedef struct cryo_field_info {
 
 /* The table, indexed by cryo_field_id. Notes on units and signs:
  * - taux_io/tauy_io are the stress the ocean exerts on the ice, A tau_ocn of
- *   DESIGN.md section 5 (CF: upward_x_stress_at_sea_ice_base); the stress on
+ *   docs/seaice.md (CF: upward_x_stress_at_sea_ice_base); the stress on
  *   the ocean is its negative.
  * - smb and basal_melt are mass fluxes in kg m-2 s-1, the units in which
  *   atmosphere and ocean models exchange them, so that neither side needs the

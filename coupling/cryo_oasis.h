@@ -1,4 +1,4 @@
-/* cryodyn's layer over the OASIS3-MCT coupler (DESIGN.md section 7).
+/* cryodyn's layer over the OASIS3-MCT coupler (docs/design.md, Coupling).
  *
  * The calls mirror OASIS3-MCT 5.x's native C API (oasis_c_init_comp, ...): where
  * configure finds oasis_c.h (CRYO_HAVE_OASIS_C) they call it directly, otherwise a
@@ -8,7 +8,7 @@
  *     name and the field or component concerned in `err`;
  *   - a variable id of -1 (a name the namcouple does not couple) is an error;
  *   - put/get check the array size against the variable's partition, because OASIS
- *     aborts on a wrong size with exit code 0 (shared/notes/oasis.md);
+ *     aborts on a wrong size with exit code 0 (docs/design.md, Coupling);
  *   - fields are double precision, bundle size 1, stored x fastest (C a[ny][nx]).
  * The library code never calls cryo_oasis_abort; it is for driver programs.
  */
@@ -50,7 +50,7 @@ enum {
 
 /* Check the namcouple at `path` (OASIS reads "namcouple" in the run directory)
  * before OASIS does: OASIS aborts on a missing or malformed one with exit code 0
- * and no message the user sees (shared/notes/oasis.md). Checked: the file can be
+ * and no message the user sees (docs/design.md, Coupling). Checked: the file can be
  * read; outside comment lines ('#') every line belongs to a section `$NAME ...
  * $END`; $NFIELDS and $RUNTIME hold one positive integer; $STRINGS exists and
  * holds no blank line; $NBMODEL (required by OASIS3-MCT 2.0, gone in 5.x) holds

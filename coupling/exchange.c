@@ -1,5 +1,5 @@
-/* The parts of the exchange layer that every provider shares (DESIGN.md
- * section 7, STYLE.md rules 8 and 9): the table of coupling fields, provider
+/* The parts of the exchange layer that every provider shares
+ * (docs/design.md, Coupling): the table of coupling fields, provider
  * selection, argument checks, and the halo-ring fill for providers that only
  * know this rank's owned cells. */
 #ifdef HAVE_CONFIG_H

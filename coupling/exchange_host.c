@@ -1,4 +1,4 @@
-/* Host provider (forcing = 'host', DESIGN.md section 2): a host model in the
+/* Host provider (forcing = 'host', docs/design.md, Lifecycle): a host model in the
  * same process hands forcing in with cryo_set_field and reads results with
  * cryo_get_field. The provider keeps one buffer of owned cells per field:
  * get returns the values last set (whatever the time), put stores the values

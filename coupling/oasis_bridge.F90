@@ -1,6 +1,6 @@
 ! ISO_C_BINDING bridge from cryodyn's C coupling layer (coupling/oasis_c.c) to
 ! the OASIS3-MCT 2.0-era Fortran API of the Debian liboasis3-dev package, which
-! has no C API (DESIGN.md section 7; facts in shared/notes/oasis.md).
+! has no C API (docs/design.md, Coupling: OASIS3-MCT).
 !
 ! Each routine is a thin call with C-compatible arguments: C strings arrive
 ! NUL-terminated, integers as c_int, fields as contiguous real(c_double) arrays

@@ -1,7 +1,7 @@
-/* OASIS3-MCT coupling layer (DESIGN.md section 7): cryodyn statuses and messages
+/* OASIS3-MCT coupling layer (docs/design.md, Coupling): cryodyn statuses and messages
  * around either OASIS3-MCT 5.x's C API (CRYO_HAVE_OASIS_C) or the Fortran bridge
  * to Debian's 2.0-era API (coupling/oasis_bridge.F90). Return codes and pitfalls:
- * shared/notes/oasis.md and the OASIS3-MCT user guide.
+ * docs/design.md, Coupling, and the OASIS3-MCT user guide.
  *
  * OASIS itself is process-global state, so this layer keeps a process-global
  * table of the partitions and variables it defined: put/get need each field's

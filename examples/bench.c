@@ -1,5 +1,5 @@
-/* GPU benchmark harness (DESIGN.md section 10): times every dynamics kernel
- * against its byte floor, after the time-oriented model of seed 000.
+/* GPU benchmark harness (docs/performance.md): times every dynamics kernel
+ * against its byte floor, after the time-oriented model of Antepara et al. (2024, SC24 Workshops).
  *
  * For each kernel the floor is the fewest bytes it must move through device
  * memory: each input array read once and each output array written once, over
@@ -352,7 +352,7 @@ static double measure_copy(long n, int reps) {
 
 /* ---------------------------------------------------------------- sea ice */
 
-/* Unoptimized structure of the mEVP stress update, for comparison (seed 000
+/* Unoptimized structure of the mEVP stress update, for comparison (Antepara et al. 2024,
  * Fig. 2 "baseline"): one loop per stage, Gauss-point intermediates in
  * global arrays (strain, then VP stress, then projection and relaxation).
  * Same formulas as kernels/seaice_stress.c; dG0 tracers only. */
@@ -1063,7 +1063,7 @@ static void launch_costs(int reps, int gib) {
 
 /* ---------------------------------------------------------------- cyclone run */
 
-/* The full Mehlmann cyclone (BENCHMARKS.md) on one block through the same
+/* The full Mehlmann cyclone (docs/benchmarks.md) on one block through the same
  * driver the component calls every macro step (cryo_seaice_forcing_cyclone,
  * then cryo_seaice_step), with the state allocated from cryo_seaice_arrays
  * and initialized as component/cryo_seaice.c does (init = 'cyclone'): mask 1

@@ -104,7 +104,7 @@ int main(int argc, char **argv) {
     MPI_Finalize();
     return status ? 1 : 0;
   }
-  char banner[1024];
+  char banner[2048];
   if (cryo_banner(c, banner, (int)sizeof banner) == CRYO_OK && cryo_is_root(c)) {
     printf("%s  namelist: %s\n", banner, argv[1]);
     fflush(stdout);
@@ -139,7 +139,7 @@ int main(int argc, char **argv) {
     MPI_Finalize();
     return 1;
   }
-  char report[1024];
+  char report[2048];
   cryo_timer_report(c, report, sizeof report);
   if (cryo_is_root(c)) printf("cryodyn: run complete\n%s", report);
   status = cryo_finalize(&c);

@@ -1,6 +1,6 @@
 /* cryodyn-cyclone-forcing: write the forcing file of the Mehlmann et al.
- * (2021) sea-ice cyclone benchmark (BENCHMARKS.md; JAMES 13, e2021MS002523)
- * for the netcdf forcing provider (coupling/exchange_netcdf.c).
+ * (2021) sea-ice cyclone benchmark (docs/benchmarks.md; JAMES 13,
+ * e2021MS002523) for the netcdf forcing provider (coupling/exchange_netcdf.c).
  *
  *   cryodyn-cyclone-forcing OUT.nc NX NY [DAYS] [INTERVAL_S]
  *

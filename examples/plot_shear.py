@@ -9,7 +9,7 @@ time in "seconds since <start>". Without --time the last record is drawn;
 --time HOURS draws the record nearest to that time; several --time values
 (e.g. --time 24 48) draw those records side by side with one colour bar, as
 the Mehlmann et al. (2021) cyclone benchmark shows the shear after 1 and 2
-days (shared/BENCHMARKS.md). Cells with zero shear (land, or ice at rest)
+days (docs/benchmarks.md). Cells with zero shear (land, or ice at rest)
 are drawn at the lower end of the colour scale.
 
 Needs numpy, matplotlib and netCDF4 (Debian: python3-numpy,

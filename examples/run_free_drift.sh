@@ -1,5 +1,5 @@
 #!/bin/sh
-# Steady free drift (shared/BENCHMARKS.md): write a uniform forcing file, run
+# Steady free drift (docs/benchmarks.md): write a uniform forcing file, run
 # namelists/free_drift.nml on 2 ranks in free_drift/, and compare the interior
 # ice velocity with the analytic steady state.
 #
@@ -65,7 +65,7 @@ echo "run_free_drift: cryodyn took $(( $(date +%s) - start )) s"
 "$python" - <<'EOF'
 import math, sys
 import netCDF4, numpy as np
-# Constants of the namelist (cyclone defaults) and BENCHMARKS.md's formula.
+# Constants of the namelist (cyclone defaults) and the formula of docs/benchmarks.md.
 rho_i, rho_a, rho_o, ca, co, f, h, ua = 900.0, 1.3, 1026.0, 1.2e-3, 5.5e-3, 1.46e-4, 0.3, 10.0
 tau = rho_a * ca * ua * ua
 a, b = rho_o * co, rho_i * h * f

@@ -1,4 +1,4 @@
-/* Toy atmosphere: an OASIS partner for cryodyn's land ice (DESIGN.md section 7,
+/* Toy atmosphere: an OASIS partner for cryodyn's land ice (docs/design.md, Coupling;
  * issue 5 item 4).
  *
  * OASIS component "toyatm" on an nx x ny grid (the land-ice grid: no remapping)

@@ -1,4 +1,4 @@
-/* Toy ocean: an OASIS partner for cryodyn's sea ice (DESIGN.md section 7).
+/* Toy ocean: an OASIS partner for cryodyn's sea ice (docs/design.md, Coupling).
  *
  * OASIS component "toyoce" on an nx x ny grid split into bands of rows over its
  * ranks (apple partition). Every coupling period it sends the ocean surface
@@ -30,7 +30,7 @@
  * --check stress: where there is ice (concentration > 0) and it moves relative to
  *   the ocean by more than that relative velocity varies across a cell, the stress
  *   of the ocean on the ice must oppose the motion, tau . (u_ice - u_ocean) < 0
- *   (DESIGN.md section 5: tau_ocn is along u_ocean - u_ice), and there must be
+ *   (docs/seaice.md: tau_ocn is along u_ocean - u_ice), and there must be
  *   such points (check_step says why the others are left out);
  * --die-at STEP: at coupling step STEP (0-based) exit with code 3 without
  *   oasis_terminate, to test how cryodyn and mpirun handle a partner that dies.

@@ -1,4 +1,4 @@
-/* One loop directive for CPU threads and GPUs (STYLE.md rule 6).
+/* One loop directive for CPU threads and GPUs (docs/design.md, Kernels).
  *
  * Kernels receive device addresses (the component's device layer hands them
  * out; without OpenACC they are ordinary host addresses) and loop with
@@ -12,7 +12,7 @@
  * point sums must go through the fixed-point reproducible sum so that results
  * do not depend on thread counts.
  *
- * Launches that map nothing (shared/notes/gpu.md; docs/performance.md,
+ * Launches that map nothing (docs/design.md, Kernels; docs/performance.md,
  * "No-map launches"): GCC 12 allocates, copies and frees an argument block on
  * every launch of a region that maps anything (deviceptr included), 17-25 us,
  * against about 4 us for a region with no data clauses. A kernel called many
@@ -87,7 +87,7 @@
 #define CRYO_DEVICE_QUEUE 1
 #define CRYO_DEVICE_WAIT  CRYO_PRAGMA(acc wait)
 /* `acc update device` of a declare-create global copies nothing in GCC 12
- * (shared/notes/gpu.md): the runtime call does. A no-map kernel still queued
+ * (docs/design.md, Kernels): the runtime call does. A no-map kernel still queued
  * may read the old arguments: they change only once it has finished. */
 #define CRYO_DEVICE_ARGS(var) CRYO_PRAGMA(acc declare create(var))
 static inline void cryo_device_args_set(void *dev, const void *fresh, size_t bytes) {

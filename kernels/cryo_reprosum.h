@@ -1,5 +1,5 @@
 /* Reproducible sums: order-independent, hence the same bits for any MPI
- * decomposition and any thread or GPU count (DESIGN.md section 4).
+ * decomposition and any thread or GPU count (docs/design.md, Reproducibility).
  *
  * Every term x is cut into two integers on a common power-of-two grid chosen
  * from the global maximum |x| (an exact max reduction), so partial sums are

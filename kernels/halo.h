@@ -1,5 +1,5 @@
 /* Packing of halo layers into contiguous buffers on the device, so that only
- * the packed layers cross to the host for MPI (DESIGN.md section 4). */
+ * the packed layers cross to the host for MPI (docs/design.md, Host and device). */
 #ifndef CRYO_HALO_KERNELS_H
 #define CRYO_HALO_KERNELS_H
 

@@ -1,5 +1,5 @@
 /* Land-ice dynamics: first-order Stokes (Blatter-Pattyn) velocity and
- * thickness evolution (DESIGN.md section 6, after seed 000, equation 1).
+ * thickness evolution (docs/landice.md; Antepara et al. 2024, Eq. 1).
  *
  * Mesh: the 2-D block of cryo_block.h extruded into nz = n_layers
  * terrain-following layers. Node (i, j, k), k = 0 (bed) .. nz (surface), sits
@@ -180,7 +180,7 @@ void cryo_landice_dirichlet(const cryo_block *b, const cryo_landice_params *p, d
 
 /* Per owned cell: usurf = surface elevation at the cell centre (mean bed of
  * the 4 corner nodes + thk + background plane slope_x x + slope_y y, m) and
- * icemask = 1 where thk > 0, else 0 (coupling fields, DESIGN.md section 7). */
+ * icemask = 1 where thk > 0, else 0 (coupling fields, docs/landice.md). */
 void cryo_landice_coupling_fields(const cryo_block *b, const cryo_landice_params *p,
                                   const double *thk, const double *bed, double *usurf,
                                   double *icemask);
@@ -242,7 +242,7 @@ int cryo_landice_volume(const cryo_block *b, const cryo_landice_state *s, const 
                         double *volume, struct cryo_err *err);
 
 /* Fill bed, thk_node, usrf, beta2 (nodes, halo included), thk (cells) for
- * the analytic cases (p->geometry_case, BENCHMARKS.md) and set p->slope_x,
+ * the analytic cases (p->geometry_case, docs/benchmarks.md) and set p->slope_x,
  * p->slope_y, and p->no_slip for ISMIP-HOM (A: 1, C: 0); smb, basal_melt 0.
  * Needs periodic x and y; ISMIP-HOM needs nx_global dx = ny_global dy = L. */
 int cryo_landice_geometry(const cryo_block *b, cryo_landice_params *p, cryo_landice_state *s,

@@ -1,4 +1,4 @@
-/* Cell fields the land ice sends to an atmosphere (DESIGN.md section 7, the
+/* Cell fields the land ice sends to an atmosphere (docs/landice.md, Coupling fields; the
  * exchange table of coupling/exchange.c): surface elevation at the cell centre,
  * the cell's bed (mean of its 4 corner nodes) plus its thickness plus the
  * background plane slope_x x + slope_y y that the analytic cases keep out of the

@@ -1,7 +1,7 @@
 /* Element computations of the first-order Stokes kernels, shared by the
  * residual, Jacobian and energy kernels (private to kernels/landice_*.c).
  *
- * Weak form (seed 000, equation 1; DESIGN.md section 6), per test function
+ * Weak form (docs/landice.md; Antepara et al. 2024, Eq. 1), per test function
  * phi_a of local node a:
  *   R_a^u = int 2 mu [(2 u_x + v_y) phi_x + (u_y + v_x)/2 phi_y + u_z/2 phi_z] + rho g s_x phi
  *         - f_x phi + int_bed beta2 u phi
@@ -43,7 +43,7 @@
 #endif
 
 /* Fixed-size inner loops fully unrolled, so that the small private arrays
- * live in registers (seed 001, "Specialize"). */
+ * live in registers (Owen et al. 2024, IPDPS, "Specialize"). */
 #if defined(__GNUC__) && !defined(__NVCOMPILER)
 #define CRYO_LANDICE_UNROLL CRYO_PRAGMA(GCC unroll 16)
 #else
@@ -116,7 +116,7 @@ static inline void landice_surface_grad(const landice_coef *c, const double s[4]
  * instead of keeping per-node arrays: arrays indexed by a run-time node
  * number, and the 24 physical gradients of a Gauss point kept alive across
  * the accumulation, put the element kernels in local memory
- * (docs/performance.md; seed 001, "Privatization": private arrays must fit
+ * (docs/performance.md; Owen et al. 2024, "Privatization": private arrays must fit
  * registers). Node selections below are conditionals on the bits of a, never
  * array lookups, for the same reason. */
 typedef struct landice_gauss {
@@ -259,7 +259,7 @@ static inline void landice_elem_viscosity(const landice_coef *c, const landice_e
   }
 }
 
-/* Element residual r[16] (seed 000 Fig. 2 "optimized": fused loops over the
+/* Element residual r[16] (Antepara et al. 2024, Fig. 2 "optimized": fused loops over the
  * Gauss points, local accumulation). */
 CRYO_LANDICE_ROUTINE
 static inline void landice_elem_residual(const landice_coef *c, const landice_elem_in *in,
@@ -315,7 +315,7 @@ static inline void landice_elem_residual(const landice_coef *c, const landice_el
 
 /* Rows 2a and 2a + 1 of the exact element Jacobian K = dr/dU (symmetric):
  * kr[c][m] = K[2a + c][m]. One thread per (element, local node a) keeps 32
- * accumulators instead of 256 (seed 001: private arrays must fit registers).
+ * accumulators instead of 256 (Owen et al. 2024: private arrays must fit registers).
  * The viscosity comes first (landice_elem_viscosity), so that the
  * accumulation calls nothing. Node gradients are recomputed where used:
  * node a's from a, never looked up by a run-time index. */

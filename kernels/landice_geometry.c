@@ -1,4 +1,4 @@
-/* Analytic land-ice geometries (shared/BENCHMARKS.md, land ice):
+/* Analytic land-ice geometries (docs/benchmarks.md, Land ice):
  *   slab:  s = -x tan(alpha), b = s - H, uniform beta2 (or no slip), periodic;
  *   ISMIP-HOM A (Pattyn et al. 2008): s = -x tan(0.5 deg),
  *          b = s - 1000 + 500 sin(w x) sin(w y), no slip, periodic, w = 2 pi / L;

@@ -1,4 +1,4 @@
-/* First-order Stokes Jacobian kernels (DESIGN.md section 6): the exact
+/* First-order Stokes Jacobian kernels (docs/landice.md): the exact
  * (hand-derived, landice_element.h) 16x16 element matrices, assembled into
  * the fixed 27-neighbour block pattern of landice.h by the same 8-colour
  * element scatter as the residual, hence deterministic without atomics. One

@@ -1,5 +1,5 @@
-/* First-order Stokes residual and functional kernels (DESIGN.md section 6;
- * seed 000 equation 1 and Fig. 2 "optimized": per element one fused loop over
+/* First-order Stokes residual and functional kernels (docs/landice.md;
+ * Antepara et al. 2024, Eq. 1 and Fig. 2 "optimized": per element one fused loop over
  * the Gauss points with local accumulation, then one scatter).
  *
  * Deterministic assembly without atomics: a launch covers the elements of one

@@ -1,5 +1,5 @@
-/* Newton-Krylov solver for the first-order Stokes velocity (DESIGN.md
- * section 6): damped Newton with a backtracking line search on the convex
+/* Newton-Krylov solver for the first-order Stokes velocity
+ * (docs/landice.md): damped Newton with a backtracking line search on the convex
  * functional E(U) (or on |R|), conjugate gradients on the symmetric positive
  * definite Jacobian with a column (vertical line) block-Jacobi preconditioner.
  *

@@ -1,4 +1,4 @@
-/* Thickness evolution (DESIGN.md section 6; seed 000 mass conservation):
+/* Thickness evolution (docs/landice.md, Thickness evolution):
  *   dH/dt + div(H ubar) = smb - basal_melt
  * by explicit first-order upwind finite volumes at the cells. Face normal
  * velocities are the mean of the depth-averaged velocity at the face's two

@@ -1,5 +1,5 @@
 /* Sea-ice dynamical core: viscous-plastic rheology solved by the mEVP
- * iteration (DESIGN.md section 5, after neXtSIM-DG, seed 003 Eq. 1-3 and
+ * iteration (docs/seaice.md, after neXtSIM-DG: Jendersie et al. 2025, Eq. 1-3 and
  * Listing 1), as kernels over one rank's block (kernels/cryo_block.h).
  *
  * Discretization on uniform dx x dy rectangles:
@@ -107,7 +107,7 @@ typedef struct {
 } cryo_seaice_array_info;
 
 /* Fill p with the Mehlmann et al. (2021) cyclone benchmark values
- * (BENCHMARKS.md): dt 120 s, 100 mEVP iterations, alpha = beta = 800. */
+ * (docs/benchmarks.md): dt 120 s, 100 mEVP iterations, alpha = beta = 800. */
 void cryo_seaice_params_cyclone(cryo_seaice_params *p);
 
 /* CRYO_OK, or CRYO_ERR_RANGE recorded in err naming the first parameter out of
@@ -118,7 +118,7 @@ int cryo_seaice_params_check(const cryo_seaice_params *p, struct cryo_err *err);
  * tracer order and return how many there are. */
 int cryo_seaice_arrays(const cryo_seaice_params *p, const cryo_seaice_array_info **table);
 
-/* One advective macro step (DESIGN.md 5): halo exchange of h, a, stress and
+/* One advective macro step (docs/seaice.md): halo exchange of h, a, stress and
  * velocity; u_n = u; n_evp mEVP iterations; upwind transport of h and a with
  * the final velocity (dG0: forward Euler; dG1: limited, Heun RK2), then
  * h >= 0, 0 <= a <= 1. Needs the forcing and mask (with halos) set. Returns
@@ -133,7 +133,7 @@ int cryo_seaice_step(const cryo_seaice_params *p, const cryo_block *b, cryo_seai
 int cryo_seaice_transport(const cryo_seaice_params *p, const cryo_block *b, cryo_seaice_state *s,
                           const cryo_comm_ops *ops);
 
-/* mEVP stress update, seed 003 Listing 1, over every cell with mask 1 including
+/* mEVP stress update (Jendersie et al. 2025, Listing 1) over every cell with mask 1 including
  * the halo ring: strain of the bilinear velocity at the Gauss points, VP stress
  * with P = P* h exp(-C (1 - a)) and smooth Delta, relaxation
  * s += (proj(s_vp) - s) / alpha onto the 3 dG coefficients. */
@@ -141,7 +141,7 @@ void cryo_seaice_stress_kernel(const cryo_seaice_params *p, const cryo_block *b,
                                const double *v, const double *h, const double *a,
                                const double *mask, double *s11, double *s12, double *s22);
 
-/* mEVP velocity update (DESIGN.md 5) over nodes [0,nx] x [0,ny], in place in
+/* mEVP velocity update (docs/seaice.md) over nodes [0,nx] x [0,ny], in place in
  * (u, v): divergence of stress gathered from the node's 4 cells in fixed order,
  * air drag, semi-implicit ocean drag, Coriolis with sea-surface tilt (implicit).
  * Nodes not surrounded by 4 active cells get u = v = 0. */
@@ -156,7 +156,7 @@ void cryo_seaice_velocity_kernel(const cryo_seaice_params *p, const cryo_block *
 void cryo_seaice_velocity_save_kernel(const cryo_block *b, const double *u, const double *v,
                                       double *u_n, double *v_n);
 
-/* Upwind dG0 finite-volume transport over owned cells (seed 003 Eq. 1 without
+/* Upwind dG0 finite-volume transport over owned cells (Jendersie et al. 2025, Eq. 1 without
  * sources): h_work, a_work = h, a - dt/area * net outflux, face velocities from
  * the mean of the face's two nodes, zero flux across faces next to a mask-0
  * cell. Needs h, a, mask valid in the halo. */

@@ -1,5 +1,5 @@
-/* Transport of ice thickness and concentration (seed 003 Eq. 1 without
- * thermodynamic sources; DESIGN.md section 5, step 2): first-order upwind
+/* Transport of ice thickness and concentration (Jendersie et al. 2025,
+ * Eq. 1 without thermodynamic sources; docs/seaice.md, Transport): first-order upwind
  * finite volumes for the dG0 tracers, forward Euler over the macro step.
  *
  * The normal velocity of a face is the mean of its two nodes' velocity (exact

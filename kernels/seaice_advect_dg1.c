@@ -1,5 +1,5 @@
-/* dG1 transport of ice thickness and concentration (seed 003 Eq. 1 without
- * sources, upwind discontinuous Galerkin; DESIGN.md section 5, step 2) with a
+/* dG1 transport of ice thickness and concentration (Jendersie et al. 2025,
+ * Eq. 1 without sources, upwind discontinuous Galerkin; docs/seaice.md, Transport) with a
  * minmod slope limiter and Heun's two-stage Runge-Kutta scheme (SSP RK2):
  *   q1 = q + dt L(q), limit; q = q/2 + (q1 + dt L(q1))/2, limit, bound.
  *

@@ -1,4 +1,4 @@
-/* Cell-centred fields the sea ice sends to an ocean (DESIGN.md section 7):
+/* Cell-centred fields the sea ice sends to an ocean (docs/seaice.md):
  * ice velocity as the mean of the cell's 4 nodes, concentration and thickness
  * as the cell means (dG coefficient 0), and the stress of the ocean on the
  * ice A rho_o C_o |u_o - u| (u_o - u) as the mean of its 4 node values.

@@ -1,4 +1,4 @@
-/* Mehlmann et al. (2021) cyclone benchmark forcing (BENCHMARKS.md), as pure
+/* Mehlmann et al. (2021) cyclone benchmark forcing (docs/benchmarks.md), as pure
  * functions of a point (x, y) in m and a time t in s since the start, usable
  * in device kernels and in host forcing generators alike.
  *

@@ -1,4 +1,4 @@
-/* Sea-ice diagnostics (DESIGN.md section 5): cell-centre shear and divergence
+/* Sea-ice diagnostics (docs/seaice.md): cell-centre shear and divergence
  * rates, the fields that show linear kinematic features, and global totals
  * (volume, area, maximum speed) that do not depend on the decomposition:
  * sums go through the fixed-point reproducible sum of cryo_reprosum.h.

@@ -1,6 +1,6 @@
 /* Sea-ice forcing at the nodes: the analytic cyclone benchmark
- * (seaice_cyclone.h, BENCHMARKS.md) and the interpolation of cell-centred
- * forcing fields (NetCDF forcing, DESIGN.md section 5) to the nodes.
+ * (seaice_cyclone.h, docs/benchmarks.md) and the interpolation of cell-centred
+ * forcing fields (NetCDF forcing, docs/seaice.md) to the nodes.
  *
  * Minimum bytes: cyclone, 4 x 8 B written per node; cell-to-node average,
  * 4 x 8 B read (cells shared by 4 nodes) and 4 x 8 B written per node.

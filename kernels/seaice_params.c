@@ -1,4 +1,4 @@
-/* Sea-ice parameters (cyclone benchmark defaults, BENCHMARKS.md) and the table
+/* Sea-ice parameters (cyclone benchmark defaults, docs/benchmarks.md) and the table
  * of state arrays the component uses to allocate, halo-exchange, write output
  * and restarts generically. */
 #include <math.h>

@@ -1,4 +1,4 @@
-/* One advective macro step of the sea-ice dynamics (DESIGN.md section 5):
+/* One advective macro step of the sea-ice dynamics (docs/seaice.md):
  * mEVP sub-cycling then transport. Launches per mEVP iteration: one element
  * kernel, one node kernel, one node halo exchange of (u, v).
  *

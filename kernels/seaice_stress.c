@@ -1,5 +1,5 @@
-/* mEVP stress update: one fused element kernel (seed 003 Listing 1, Eq. 3;
- * DESIGN.md section 5).
+/* mEVP stress update: one fused element kernel (Jendersie et al. 2025,
+ * Listing 1, Eq. 3; docs/seaice.md).
  *
  * Per active cell: strain of the bilinear velocity at the 2x2 Gauss points
  * (sym grad of a bilinear field lies in span{1, X, Y}, so this equals the

@@ -1,4 +1,4 @@
-/* mEVP velocity update: one fused node kernel (DESIGN.md section 5, seed 003
+/* mEVP velocity update: one fused node kernel (docs/seaice.md; Jendersie et al. 2025,
  * Eq. 2-3).
  *
  * For a node with 4 active cells, with m = rho_i max(H, h_min) and A the

@@ -11,8 +11,8 @@
 #       library it links (GCC's libgomp and its nvptx plugin among them), the
 #       case inputs and the CPU outputs
 #   sh DIR/pack/gpu-check.sh run DIR/pack    on the GPU machine (which needs
-#       only the NVIDIA driver, Open MPI and python3 with numpy and netCDF4
-#       or h5py): takes from the pack the
+#       only the NVIDIA driver, Open MPI and python3 with numpy): takes from
+#       the pack the
 #       libraries the machine lacks, runs every case on the GPU, then compares
 #   sh DIR/pack/gpu-check.sh compare DIR/pack    the comparison alone: prints
 #       the table and writes it to DIR/pack/gpu-check.md
@@ -20,8 +20,12 @@
 #   sh DIR/pack/gpu-check.sh perf DIR/pack    timings for docs/performance.md:
 #       ISMIP-HOM A (80 x 80 x 10) on the GPU and with OpenMP on every core,
 #       the cyclone at 1024 x 1024 with hourly coupling and 6-hourly output
-#   sh DIR/pack/gpu-check.sh scale DIR/pack    weak scaling of the sea-ice
-#       dynamics over the GPUs of the machine (4096 x 4096 cells per GPU)
+#   sh DIR/pack/gpu-check.sh precision DIR/pack    the 2 km cyclone with the
+#       stress update in single and in double precision: dynamics time and
+#       the benchmark's diagnostics at 24 and 48 h, into DIR/pack/precision.md
+#   sh DIR/pack/gpu-check.sh scale DIR/pack    one MPI rank per GPU: bit for
+#       bit against 1 GPU, weak and strong scaling of the sea-ice dynamics and
+#       weak scaling of land ice; writes DIR/pack/scale.md (see scale below)
 #
 # The cases: the sea-ice cyclone at 8 km for 6 h on 1, 2 and 4 ranks, free
 # drift from a NetCDF forcing file, ISMIP-HOM A at L = 80 km, and ISMIP-HOM A
@@ -33,12 +37,12 @@
 # The run fails (exit 1) when a GPU run fails, when its banner does not name
 # a GPU, when a variable differs from the CPU output by more than the case's
 # tolerance, or when the 2 and 4 rank GPU runs are not bit for bit those of
-# 1 rank. Environment: PYTHON (python3 with numpy and netCDF4 or h5py),
+# 1 rank. Environment: PYTHON (python3 with numpy),
 # MPIRUN (default mpirun).
 set -eu
 
 usage() {
-  echo "usage: gpu-check.sh build DIR | run PACK | compare PACK | perf PACK | scale PACK | all DIR" >&2
+  echo "usage: gpu-check.sh build DIR | run PACK | compare PACK | perf PACK | precision PACK | scale PACK | all DIR" >&2
   exit 2
 }
 [ $# -eq 2 ] || usage
@@ -96,16 +100,12 @@ EOF
 find_python() {
   for p in ${PYTHON:-} python3 /usr/bin/python3; do
     if command -v "$p" >/dev/null 2>&1 &&
-      "$p" -c 'import numpy
-try:
-    import netCDF4
-except ImportError:
-    import h5py' 2>/dev/null; then
+      "$p" -c 'import numpy' 2>/dev/null; then
       echo "$p"
       return 0
     fi
   done
-  echo "gpu-check: error: no python3 with numpy and netCDF4 or h5py" >&2
+  echo "gpu-check: error: no python3 with numpy" >&2
   return 1
 }
 
@@ -127,6 +127,75 @@ with netCDF4.Dataset(sys.argv[1], "w") as d:
         v = d.createVariable(name, "f8", ("time", "y", "x"))
         v.units = "m s-1"
         v[:] = np.full((2, ny, nx), value)
+EOF
+}
+
+# The outputs are NetCDF 64-bit offset files: where python3 has no netCDF4
+# module (the GPU machine), PACK/ncread.py reads them with numpy alone.
+write_reader() { # PATH
+  cat > "$1" <<'EOF'
+"""Read the variables of a NetCDF classic (CDF-1) or 64-bit offset (CDF-2)
+file with numpy alone: where the GPU machine has no netCDF4 module."""
+import numpy as np
+
+TYPES = {1: ">i1", 2: "S1", 3: ">i2", 4: ">i4", 5: ">f4", 6: ">f8"}
+
+
+def read_classic(path):
+    """Return {name: array} of every variable, record variables whole."""
+    raw = open(path, "rb").read()
+    if raw[:3] != b"CDF" or raw[3] not in (1, 2):
+        raise ValueError("%s is not a NetCDF classic or 64-bit offset file" % path)
+    offset_size = 4 if raw[3] == 1 else 8
+    pos = 4
+
+    def take(fmt):
+        nonlocal pos
+        value = np.frombuffer(raw, fmt, 1, pos)[0]
+        pos += np.dtype(fmt).itemsize
+        return int(value)
+
+    def name():
+        nonlocal pos
+        n = take(">i4")
+        text = raw[pos:pos + n].decode()
+        pos += (n + 3) // 4 * 4
+        return text
+
+    def skip_attributes():
+        nonlocal pos
+        take(">i4")
+        for _ in range(take(">i4")):
+            name()
+            kind, n = take(">i4"), take(">i4")
+            pos += (n * np.dtype(TYPES[kind]).itemsize + 3) // 4 * 4
+
+    numrecs = take(">i4")
+    take(">i4")
+    dims = [(name(), take(">i4")) for _ in range(take(">i4"))]
+    skip_attributes()
+    take(">i4")
+    variables = []
+    for _ in range(take(">i4")):
+        var = name()
+        ids = [take(">i4") for _ in range(take(">i4"))]
+        skip_attributes()
+        kind, vsize = take(">i4"), take(">i4")
+        begin = take(">i4" if offset_size == 4 else ">i8")
+        variables.append((var, ids, TYPES[kind], vsize, begin))
+    record = [v for v in variables if v[1] and dims[v[1][0]][1] == 0]
+    recsize = sum(v[3] for v in record) if len(record) > 1 else (record[0][3] if record else 0)
+    out = {}
+    for var, ids, kind, vsize, begin in variables:
+        shape = [dims[i][1] for i in ids]
+        if var in [r[0] for r in record]:
+            inner = shape[1:]
+            count = int(np.prod(inner, dtype=int))
+            rows = [np.frombuffer(raw, kind, count, begin + r * recsize) for r in range(numrecs)]
+            out[var] = np.array(rows).reshape([numrecs] + inner)
+        else:
+            out[var] = np.frombuffer(raw, kind, int(np.prod(shape, dtype=int)), begin).reshape(shape)
+    return out
 EOF
 }
 
@@ -169,7 +238,7 @@ build() {
       gpu) flags="--disable-shared --enable-openacc=gcc" ;;
       omp) flags="--disable-shared --enable-openmp" ;;
     esac
-    (cd "$dir/build-$kind" && "$src/configure" $flags > configure.log && make -j2 cryodyn > make.log 2>&1) || {
+    (cd "$dir/build-$kind" && "$src/configure" $flags > configure.log && make -j2 cryodyn cryodyn-cmp > make.log 2>&1) || {
       echo "gpu-check: error: the $kind build failed; see $dir/build-$kind/*.log" >&2
       return 1
     }
@@ -179,6 +248,8 @@ build() {
   mkdir -p "$pack/lib-all" "$pack/cpu" "$pack/namelists"
   cp "$dir/build-gpu/cryodyn" "$pack/cryodyn"
   cp "$dir/build-omp/cryodyn" "$pack/cryodyn-omp"
+  # the bit-for-bit comparison of `scale`
+  cp "$dir/build-gpu/cryodyn-cmp" "$pack/cryodyn-cmp"
   cp "$self" "$pack/gpu-check.sh"
   cp "$src"/namelists/*.nml "$pack/namelists/"
   # libgomp loads its nvptx plugin at run time: ldd does not list it.
@@ -192,6 +263,7 @@ build() {
   tar -cJf "$pack/libs.tar.xz" -C "$pack/lib-all" .
   rm -rf "$pack/lib-all"
   write_free_drift_forcing "$pack/free_drift_forcing.nc"
+  write_reader "$pack/ncread.py"
   echo "$cases" | while read -r name np ref; do
     [ "$name" = "$ref" ] || continue
     echo "gpu-check: CPU run of $name"
@@ -269,6 +341,7 @@ perf() {
   sed -e 's/nx = 256, ny = 256/nx = 1024, ny = 1024/' -e 's/dx = 2000., dy = 2000./dx = 500., dy = 500./' \
     -e 's/^ *run_length = .*/  run_length = 21600/' -e 's/^ *output_interval = .*/  output_interval = 21600/' \
     -e 's/^ *restart_interval = .*/  restart_interval = 21600/' -e 's/^ *n_evp = .*/  n_evp = 100/' \
+    -e 's/alpha = 800., beta = 800./alpha = 1600., beta = 1600./' \
     "$dir/namelists/cyclone_2km.nml" > "$dir/perf/cyclone_1024.nml"
   echo "| case | driver | threads | dynamics s | forcing s | output + restart s | init s |"
   echo "|---|---|---|---|---|---|---|"
@@ -278,36 +351,360 @@ perf() {
   grep -E "Newton|newton" "$dir/perf/ismip_a_80-cryodyn/run.log" | tail -3 || true
 }
 
-# Weak scaling of the sea-ice dynamics: the cyclone with 4096 x 4096 cells of
-# 125 m per GPU, 10 macro steps of 60 s with 100 mEVP iterations, on 1 rank
-# and on one rank per GPU of this machine (the domain grows along x).
-scale() {
+# The stress update in single against double precision on the 2 km cyclone:
+# the dynamics time, and at 24 and 48 h the largest ice speed and shear rate
+# and the ice volume, the quantities the benchmark compares.
+precision() {
   link_missing_libs
   export LD_LIBRARY_PATH="$dir/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-  mkdir -p "$dir/scale"
-  ngpu=$(nvidia-smi -L | wc -l)
-  echo "| GPUs | cells | dynamics s | s per macro step | weak-scaling efficiency |"
-  echo "|---|---|---|---|---|"
-  t1=""
-  for n in 1 $ngpu; do
-    [ "$n" -gt 1 ] || [ -z "$t1" ] || continue
-    nx=$((4096 * n))
-    sed -e "s/nx = 256, ny = 256/nx = $nx, ny = 4096, nprocs_x = $n, nprocs_y = 1/" \
-      -e 's/dx = 2000., dy = 2000./dx = 125., dy = 125./' -e 's/^ *run_length = .*/  run_length = 600/' \
-      -e 's/^ *coupling_interval = .*/  coupling_interval = 600/' -e "s/^ *output_file = .*/  output_file = ''/" \
-      -e 's/^ *output_interval = .*/  output_interval = 0/' -e "s/^ *restart_out = .*/  restart_out = ''/" \
-      -e 's/^ *restart_interval = .*/  restart_interval = 0/' -e 's/^ *n_evp = .*/  n_evp = 100/' \
-      "$dir/namelists/cyclone_2km.nml" > "$dir/scale/weak$n.nml"
-    (cd "$dir/scale" && $mpirun -np "$n" "$dir/cryodyn" "weak$n.nml" > "weak$n.log" 2>&1 < /dev/null) || {
-      cat "$dir/scale/weak$n.log" >&2
+  for p in double single; do
+    mkdir -p "$dir/precision/$p"
+    sed -e "s/^ *n_evp = 200\$/  n_evp = 200, stress_precision = '$p'/" \
+      -e "s/^ *restart_out = .*/  restart_out = ''/" -e 's/^ *restart_interval = .*/  restart_interval = 0/' \
+      "$dir/namelists/cyclone_2km.nml" > "$dir/precision/$p/case.nml"
+    grep -q "stress_precision = '$p'" "$dir/precision/$p/case.nml"
+    (cd "$dir/precision/$p" && "$dir/cryodyn" case.nml > run.log 2>&1 < /dev/null) || {
+      cat "$dir/precision/$p/run.log" >&2
       return 1
     }
-    t=$(awk '/^dynamics / {print $2}' "$dir/scale/weak$n.log")
-    [ -n "$t1" ] || t1=$t
-    awk -v n="$n" -v nx="$nx" -v t="$t" -v t1="$t1" \
-      'BEGIN {printf "| %d | %d x 4096 | %.3f | %.4f | %.3f |\n", n, nx, t, t / 10, t1 / t}'
   done
-  head -5 "$dir/scale/weak$ngpu.log"
+  "$(find_python)" - "$dir" <<'EOF'
+import os, re, sys
+import numpy as np
+pack = sys.argv[1]
+sys.path.insert(0, pack)
+try:
+    import netCDF4
+    def read(path):
+        with netCDF4.Dataset(path) as d:
+            d.set_auto_mask(False)
+            return {k: np.asarray(v[:]) for k, v in d.variables.items()}
+except ImportError:
+    import ncread
+    read = ncread.read_classic
+
+def dynamics(p):
+    log = open(os.path.join(pack, "precision", p, "run.log")).read()
+    return float(re.search(r"^dynamics\s+([0-9.]+)", log, re.M).group(1))
+
+out = {p: read(os.path.join(pack, "precision", p, "cyclone_2km.nc")) for p in ("double", "single")}
+cell = 2000.0 * 2000.0
+lines = ["| quantity | time h | double | single | relative difference |", "|---|---|---|---|---|"]
+for hours in (24, 48):
+    for name, f in (("max ice speed (m/s)", lambda d, r: np.hypot(d["u"][r], d["v"][r]).max()),
+                    ("max shear rate (1/s)", lambda d, r: d["shear"][r].max()),
+                    ("mean shear rate (1/s)", lambda d, r: d["shear"][r].mean()),
+                    ("ice volume (km3)", lambda d, r: d["h"][r].sum() * cell / 1e9)):
+        vals = []
+        for p in ("double", "single"):
+            r = int(np.argmin(np.abs(out[p]["time"] - hours * 3600.0)))
+            vals.append(float(f(out[p], r)))
+        lines.append("| %s | %d | %.6g | %.6g | %.2e |" % (name, hours, vals[0], vals[1],
+                                                          abs(vals[1] - vals[0]) / abs(vals[0])))
+td, ts = dynamics("double"), dynamics("single")
+lines += ["", "dynamics: double %.2f s, single %.2f s (%.2fx)" % (td, ts, td / ts)]
+text = "\n".join(lines) + "\n"
+open(os.path.join(pack, "precision.md"), "w").write(text)
+print(text)
+EOF
+}
+
+# Multi-GPU scaling of the product's driver, one MPI rank per GPU, and bit for
+# bit against one GPU (docs/multi-gpu.md). With N GPUs (GPU_CHECK_GPUS,
+# default: nvidia-smi's count) it runs on 1, 2, 4 and 8 GPUs as far as N goes:
+#   bits: the sea-ice cyclone (GPU_CHECK_BITS_SEAICE^2 cells, default 1024;
+#     GPU_CHECK_STEPS time steps) and ISMIP-HOM A (GPU_CHECK_BITS_LANDICE^2 x
+#     16 layers, default 128) with output and a final restart on 1, 2 and 4
+#     GPUs; every variable of both files must hold the bits of 1 GPU;
+#   sea-ice weak scaling: GPU_CHECK_SEAICE_CELLS^2 cells per GPU (default
+#     4096, 125 m), GPU_CHECK_STEPS time steps (default 4) of 100 mEVP
+#     sub-steps; strong scaling: (2 GPU_CHECK_SEAICE_CELLS)^2 cells in all;
+#   land-ice weak scaling: ISMIP-HOM A on a square grid (the case needs
+#     L x L) of about GPU_CHECK_LANDICE_CELLS^2 x 16 per GPU (default 512,
+#     dx = 80 km / 512), one velocity solve: Newton to 1e-2 of the load with
+#     GPU_CHECK_CG_ITERS (default 40) CG iterations per Newton step, so that
+#     every step does the same work.
+# Times come from the driver's phase timers: dynamics per mEVP sub-step or per
+# Newton step, the halo share (halo / dynamics), and the parallel efficiency
+# (weak: t1 / tN per sub-step; strong: t1 / (N tN)). Writes PACK/scale.md and
+# ends with `gpu-check: scale passed` or `gpu-check: scale FAILED (...)`:
+# failed when a run fails or times out (GPU_CHECK_RUN_TIMEOUT s each, default
+# 180), when a banner does not show one GPU per rank, or when bits differ.
+# Timing runs left when GPU_CHECK_BUDGET s (default 360) have passed are
+# skipped and listed, and none runs more than a minute past it: about 7
+# minutes at most in all. GPU_CHECK_CPU=1 runs a CPU-built pack without the GPU
+# checks (to test this script where there is no GPU).
+scale_fail() {
+  echo "gpu-check: error: $1" >&2
+  scale_failures="$scale_failures${scale_failures:+; }$1"
+}
+
+# WIDTH N: the cell size (m) of N cells over WIDTH m, as a namelist real.
+scale_dx() {
+  awk -v w="$1" -v n="$2" 'BEGIN {printf "%.10g", w / n}' | sed 's/^[0-9]*$/&./'
+}
+
+# NX NY PX PY DX STEPS OUTPUT(0|1): the cyclone's namelist on stdout. The
+# mEVP stability condition (alpha beta > gamma / 4, gamma growing as 1 / dx^2)
+# needs alpha = beta = 1514 at 500 m: 1600 (500 m / DX), 800 at least.
+scale_seaice_nml() {
+  t=$((60 * $6))
+  relax=$(awk -v dx="$5" 'BEGIN {a = 1600 * 500 / dx; if (a < 800) a = 800; printf "%d.", a + 0.999}')
+  out="output_file = ''"
+  [ "$7" = 0 ] || out="output_interval = $t, output_file = 'out.nc', restart_out = 'rst'"
+  cat <<EOF
+&cryo_run
+  model = 'seaice', forcing = 'analytic', run_length = $t, coupling_interval = $t
+  $out
+/
+&cryo_grid nx = $1, ny = $2, dx = $5, dy = $5, nprocs_x = $3, nprocs_y = $4 /
+&cryo_seaice dt = 60., n_evp = 100, alpha = $relax, beta = $relax /
+EOF
+}
+
+# N L OUTPUT(0|1): ISMIP-HOM A on N x N cells, L m wide, on stdout.
+scale_landice_nml() {
+  out="output_file = ''"
+  [ "$3" = 0 ] || out="output_interval = 86400, output_file = 'out.nc', restart_out = 'rst'"
+  cat <<EOF
+&cryo_run
+  model = 'landice', forcing = 'analytic', run_length = 86400, coupling_interval = 86400
+  $out
+/
+&cryo_grid nx = $1, ny = $1 /
+&cryo_landice
+  case = 'ismip-hom-a', domain_length = $2, periodic = .true., n_layers = 16, dt = 86400.
+  newton_rtol = 1.e-10, newton_atol = 1.e-2, linear_rtol = 1.e-14, linear_max_iter = $scale_cg
+/
+EOF
+}
+
+# NAME NP [timing]: run $dir/scale/next.nml in $dir/scale/NAME; 1 when it failed or
+# did not run one rank per GPU. (Not in a pipeline: scale_fail must set the
+# variables of this shell.)
+scale_run() {
+  w=$dir/scale/$1
+  rm -rf "$w"
+  mkdir -p "$w"
+  mv "$dir/scale/next.nml" "$w/case.nml"
+  echo "gpu-check: scale: $1 on $2 GPU(s)"
+  rc=0
+  limit=$scale_timeout
+  if [ "${3:-}" = timing ]; then
+    # a timing run may overrun the budget by a minute at most
+    left=$((scale_budget + 60 - $(date +%s) + scale_start))
+    [ "$left" -ge "$limit" ] || limit=$left
+  fi
+  (cd "$w" && timeout "$limit" $mpirun -np "$2" "$dir/cryodyn" case.nml > run.log 2>&1 < /dev/null) || rc=$?
+  if [ "$rc" -ne 0 ]; then
+    why="exit $rc"
+    [ "$rc" -ne 124 ] || why="stopped after $limit s (GPU_CHECK_RUN_TIMEOUT, GPU_CHECK_BUDGET)"
+    scale_fail "$1 on $2 GPU(s) failed ($why)"
+    tail -20 "$w/run.log" >&2
+    return 1
+  fi
+  [ -n "$(awk '$1 == "dynamics" {print $2}' "$w/run.log")" ] || {
+    scale_fail "$1: no dynamics timer in its log"
+    return 1
+  }
+  [ "${GPU_CHECK_CPU:-0}" = 0 ] || return 0
+  grep -q "^  device:   GPU" "$w/run.log" &&
+    grep -q "^  ranks:    $2 on .* $2 GPU(s) in use, up to 1 rank(s) per GPU" "$w/run.log" || {
+    scale_fail "$1 did not run one rank per GPU on $2 GPU(s): $(grep -E '^  (device|ranks):' "$w/run.log" | tr -s ' ' | tr '\n' ' ')"
+    return 1
+  }
+}
+
+# The timing runs stop once the budget is spent.
+scale_in_budget() { # NAME
+  [ $(($(date +%s) - scale_start)) -lt "$scale_budget" ] && return 0
+  scale_skipped="$scale_skipped $1"
+  echo "gpu-check: scale: $1 skipped (GPU_CHECK_BUDGET = $scale_budget s spent)"
+  return 1
+}
+
+# NAME: "dynamics halo" seconds of a run's log.
+scale_times() {
+  awk '$1 == "dynamics" {d = $2} $1 == "halo" {h = $2} END {print d, h}' "$dir/scale/$1/run.log"
+}
+
+# Newton steps of a land-ice run: each progress line counts its solve's
+# records, the converged state's included.
+scale_newton_steps() { # NAME
+  awk '/Newton steps/ {for (i = 1; i < NF; ++i) if ($i == "steps") s += $(i + 1) - 1} END {print s + 0}' \
+    "$dir/scale/$1/run.log"
+}
+
+# One table row: NAME GPUS CELLS WORK UNIT-SCALE REF KIND; WORK is sub-steps
+# or Newton steps; REF the 1-GPU time per unit ('' if none); KIND weak|strong.
+# Prints the row; the time per unit goes to $dir/scale/NAME/per_unit.
+scale_row() {
+  set -- "$@" $(scale_times "$1")
+  awk -v g="$2" -v cells="$3" -v work="$4" -v unit="$5" -v ref="$6" -v kind="$7" -v d="$8" -v h="$9" \
+    -v out="$dir/scale/$1/per_unit" 'BEGIN {
+      per = work > 0 ? d / work : 0
+      printf "%.9g\n", per > out
+      eff = (ref == "" || per <= 0) ? "-" : sprintf("%.1f %%", 100 * (kind == "weak" ? ref / per : ref / (g * per)))
+      printf "| %d | %s | %d | %.3f | %.3f | %.3f | %.1f %% | %s |\n", g, cells, work, d, per * unit, h,
+        (d > 0 ? 100 * h / d : 0), eff
+    }'
+}
+
+scale() {
+  scale_start=$(date +%s)
+  scale_failures=""
+  scale_skipped=""
+  scale_timeout=${GPU_CHECK_RUN_TIMEOUT:-180}
+  scale_budget=${GPU_CHECK_BUDGET:-360}
+  scale_cg=${GPU_CHECK_CG_ITERS:-40}
+  si=${GPU_CHECK_SEAICE_CELLS:-4096}
+  li=${GPU_CHECK_LANDICE_CELLS:-512}
+  bsi=${GPU_CHECK_BITS_SEAICE:-1024}
+  bli=${GPU_CHECK_BITS_LANDICE:-128}
+  steps=${GPU_CHECK_STEPS:-4}
+  if [ -n "${GPU_CHECK_GPUS:-}" ]; then
+    ngpu=$GPU_CHECK_GPUS
+  else
+    ngpu=$(nvidia-smi -L 2> /dev/null | grep -c '^GPU') || ngpu=0
+  fi
+  [ "$ngpu" -ge 1 ] || {
+    echo "gpu-check: scale FAILED (no GPU: nvidia-smi lists none; set GPU_CHECK_GPUS)"
+    return 1
+  }
+  cmp=""
+  for tool in "$dir/cryodyn-cmp" "$dir/nccompare"; do
+    [ -n "$cmp" ] || [ ! -x "$tool" ] || cmp=$tool
+  done
+  [ -n "$cmp" ] || {
+    echo "gpu-check: scale FAILED (the pack has no cryodyn-cmp: rebuild it with gpu-check.sh build)"
+    return 1
+  }
+  if [ "${GPU_CHECK_CPU:-0}" = 0 ]; then
+    link_missing_libs
+    export LD_LIBRARY_PATH="$dir/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+  fi
+  rm -rf "$dir/scale"
+  mkdir -p "$dir/scale"
+  list=""
+  for n in 1 2 4 8; do
+    [ "$n" -gt "$ngpu" ] || list="$list $n"
+  done
+  md=$dir/scale/scale.md.part
+  : > "$md"
+
+  # Bit for bit: 1 vs 2 vs 4 GPUs, outputs and final restarts.
+  bits_rows=""
+  for n in $list; do
+    [ "$n" -le 4 ] || continue
+    scale_seaice_nml "$bsi" "$bsi" 0 0 "$(scale_dx 512000 "$bsi")" "$steps" 1 > "$dir/scale/next.nml"
+    scale_run "bits-seaice-$n" "$n" || true
+    scale_landice_nml "$bli" 80000. 1 > "$dir/scale/next.nml"
+    scale_run "bits-landice-$n" "$n" || true
+    [ "$n" -gt 1 ] || continue
+    for model in seaice landice; do
+      one=$dir/scale/bits-$model-1
+      [ -f "$one/out.nc" ] && [ -f "$dir/scale/bits-$model-$n/out.nc" ] || continue
+      for f in $(cd "$one" && ls out.nc rst.*.nc 2> /dev/null); do
+        if "$cmp" "$one/$f" "$dir/scale/bits-$model-$n/$f" > "$dir/scale/bits-$model-$n/cmp-$f.log" 2>&1; then
+          verdict="identical"
+        else
+          verdict="DIFFERENT: $(head -1 "$dir/scale/bits-$model-$n/cmp-$f.log")"
+          scale_fail "$model on $n GPUs: $f differs from 1 GPU"
+        fi
+        bits_rows="$bits_rows| $model | $n | $f | $verdict |
+"
+      done
+    done
+  done
+
+  # Sea-ice weak and strong scaling, land-ice weak scaling.
+  substeps=$((steps * 100))
+  weak_rows=""
+  strong_rows=""
+  land_rows=""
+  ref=""
+  for n in $list; do
+    case $n in 1) px=1 py=1 ;; 2) px=2 py=1 ;; 4) px=2 py=2 ;; *) px=4 py=2 ;; esac
+    name=seaice-weak-$n
+    scale_in_budget "$name" || continue
+    scale_seaice_nml "$((si * px))" "$((si * py))" "$px" "$py" "$(scale_dx 512000 "$si")" "$steps" 0 \
+      > "$dir/scale/next.nml"
+    scale_run "$name" "$n" timing || continue
+    weak_rows="$weak_rows$(scale_row "$name" "$n" "$((si * px)) x $((si * py))" "$substeps" 1e6 "$ref" weak)
+"
+    [ "$n" -gt 1 ] || ref=$(cat "$dir/scale/$name/per_unit")
+  done
+  ref=""
+  for n in $list; do
+    name=seaice-strong-$n
+    scale_in_budget "$name" || continue
+    scale_seaice_nml "$((2 * si))" "$((2 * si))" 0 0 "$(scale_dx 512000 "$((2 * si))")" "$steps" 0 \
+      > "$dir/scale/next.nml"
+    scale_run "$name" "$n" timing || continue
+    strong_rows="$strong_rows$(scale_row "$name" "$n" "$((2 * si)) x $((2 * si))" "$substeps" 1e6 "$ref" strong)
+"
+    [ "$n" -gt 1 ] || ref=$(cat "$dir/scale/$name/per_unit")
+  done
+
+  ref=""
+  for n in $list; do
+    name=landice-weak-$n
+    side=$(awk -v c="$li" -v n="$n" 'BEGIN {print 2 * int(c * sqrt(n) / 2 + 0.5)}')
+    scale_in_budget "$name" || continue
+    scale_landice_nml "$side" "$(awk -v s="$side" -v c="$li" 'BEGIN {printf "%.10g", s * 80000 / c}')" 0 \
+      > "$dir/scale/next.nml"
+    scale_run "$name" "$n" timing || continue
+    land_rows="$land_rows$(scale_row "$name" "$n" "$side x $side x 16" "$(scale_newton_steps "$name")" 1 "$ref" weak)
+"
+    [ "$n" -gt 1 ] || ref=$(cat "$dir/scale/$name/per_unit")
+  done
+  banner=$(ls -d "$dir"/scale/bits-seaice-* 2> /dev/null | tail -1)
+  {
+    echo "# gpu-check scale: $ngpu GPU(s), one MPI rank per GPU"
+    echo
+    echo "$(date -u '+%Y-%m-%d %H:%M UTC'), $(($(date +%s) - scale_start)) s in all. Banner of the largest bit-for-bit run:"
+    echo
+    echo '```'
+    [ -z "$banner" ] || sed -n '1,/^  namelist:/p' "$banner/run.log"
+    echo '```'
+    echo
+    echo "## Bit for bit against 1 GPU (cryodyn-cmp: every variable's bits)"
+    echo
+    echo "Sea-ice cyclone ${bsi} x ${bsi}, $steps time steps; ISMIP-HOM A ${bli} x ${bli} x 16, one Newton solve."
+    echo
+    echo "| model | GPUs | file | against 1 GPU |"
+    echo "|---|---|---|---|"
+    printf '%s' "$bits_rows"
+    echo
+    echo "## Sea ice, weak scaling: ${si} x ${si} cells per GPU, $steps time steps of 100 mEVP sub-steps"
+    echo
+    echo "| GPUs | cells | mEVP sub-steps | dynamics s | us per sub-step | halo s | halo share | efficiency |"
+    echo "|---|---|---|---|---|---|---|---|"
+    printf '%s' "$weak_rows"
+    echo
+    echo "## Sea ice, strong scaling: $((2 * si)) x $((2 * si)) cells in all"
+    echo
+    echo "| GPUs | cells | mEVP sub-steps | dynamics s | us per sub-step | halo s | halo share | efficiency |"
+    echo "|---|---|---|---|---|---|---|---|"
+    printf '%s' "$strong_rows"
+    echo
+    echo "## Land ice, weak scaling: ISMIP-HOM A, about ${li} x ${li} x 16 per GPU, $scale_cg CG iterations per Newton step"
+    echo
+    echo "| GPUs | cells | Newton steps | dynamics s | s per Newton step | halo s | halo share | efficiency |"
+    echo "|---|---|---|---|---|---|---|---|"
+    printf '%s' "$land_rows"
+    echo
+    echo "Efficiency: weak t1 / tN, strong t1 / (N tN), per sub-step or Newton step; halo share: halo / dynamics"
+    echo "(halo: pack, MPI and unpack, from the phase timers of rank 0)."
+    [ -z "$scale_skipped" ] || echo "Skipped (GPU_CHECK_BUDGET = $scale_budget s spent):$scale_skipped."
+  } > "$md"
+  mv "$md" "$dir/scale.md"
+  cat "$dir/scale.md"
+  if [ -n "$scale_failures" ]; then
+    echo "gpu-check: scale FAILED ($scale_failures)"
+    return 1
+  fi
+  echo "gpu-check: scale passed"
 }
 
 compare() {
@@ -316,19 +713,19 @@ import os, re, sys
 import numpy as np
 
 pack, cases = sys.argv[1], [l.split() for l in sys.argv[2].splitlines()]
+sys.path.insert(0, pack)
 try:
     import netCDF4
     def read(path):
         with netCDF4.Dataset(path) as d:
+            d.set_auto_mask(False)
             return {k: np.asarray(v[:], dtype=float) for k, v in d.variables.items()
                     if v.dtype == np.float64}
 except ImportError:
-    import h5py
+    import ncread
     def read(path):
-        with h5py.File(path, "r") as d:
-            return {k: np.asarray(v[()], dtype=float) for k, v in d.items()
-                    if isinstance(v, h5py.Dataset) and v.dtype == np.float64
-                    and "CLASS" not in v.attrs}
+        return {k: np.asarray(v, dtype=float) for k, v in ncread.read_classic(path).items()
+                if v.dtype.kind == "f" and v.dtype.itemsize == 8}
 
 # GPU and CPU builds do not run the same operations: nvptx contracts
 # a*b + c into fused multiply-adds where x86-64 (no -mfma) rounds twice, and
@@ -355,6 +752,11 @@ for name, np_, ref in cases:
         one = read(os.path.join(pack, "gpu", ref, out_name(os.path.join(pack, "gpu", ref))))
         same_rank1 = all(np.array_equal(gpu[k], one[k], equal_nan=True) for k in one)
         failed += not same_rank1
+    # A reader that lost the time-dependent fields would compare only the
+    # coordinates: the velocity must be among the variables.
+    if "u" not in cpu or "u" not in gpu:
+        print("gpu-check: error: %s: no variable u read from the outputs" % name)
+        failed += 1
     t_gpu = phase(os.path.join(g_dir, "run.log"), "dynamics")
     t_cpu = phase(os.path.join(c_dir, "run.log"), "dynamics")
     for var in sorted(cpu):
@@ -398,6 +800,7 @@ case $action in
   run) run ;;
   perf) perf ;;
   scale) scale ;;
+  precision) precision ;;
   compare) compare ;;
   all)
     build

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Coupled sea ice in free drift against the toy ocean through OASIS3-MCT, and the
-# same run standalone with the same forcing from a NetCDF file (issue 5, DESIGN.md
-# section 7).
+# same run standalone with the same forcing from a NetCDF file (issue 5, docs/design.md,
+# Coupling).
 #
 # 1. coupled: mpirun -np 2 cryodyn namelists/coupled_free_drift.nml : -np 1 cryodyn-toy-ocean
 #    with namelists/namcouple_seaice_toyocean; the toy sends a uniform current

@@ -1,6 +1,6 @@
 /* Test component "cryody" for an OASIS remapping between the toy ocean on its own,
  * coarser grid and cryodyn's grid (tests/coupled_remap.sh, issue 5 item 4,
- * DESIGN.md section 7).
+ * docs/design.md, Coupling).
  *
  * It joins the coupled run as the cryodyn driver does (cryo_coupler_init), splits
  * its ice grid (--ice-nx x --ice-ny cells of --ice-dx x --ice-dy m, corner at the

@@ -23,7 +23,7 @@ static void test_defaults(void) {
   CU_ASSERT_EQUAL(cfg.run.restart_interval, 86400);
   CU_ASSERT_EQUAL(cfg.grid.nx, 128);
   CU_ASSERT_EQUAL(cfg.grid.dx, 4000.0);
-  /* BENCHMARKS.md cyclone values */
+  /* cyclone benchmark values (docs/benchmarks.md) */
   CU_ASSERT_EQUAL(cfg.seaice.p.pstar, 27500.0);
   CU_ASSERT_EQUAL(cfg.seaice.p.c_strength, 20.0);
   CU_ASSERT_EQUAL(cfg.seaice.p.delta_min, 2e-9);
@@ -109,6 +109,31 @@ static void test_inconsistent(void) {
   }
 }
 
+/* &cryo_run halo_device_buffers: 'auto' by default, the three choices
+ * parse on every build (CPU ones included), anything else names the key. */
+static void test_halo_device_buffers(void) {
+  cryo_config cfg;
+  cryo_err err = {0};
+  CU_ASSERT_EQUAL_FATAL(cryo_config_read_string(&cfg, good, "good.nml", &err), CRYO_OK);
+  CU_ASSERT_STRING_EQUAL(cfg.run.halo_device_buffers, "auto");
+  static const char *const choices[] = {"auto", "yes", "no"};
+  for (int k = 0; k < 3; ++k) {
+    char text[512];
+    snprintf(text, sizeof text,
+             "&cryo_run model = 'seaice', run_length = 7200, coupling_interval = 3600,\n"
+             "  halo_device_buffers = '%s' /\n&cryo_grid nx = 8, ny = 8 /\n",
+             choices[k]);
+    CU_ASSERT_EQUAL(cryo_config_read_string(&cfg, text, "halo.nml", &err), CRYO_OK);
+    CU_ASSERT_STRING_EQUAL(cfg.run.halo_device_buffers, choices[k]);
+  }
+  const char *bad = "&cryo_run model = 'seaice', run_length = 7200, coupling_interval = 3600,\n"
+                    "  halo_device_buffers = 'always' /\n&cryo_grid nx = 8, ny = 8 /\n";
+  CU_ASSERT_NOT_EQUAL(cryo_config_read_string(&cfg, bad, "halo.nml", &err), CRYO_OK);
+  CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "halo.nml"));
+  CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "halo_device_buffers"));
+  CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "always"));
+}
+
 static void test_missing_file(void) {
   cryo_config cfg;
   cryo_err err = {0};
@@ -122,6 +147,7 @@ int main(int argc, char **argv) {
   CU_TestInfo tests[] = {{"defaults and values", test_defaults},
                          {"inconsistent settings", test_inconsistent},
                          {"missing file", test_missing_file},
+                         {"halo_device_buffers", test_halo_device_buffers},
                          CU_TEST_INFO_NULL};
   cryo_test_suite("config", tests);
   return cryo_test_run();

@@ -150,6 +150,22 @@ static void test_device_selection(void) {
   CU_ASSERT_EQUAL(cryo_device_choose(2, 1), 0);
   CU_ASSERT_EQUAL(cryo_device_choose(0, 0), -1);
   CU_ASSERT_EQUAL(cryo_device_choose(-1, 2), -1);
+  /* one rank per GPU takes each GPU once; more ranks share them evenly */
+  for (int gpus = 1; gpus <= 8; ++gpus)
+    for (int ranks = 1; ranks <= 3 * gpus; ++ranks) {
+      int used[8] = {0}, most = 0, least = ranks;
+      for (int r = 0; r < ranks; ++r) {
+        int k = cryo_device_choose(r, gpus);
+        CU_ASSERT_FATAL(k >= 0 && k < gpus);
+        used[k]++;
+      }
+      for (int k = 0; k < gpus && k < ranks; ++k) {
+        most = used[k] > most ? used[k] : most;
+        least = used[k] < least ? used[k] : least;
+      }
+      CU_ASSERT(most - least <= 1);
+      if (ranks == gpus) CU_ASSERT(most == 1);
+    }
   cryo_device d;
   cryo_err err;
   cryo_err_clear(&err);
@@ -175,6 +191,34 @@ static void test_banner(void) {
   snprintf(want, sizeof want, "ranks:    %d on 1 node(s), no GPU", size);
   CU_ASSERT_PTR_NOT_NULL(strstr(buf, want));
   CU_ASSERT_PTR_NOT_NULL(strstr(buf, "seaice on 16 x 12 cells"));
+  /* which path the halo lines take to MPI, and why */
+  CU_ASSERT_PTR_NOT_NULL(strstr(buf, "halo:     host buffers (no GPU"));
+  if (size == 1) CU_ASSERT_PTR_NOT_NULL(strstr(buf, "1 rank: no messages"));
+  /* the phase timers report the halo time */
+  CU_ASSERT_EQUAL(cryo_run(c), CRYO_OK);
+  CU_ASSERT_EQUAL(cryo_timer_report(c, buf, (int)sizeof buf), CRYO_OK);
+  CU_ASSERT_PTR_NOT_NULL(strstr(buf, "\nhalo "));
+  CU_ASSERT_PTR_NOT_NULL(strstr(buf, "\ndynamics "));
+  cryo_finalize(&c);
+}
+
+/* halo_device_buffers on a rank without a GPU: 'no' and 'auto' run (the
+ * buffers are host memory), 'yes' is an error naming the reason. */
+static void test_halo_device_buffers(void) {
+  cryo_component *c = start("dev_hn.nml", "halo_device_buffers = 'no'");
+  char buf[1024];
+  CU_ASSERT_EQUAL(cryo_banner(c, buf, (int)sizeof buf), CRYO_OK);
+  CU_ASSERT_PTR_NOT_NULL(strstr(buf, "halo:     staged through host buffers (halo_device_buffers "
+                                     "= 'no')"));
+  CU_ASSERT_EQUAL(cryo_run(c), CRYO_OK);
+  cryo_finalize(&c);
+  char nml[1024];
+  test_seaice_namelist(nml, sizeof nml, 16, 12, 3600, "halo_device_buffers = 'yes'");
+  test_write_file(MPI_COMM_WORLD, "dev_hy.nml", nml);
+  CU_ASSERT_EQUAL(cryo_init(&c, "dev_hy.nml", MPI_COMM_WORLD), CRYO_ERR_UNSUPPORTED);
+  const char *msg = cryo_last_error(c);
+  CU_ASSERT_PTR_NOT_NULL(strstr(msg, "dev_hy.nml: &cryo_run: halo_device_buffers = 'yes'"));
+  CU_ASSERT_PTR_NOT_NULL(strstr(msg, "this rank has no GPU (CPU"));
   cryo_finalize(&c);
 }
 
@@ -188,6 +232,7 @@ int main(int argc, char **argv) {
                          {"host-mode step", test_host_step},
                          {"device selection by node-local rank", test_device_selection},
                          {"start banner", test_banner},
+                         {"halo_device_buffers without a GPU", test_halo_device_buffers},
                          CU_TEST_INFO_NULL};
   cryo_test_suite("device", tests);
   return cryo_test_run();

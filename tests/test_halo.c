@@ -3,7 +3,11 @@
  * each halo point inside the domain (or its periodic image) must hold f of
  * its global index exactly, and halo points outside a non-periodic domain must
  * keep their poison value. Run on 1, 2, 3 and 4 ranks; grids with odd sizes
- * so that blocks differ in size. */
+ * so that blocks differ in size. Both paths to MPI (issue 13): staged through
+ * host buffers, where only the packed lines cross (one update each way per
+ * axis and group of 4 fields), and MPI on the device buffers, where nothing
+ * crosses (on a CPU build the device buffers are the host ones, so the path
+ * runs here too); and the decision between them (halo_device_buffers). */
 #include "cryo_device.h"
 #include "cryo_grid.h"
 #include "cryo_test.h"
@@ -22,7 +26,9 @@ static int wrap(int g, int n, int periodic, int *ok) {
   return g;
 }
 
-static void check_exchange(int nx, int ny, int periodic, cryo_location loc, int nlev) {
+static void check_exchange(int nx, int ny, int periodic, cryo_location loc, int nlev, int nfield,
+                           int device_buffers) {
+  enum { MAXF = 6 };
   cryo_grid g;
   cryo_device dev;
   cryo_err err = {0};
@@ -32,11 +38,14 @@ static void check_exchange(int nx, int ny, int periodic, cryo_location loc, int 
       CRYO_OK);
   cryo_halo *h = NULL;
   CU_ASSERT_EQUAL_FATAL(cryo_halo_create(&h, &g, &dev, 4 * nlev, &err), CRYO_OK);
+  if (device_buffers) cryo_halo_set_path(h, 1, "device buffers (test)");
+  CU_ASSERT_STRING_EQUAL(cryo_halo_path(h),
+                         device_buffers ? "device buffers (test)" : "staged through host buffers");
   const cryo_block *b = &g.block;
   int node = loc == CRYO_AT_NODE;
   long npts = node ? CRYO_NNODE(b) : CRYO_NCELL(b);
-  double *f[2], *fd[2];
-  for (int q = 0; q < 2; ++q) {
+  double *f[MAXF], *fd[MAXF];
+  for (int q = 0; q < nfield; ++q) {
     CU_ASSERT_EQUAL_FATAL(cryo_device_alloc(&dev, npts * nlev, &f[q], &fd[q], &err), CRYO_OK);
     for (long p = 0; p < npts * nlev; ++p)
       f[q][p] = -1.0;
@@ -49,16 +58,34 @@ static void check_exchange(int nx, int ny, int periodic, cryo_location loc, int 
         int ok = 1, gi = wrap(b->i0 + i, gnx, periodic, &ok),
             gj = wrap(b->j0 + j, gny, periodic, &ok);
         long at = (node ? CRYO_NODE(b, i, j) : CRYO_CELL(b, i, j)) * nlev + k;
-        f[0][at] = value(gi, gj, k);
-        f[1][at] = -value(gi, gj, k);
+        for (int q = 0; q < nfield; ++q)
+          f[q][at] = value(gi, gj, k) + 1e7 * q;
       }
-  for (int q = 0; q < 2; ++q)
+  for (int q = 0; q < nfield; ++q)
     cryo_device_to_device(&dev, f[q], 0, npts * nlev);
   cryo_device_reset_counters(&dev);
-  CU_ASSERT_EQUAL_FATAL(cryo_halo_exchange(h, loc, nlev, 2, fd, &err), CRYO_OK);
+  double s0;
+  long x0;
+  long long sent0;
+  cryo_halo_stats(h, &s0, &x0, &sent0);
+  CU_ASSERT_EQUAL_FATAL(cryo_halo_exchange(h, loc, nlev, nfield, fd, &err), CRYO_OK);
+  double s1;
+  long x1;
+  long long sent1;
+  cryo_halo_stats(h, &s1, &x1, &sent1);
+  CU_ASSERT(s1 >= s0);
   /* a rank that is its own neighbour on both axes keeps the lines on the device */
-  if (g.size == 1) CU_ASSERT_EQUAL(dev.bytes_to_host + dev.bytes_to_device, 0);
-  for (int q = 0; q < 2; ++q)
+  if (g.size == 1) CU_ASSERT_EQUAL(dev.bytes_to_host + dev.bytes_to_device + sent1 - sent0, 0);
+  if (device_buffers) {
+    CU_ASSERT_EQUAL(dev.bytes_to_host + dev.bytes_to_device, 0);
+  } else {
+    /* exactly the lines sent go to the host, at most one update per axis */
+    int groups = (nfield + 3) / 4;
+    CU_ASSERT_EQUAL(dev.bytes_to_host, sent1 - sent0);
+    CU_ASSERT(dev.updates_to_host <= 2 * groups);
+    CU_ASSERT(dev.updates_to_device <= 2 * groups);
+  }
+  for (int q = 0; q < nfield; ++q)
     cryo_device_to_host(&dev, f[q], 0, npts * nlev);
 
   long wrong = 0;
@@ -68,30 +95,88 @@ static void check_exchange(int nx, int ny, int periodic, cryo_location loc, int 
         int ok = 1;
         int gi = wrap(b->i0 + i, gnx, periodic, &ok), gj = wrap(b->j0 + j, gny, periodic, &ok);
         long at = (node ? CRYO_NODE(b, i, j) : CRYO_CELL(b, i, j)) * nlev + k;
-        double want = ok ? value(gi, gj, k) : -1.0;
-        wrong += f[0][at] != want || f[1][at] != (ok ? -want : -1.0);
+        for (int q = 0; q < nfield; ++q)
+          wrong += f[q][at] != (ok ? value(gi, gj, k) + 1e7 * q : -1.0);
       }
   CU_ASSERT_EQUAL(wrong, 0);
   if (wrong)
-    fprintf(stderr, "halo %s nlev %d periodic %d on block %d+%d x %d+%d: %ld wrong values\n",
-            node ? "nodes" : "cells", nlev, periodic, b->i0, b->nx, b->j0, b->ny, wrong);
-  for (int q = 0; q < 2; ++q)
+    fprintf(stderr,
+            "halo %s nlev %d x %d fields periodic %d%s on block %d+%d x %d+%d: %ld wrong values\n",
+            node ? "nodes" : "cells", nlev, nfield, periodic, device_buffers ? " device" : "",
+            b->i0, b->nx, b->j0, b->ny, wrong);
+  for (int q = 0; q < nfield; ++q)
     cryo_device_free(&dev, &f[q], npts * nlev);
   cryo_halo_destroy(&h);
   cryo_grid_destroy(&g);
 }
 
 static void test_cells(void) {
-  check_exchange(13, 9, 0, CRYO_AT_CELL, 1);
-  check_exchange(13, 9, 0, CRYO_AT_CELL, 3);
+  check_exchange(13, 9, 0, CRYO_AT_CELL, 1, 2, 0);
+  check_exchange(13, 9, 0, CRYO_AT_CELL, 3, 2, 0);
 }
 static void test_nodes(void) {
-  check_exchange(13, 9, 0, CRYO_AT_NODE, 1);
-  check_exchange(11, 14, 0, CRYO_AT_NODE, 4);
+  check_exchange(13, 9, 0, CRYO_AT_NODE, 1, 2, 0);
+  check_exchange(11, 14, 0, CRYO_AT_NODE, 4, 2, 0);
 }
 static void test_periodic(void) {
-  check_exchange(12, 10, 1, CRYO_AT_CELL, 2);
-  check_exchange(12, 10, 1, CRYO_AT_NODE, 3);
+  check_exchange(12, 10, 1, CRYO_AT_CELL, 2, 2, 0);
+  check_exchange(12, 10, 1, CRYO_AT_NODE, 3, 2, 0);
+}
+/* More fields than one pack launch takes (groups of 4), both paths. */
+static void test_many_fields(void) {
+  check_exchange(13, 9, 0, CRYO_AT_NODE, 2, 6, 0);
+  check_exchange(12, 10, 1, CRYO_AT_CELL, 1, 5, 0);
+}
+/* MPI reads and writes the device buffers (on a CPU build: the host ones). */
+static void test_device_buffers(void) {
+  check_exchange(13, 9, 0, CRYO_AT_CELL, 3, 2, 1);
+  check_exchange(11, 14, 0, CRYO_AT_NODE, 4, 6, 1);
+  check_exchange(12, 10, 1, CRYO_AT_NODE, 3, 2, 1);
+}
+
+/* The decision of halo_device_buffers, as a table: setting, GPU in use, MPI
+ * CUDA-aware -> device buffers, or an error and what its message names. */
+static void test_path_choice(void) {
+  static const struct {
+    const char *setting;
+    int gpu, aware;
+    int status, device_buffers;
+    const char *needle; /* in the message or, on success, in why */
+  } cases[] = {
+      {"auto", 1, 1, CRYO_OK, 1, "device buffers straight to MPI"},
+      {"yes", 1, 1, CRYO_OK, 1, "halo_device_buffers = 'yes'"},
+      {"no", 1, 1, CRYO_OK, 0, "halo_device_buffers = 'no'"},
+      {"auto", 1, 0, CRYO_OK, 0, "staged through host buffers (MPI says no)"},
+      {"no", 1, 0, CRYO_OK, 0, "staged"},
+      {"yes", 1, 0, CRYO_ERR_UNSUPPORTED, 0, "needs a CUDA-aware MPI, but MPI says no"},
+      {"auto", 0, 1, CRYO_OK, 0, "no GPU"},
+      {"auto", 0, 0, CRYO_OK, 0, "no GPU"},
+      {"no", 0, 0, CRYO_OK, 0, "staged"},
+      {"yes", 0, 1, CRYO_ERR_UNSUPPORTED, 0, "this rank has no GPU (CPU: test)"},
+      {"yes", 0, 0, CRYO_ERR_UNSUPPORTED, 0, "this rank has no GPU"},
+      {"always", 1, 1, CRYO_ERR_RANGE, 0, "expected 'auto', 'yes' or 'no'"},
+  };
+  for (size_t k = 0; k < sizeof cases / sizeof cases[0]; ++k) {
+    cryo_err err = {0};
+    char why[CRYO_HALO_PATH_LEN] = "";
+    int device_buffers = -1;
+    int status =
+        cryo_halo_choose(cases[k].setting, "t.nml", cases[k].gpu, "CPU: test", cases[k].aware,
+                         "MPI says no", &device_buffers, why, (int)sizeof why, &err);
+    const char *text = status == CRYO_OK ? why : err.msg;
+    CU_ASSERT_EQUAL(status, cases[k].status);
+    CU_ASSERT_EQUAL(device_buffers, cases[k].device_buffers);
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, cases[k].needle));
+    if (status != CRYO_OK) CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "t.nml: &cryo_run"));
+    if (status != cases[k].status || !strstr(text, cases[k].needle))
+      fprintf(stderr, "case %zu (%s, gpu %d, aware %d): got %s '%s'\n", k, cases[k].setting,
+              cases[k].gpu, cases[k].aware, cryo_status_name(status), text);
+  }
+  /* The MPI of this machine answers, with a reason either way. */
+  char why[160] = "";
+  int aware = cryo_halo_mpi_cuda_aware(why, (int)sizeof why);
+  CU_ASSERT(aware == 0 || aware == 1);
+  CU_ASSERT(strstr(why, "MPIX_Query_cuda_support") != NULL);
 }
 
 /* Too many ranks for the grid: every rank needs 2 cells each way. */
@@ -160,6 +245,9 @@ int main(int argc, char **argv) {
   CU_TestInfo tests[] = {{"cell halo", test_cells},
                          {"node halo", test_nodes},
                          {"periodic halo", test_periodic},
+                         {"more fields than one launch", test_many_fields},
+                         {"MPI on the device buffers", test_device_buffers},
+                         {"halo_device_buffers decision", test_path_choice},
                          {"decomposition limits", test_too_small},
                          {"gather and scatter", test_gather_scatter},
                          CU_TEST_INFO_NULL};

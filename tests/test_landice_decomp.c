@@ -1,5 +1,5 @@
 /* Decomposition independence of the land-ice solver (kernels/landice_solver.c,
- * DESIGN.md section 4) without MPI: P "ranks" are threads, each with its own
+ * docs/design.md, Reproducibility) without MPI: P "ranks" are threads, each with its own
  * block and arrays, and a cryo_comm_ops whose halo copies from the owning
  * block's arrays and whose reductions combine all ranks (barrier-synchronized,
  * SPMD like MPI).

@@ -1,4 +1,4 @@
-/* ISMIP-HOM experiments A and C (Pattyn et al. 2008; shared/BENCHMARKS.md) at
+/* ISMIP-HOM experiments A and C (Pattyn et al. 2008; docs/benchmarks.md) at
  * L = 80 km on a coarse mesh, through the whole numerical core (geometry,
  * Newton-Krylov solve, diagnostics). Speeds are |(u_s, v_s)| at the surface
  * nodes along y = L/4.
@@ -14,7 +14,7 @@
  * C: 20 x 20 columns, 5 layers, beta2 = 1000 + 1000 sin sin. This code gives
  *   max 56.6 m/a (59.6 on 40x40x10). Asserts: converges; mean surface speed
  *   above 15.8 m/a (uniform beta2 = 1000 gives 15.6 m/a sliding + 0.2 m/a
- *   deformation, BENCHMARKS.md; the slippery half slides more than the sticky
+ *   deformation, docs/benchmarks.md; the slippery half slides more than the sticky
  *   half slows) and below 2 x 15.8; max along y = L/4 in [45, 70] m/a.
  * Reproducibility: A at 12 x 12 x 4 solved twice, with 1 thread and with 4
  *   OpenMP threads when built with -fopenmp: velocities bit-identical.

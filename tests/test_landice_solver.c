@@ -1,13 +1,13 @@
 /* Land-ice Newton-Krylov solver (kernels/landice_solver.c) on analytic cases.
  *
- * 1. Slab (shared/BENCHMARKS.md): periodic 4 x 4 columns, H = 1000 m,
+ * 1. Slab (docs/benchmarks.md): periodic 4 x 4 columns, H = 1000 m,
  *    alpha = 3 deg (n = 1, A = 2.140373e-7 Pa-1 a-1) or 0.5 deg (n = 3,
  *    A = 1e-16 Pa-3 a-1), rho = 910, g = 9.81, no slip or beta2 = 1000 Pa a m-1.
  *    Exact first-order solution u = rho g H t / beta2 + (1 + 4 t^2)^(-(n+1)/2)
  *    2A/(n+1) (rho g t)^n (H^(n+1) - (s - z)^(n+1)), v = 0, t = tan(alpha):
  *    u depends on s(x) - z, so u_x = t u_z at fixed z and the first-order
  *    strain rate and stress divergence pick up the 4 t^2 terms; the
- *    BENCHMARKS.md formula is the t -> 0 limit (n = 1: 100.137 m/a there,
+ *    shallow-ice formula is the t -> 0 limit (n = 1: 100.137 m/a there,
  *    99.049 m/a with the factor 1 / (1 + 4 t^2) = 0.98913).
  *    Asserts: L2(z) error of the piecewise-linear profile (5-point Gauss per
  *    layer) relative to the surface speed <= 3e-2 at nz = 5; the ratio of

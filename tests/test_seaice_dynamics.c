@@ -3,7 +3,7 @@
  *
  * 1. Free drift (P* = 0, wind (10, 0) m/s, ocean at rest, A = 1, 6x6 cells,
  *    periodic so that transport keeps h uniform, 3000 steps): every node reaches the analytic
- * steady state of BENCHMARKS.md, |U - U_exact| <= 1e-8 |U_exact|, for h = 0.3 m (|U| ~ 0.166
+ * steady state of docs/benchmarks.md, |U - U_exact| <= 1e-8 |U_exact|, for h = 0.3 m (|U| ~ 0.166
  * m/s, 2.4 deg to the right) and h = 2 m (~0.163 m/s, 15.9 deg).
  * 2. Mirror symmetry (16x16, square cells, f = 0, rheology on, wind and h
  *    symmetric about the diagonal): after 20 steps |u(i,j) - v(j,i)| and
@@ -424,7 +424,7 @@ static void test_diag_and_forcing(void) {
   state_free(&p, &s);
 }
 
-/* BENCHMARKS.md initial state; dG1 slopes from the exact gradient at the centre */
+/* cyclone initial state (docs/benchmarks.md); dG1 slopes from the exact gradient at the centre */
 static void cyclone_init(const cryo_seaice_params *p, const cryo_block *b, cryo_seaice_state *s) {
   const int na = CRYO_SEAICE_NA(p->tracer_order);
   for (int j = 0; j < b->ny; ++j)

@@ -3,7 +3,7 @@
  *
  * 1. Stress kernel against a plain reference written here (strain from the
  *    bilinear shape-function gradients at each Gauss point, the VP stress of
- *    BENCHMARKS.md literally, L2 projection with the full mass matrix), on
+ *    docs/seaice.md literally, L2 projection with the full mass matrix), on
  *    random velocity, tracers, stress and mask, dG0 and dG1 tracers:
  *    max |difference| <= 1e-13 max |stress| per component; mask-0 cells unchanged.
  *    With stress_precision = 'single': <= 2e-6 max |stress|, and above 1e-12.
