@@ -325,8 +325,9 @@ perf_case() { # NAME DRIVER THREADS: namelist in $dir/perf/NAME.nml
   }
   awk -v c="$1" -v d="$2" -v t="$3" '
     /^(init|forcing|dynamics|output|restart) / {s[$1] = $2}
-    END {printf "| %s | %s | %s | %.3f | %.3f | %.3f | %.3f |\n", c, d, t, s["dynamics"],
-         s["forcing"], s["output"] + s["restart"], s["init"]}' "$dir/perf/$1-$2/run.log"
+    /^transfers / {x = $0}
+    END {printf "| %s | %s | %s | %.3f | %.3f | %.3f | %.3f | %.3f | %s |\n", c, d, t, s["dynamics"],
+         s["forcing"], s["output"], s["restart"], s["init"], x}' "$dir/perf/$1-$2/run.log"
 }
 
 perf() {
@@ -343,8 +344,8 @@ perf() {
     -e 's/^ *restart_interval = .*/  restart_interval = 21600/' -e 's/^ *n_evp = .*/  n_evp = 100/' \
     -e 's/alpha = 800., beta = 800./alpha = 1600., beta = 1600./' \
     "$dir/namelists/cyclone_2km.nml" > "$dir/perf/cyclone_1024.nml"
-  echo "| case | driver | threads | dynamics s | forcing s | output + restart s | init s |"
-  echo "|---|---|---|---|---|---|---|"
+  echo "| case | driver | threads | dynamics s | forcing s | output s | restart s | init s | host-device transfers |"
+  echo "|---|---|---|---|---|---|---|---|---|"
   perf_case ismip_a_80 cryodyn 1
   perf_case ismip_a_80 cryodyn-omp "$cores"
   perf_case cyclone_1024 cryodyn 1
@@ -787,7 +788,11 @@ if os.path.exists(timing):
     if last:
         lines.append("last progress line: `%s`" % last[-1])
 banner = open(os.path.join(pack, "gpu", cases[0][0], "run.log")).read().splitlines()[:5]
-text = "\n".join(["GPU banner of the first case:", "", "```"] + banner + ["```", ""] + lines) + "\n"
+import datetime
+title = ["# GPU check: the OpenACC product against the CPU build", "",
+         "Written by `gpu-check.sh run` (or `compare`) on %s UTC; ranks of one case share the node's GPUs."
+         % datetime.datetime.utcnow().strftime("%Y-%m-%d %H:%M"), ""]
+text = "\n".join(title + ["GPU banner of the first case:", "", "```"] + banner + ["```", ""] + lines) + "\n"
 open(os.path.join(pack, "gpu-check.md"), "w").write(text)
 print(text)
 print("gpu-check: %s" % ("FAILED (%d)" % failed if failed else "passed"))
