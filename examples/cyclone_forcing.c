@@ -1,8 +1,8 @@
-/* cyclone_forcing: write the forcing file of the Mehlmann et al. (2021)
- * sea-ice cyclone benchmark (docs/benchmarks.md; JAMES 13, e2021MS002523) for the
- * netcdf forcing provider (coupling/exchange_netcdf.c).
+/* cryodyn-cyclone-forcing: write the forcing file of the Mehlmann et al.
+ * (2021) sea-ice cyclone benchmark (docs/benchmarks.md; JAMES 13,
+ * e2021MS002523) for the netcdf forcing provider (coupling/exchange_netcdf.c).
  *
- *   cyclone_forcing OUT.nc NX NY [DAYS] [INTERVAL_S]
+ *   cryodyn-cyclone-forcing OUT.nc NX NY [DAYS] [INTERVAL_S]
  *
  * The grid is the benchmark's 512 km square cut into NX x NY cells; the file
  * holds wind (uwind, vwind) and ocean velocity (uocean, vocean) in m s-1 at
@@ -11,7 +11,7 @@
  * 2000-01-01 00:00:00": run with start date '2000-01-01 00:00:00'. The
  * formulas are those the analytic forcing uses (kernels/seaice_cyclone.h), so
  * a run on this file sees the same values at the record times.
- * Bad arguments or a failed write: "cyclone_forcing: error: ..." and exit 1.
+ * Bad arguments or a failed write: "cryodyn-cyclone-forcing: error: ..." and exit 1.
  */
 #include <errno.h>
 #include <math.h>
@@ -24,7 +24,7 @@
 #include "cryo_exchange.h"
 #include "seaice_cyclone.h"
 
-#define PROG       "cyclone_forcing"
+#define PROG       "cryodyn-cyclone-forcing"
 #define TIME_UNITS "seconds since 2000-01-01 00:00:00"
 
 static void die(const char *fmt, ...) {

@@ -5,7 +5,7 @@
 ! ocean would receive with cryo_get_field. The component writes its own
 ! output file (&cryo_run output_file).
 !
-!   mpirun -np N host_seaice namelists/host_seaice.nml
+!   mpirun -np N cryodyn-host-seaice namelists/host_seaice.nml
 !
 ! Forcing: uniform wind (10, 5) m/s and ocean current (0.1, 0) m/s, constant
 ! in time, the same fields a forcing = 'netcdf' run gets from a file holding
@@ -29,7 +29,7 @@ program host_seaice
   call MPI_Comm_rank(MPI_COMM_WORLD, rank, ierr)
   call MPI_Comm_size(MPI_COMM_WORLD, nranks, ierr)
   if (command_argument_count() /= 1) then
-     if (rank == 0) write (0, '(a)') 'usage: [mpirun -np N] host_seaice NAMELIST'
+     if (rank == 0) write (0, '(a)') 'usage: [mpirun -np N] cryodyn-host-seaice NAMELIST'
      call MPI_Finalize(ierr)
      stop 2
   end if
@@ -38,7 +38,7 @@ program host_seaice
   ! cryo_init agrees on its outcome over the ranks: rank 0 reports.
   status = cryo_init(c, trim(path), MPI_COMM_WORLD)
   if (status /= CRYO_OK) then
-     if (rank == 0) write (0, '(4a)') 'host_seaice: error: ', cryo_last_error(c), &
+     if (rank == 0) write (0, '(4a)') 'cryodyn-host-seaice: error: ', cryo_last_error(c), &
           ' [', cryo_status_name(status) // ']'
      status = cryo_finalize(c)
      call MPI_Finalize(ierr)
@@ -46,8 +46,8 @@ program host_seaice
   end if
   status = cryo_get_block(c, i0, j0, nx, ny, nx_global, ny_global)
   call check(status, 'cryo_get_block')
-  if (cryo_is_root(c)) write (*, '(a, i0, a, i0, a, i0, a, a)') 'host_seaice: ', nx_global, &
-       ' x ', ny_global, ' cells on ', nranks, ' rank(s), cryodyn ', cryo_version()
+  if (cryo_is_root(c)) write (*, '(a, i0, a, i0, a, i0, a, a)') 'cryodyn-host-seaice: ', &
+       nx_global, ' x ', ny_global, ' cells on ', nranks, ' rank(s), cryodyn ', cryo_version()
   allocate(forcing(nx, ny), uice(nx, ny), vice(nx, ny), aice(nx, ny))
 
   do while (.not. cryo_is_done(c))
@@ -68,19 +68,19 @@ program host_seaice
      call MPI_Reduce(local(1), global(1), 1, MPI_DOUBLE_PRECISION, MPI_MAX, 0, MPI_COMM_WORLD, ierr)
      call MPI_Reduce(local(2), global(2), 1, MPI_DOUBLE_PRECISION, MPI_SUM, 0, MPI_COMM_WORLD, ierr)
      call check(cryo_summary(c, line), 'cryo_summary')
-     if (cryo_is_root(c)) write (*, '(a, f10.3, a, f8.5, a, f10.6, 2a)') 'host_seaice: t = ', &
-          cryo_get_time(c) / 3600.0d0, ' h  max cell ice speed ', global(1), &
+     if (cryo_is_root(c)) write (*, '(a, f10.3, a, f8.5, a, f10.6, 2a)') &
+          'cryodyn-host-seaice: t = ', cryo_get_time(c) / 3600.0d0, ' h  max cell ice speed ', global(1), &
           ' m/s  mean aice ', global(2) / (dble(nx_global) * ny_global), '  ', line
   end do
 
   status = cryo_finalize(c)
   if (status /= CRYO_OK) then
-     if (rank == 0) write (0, '(4a)') 'host_seaice: error: ', cryo_last_error(), &
+     if (rank == 0) write (0, '(4a)') 'cryodyn-host-seaice: error: ', cryo_last_error(), &
           ' [', cryo_status_name(status) // ']'
      call MPI_Finalize(ierr)
      stop 1
   end if
-  if (rank == 0) write (*, '(a)') 'host_seaice: run complete'
+  if (rank == 0) write (*, '(a)') 'cryodyn-host-seaice: run complete'
   call MPI_Finalize(ierr)
 
 contains
@@ -92,7 +92,7 @@ contains
     character(len=*), intent(in) :: what
     integer :: ierr2, ignored
     if (status == CRYO_OK) return
-    write (0, '(a, i0, 6a)') 'host_seaice: error on rank ', rank, ': ', what, ': ', &
+    write (0, '(a, i0, 6a)') 'cryodyn-host-seaice: error on rank ', rank, ': ', what, ': ', &
          cryo_last_error(c), ' [', cryo_status_name(status) // ']'
     flush (0)
     if (nranks > 1) call MPI_Abort(MPI_COMM_WORLD, 1, ierr2)

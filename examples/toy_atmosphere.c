@@ -7,9 +7,9 @@
  * standing in for an ocean, a zero sub-shelf melt A_LiBmt1; it receives the ice
  * thickness A_LiThk1 (m), surface elevation A_LiSrf1 (m) and ice mask A_LiMsk1.
  *
- *   toy_atmosphere [--nx N] [--ny N] [--run SECONDS] [--period SECONDS]
- *                  [--smb pattern|elevation] [--rate KG_M2_S_PER_M] [--ela M]
- *                  [--rho-ice KG_M3]
+ *   cryodyn-toy-atmosphere [--nx N] [--ny N] [--run SECONDS] [--period SECONDS]
+ *                          [--smb pattern|elevation] [--rate KG_M2_S_PER_M] [--ela M]
+ *                          [--rho-ice KG_M3]
  *
  * --smb pattern (default): the fixed pattern toy_smb_pattern() below, the same
  *   doubles that tests/coupled_landice.sh writes into the NetCDF forcing file of
@@ -30,9 +30,9 @@
  *           each cell's thickness update rounds at the 1e-13 m level of a 1000 m
  *           thickness, and the kg -> m a-1 -> m conversions at the 1e-16 relative
  *           level.
- * Prints "toy_atmosphere: PASS ..." on rank 0 and exits 0 when every check held;
+ * Prints "cryodyn-toy-atmosphere: PASS ..." on rank 0 and exits 0 when every check held;
  * otherwise stops the coupled run with a message and a non-zero exit code.
- * Launch (MPMD): mpirun -np 2 cryodyn coupled_landice.nml : -np 1 toy_atmosphere
+ * Launch (MPMD): mpirun -np 2 cryodyn coupled_landice.nml : -np 1 cryodyn-toy-atmosphere
  * --nx 16 --ny 16 --run R --period P (namelists/coupled_landice.nml). */
 #include "cryo_oasis.h"
 
@@ -71,7 +71,7 @@ static int parse_int(const char *flag, const char *val, int *out, cryo_err *err)
   errno = 0;
   long v = strtol(val, &end, 10);
   CRYO_CHECK(!errno && end != val && !*end && v >= 1 && v <= 2000000000L, err, CRYO_ERR_RANGE,
-             "toy_atmosphere: %s %s: must be an integer from 1 to 2e9", flag, val);
+             "cryodyn-toy-atmosphere: %s %s: must be an integer from 1 to 2e9", flag, val);
   *out = (int)v;
   return CRYO_OK;
 }
@@ -82,7 +82,7 @@ static int parse_real(const char *flag, const char *val, double lo, double hi, d
   errno = 0;
   double v = strtod(val, &end);
   CRYO_CHECK(!errno && end != val && !*end && v >= lo && v <= hi, err, CRYO_ERR_RANGE,
-             "toy_atmosphere: %s %s: must be a number in [%g, %g]", flag, val, lo, hi);
+             "cryodyn-toy-atmosphere: %s %s: must be a number in [%g, %g]", flag, val, lo, hi);
   *out = v;
   return CRYO_OK;
 }
@@ -98,7 +98,8 @@ static int parse_options(int argc, char **argv, options *o, cryo_err *err) {
                  .rho_ice = 910.0};
   for (int a = 1; a < argc; a++) {
     const char *flag = argv[a];
-    CRYO_CHECK(a + 1 < argc, err, CRYO_ERR_ARG, "toy_atmosphere: option %s needs a value", flag);
+    CRYO_CHECK(a + 1 < argc, err, CRYO_ERR_ARG, "cryodyn-toy-atmosphere: option %s needs a value",
+               flag);
     const char *val = argv[++a];
     if (!strcmp(flag, "--nx"))
       CRYO_CALL(parse_int(flag, val, &o->nx, err));
@@ -116,18 +117,20 @@ static int parse_options(int argc, char **argv, options *o, cryo_err *err) {
       CRYO_CALL(parse_real(flag, val, 1, 1e4, &o->rho_ice, err));
     else if (!strcmp(flag, "--smb")) {
       CRYO_CHECK(!strcmp(val, "pattern") || !strcmp(val, "elevation"), err, CRYO_ERR_RANGE,
-                 "toy_atmosphere: --smb %s: must be pattern or elevation", val);
+                 "cryodyn-toy-atmosphere: --smb %s: must be pattern or elevation", val);
       o->elevation = !strcmp(val, "elevation");
     } else
-      return CRYO_ERROR(err, CRYO_ERR_UNKNOWN,
-                        "toy_atmosphere: unknown option %s (known: --nx --ny --run --period "
-                        "--smb --rate --ela --rho-ice)",
-                        flag);
+      return CRYO_ERROR(
+          err, CRYO_ERR_UNKNOWN,
+          "cryodyn-toy-atmosphere: unknown option %s (known: --nx --ny --run --period "
+          "--smb --rate --ela --rho-ice)",
+          flag);
   }
   CRYO_CHECK(o->run % o->period == 0, err, CRYO_ERR_RANGE,
-             "toy_atmosphere: --run %d s is not a multiple of --period %d s", o->run, o->period);
+             "cryodyn-toy-atmosphere: --run %d s is not a multiple of --period %d s", o->run,
+             o->period);
   CRYO_CHECK((long)o->nx * o->ny <= 10000000L, err, CRYO_ERR_RANGE,
-             "toy_atmosphere: grid %d x %d has more than 1e7 points", o->nx, o->ny);
+             "cryodyn-toy-atmosphere: grid %d x %d has more than 1e7 points", o->nx, o->ny);
   return CRYO_OK;
 }
 
@@ -197,8 +200,8 @@ static int run_atmosphere(const options *o, int *compid, int *local_rank, tally 
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &size);
   *local_rank = rank;
-  CRYO_CHECK(size <= o->ny, err, CRYO_ERR_RANGE, "toy_atmosphere: %d ranks for %d rows", size,
-             o->ny);
+  CRYO_CHECK(size <= o->ny, err, CRYO_ERR_RANGE, "cryodyn-toy-atmosphere: %d ranks for %d rows",
+             size, o->ny);
   int j0 = (int)((long)rank * o->ny / size), j1 = (int)((long)(rank + 1) * o->ny / size);
   int nyl = j1 - j0;
   long npts = (long)o->nx * nyl;
@@ -209,7 +212,7 @@ static int run_atmosphere(const options *o, int *compid, int *local_rank, tally 
   CRYO_CALL(cryo_oasis_enddef(err));
 
   double *buf = malloc(sizeof(double) * (size_t)(npts > 0 ? npts : 1) * (NSEND + 2 * NRECV));
-  CRYO_CHECK(buf, err, CRYO_ERR_MEMORY, "toy_atmosphere: no memory for %ld points", npts);
+  CRYO_CHECK(buf, err, CRYO_ERR_MEMORY, "cryodyn-toy-atmosphere: no memory for %ld points", npts);
   double *snd[NSEND], *rcv[NRECV], *prev[NRECV];
   for (int k = 0; k < NSEND; k++)
     snd[k] = buf + k * npts;
@@ -228,7 +231,7 @@ static int run_atmosphere(const options *o, int *compid, int *local_rank, tally 
       status = cryo_oasis_get(id_recv[k], date, o->nx, nyl, rcv[k], &kinfo, err);
       if (status == CRYO_OK && kinfo == 0)
         status = CRYO_ERROR(err, CRYO_ERR_COUPLING,
-                            "toy_atmosphere: field %s was not received at date %d s: the "
+                            "cryodyn-toy-atmosphere: field %s was not received at date %d s: the "
                             "namcouple coupling period must equal --period %d",
                             recv_names[k], date, o->period);
     }
@@ -238,13 +241,13 @@ static int run_atmosphere(const options *o, int *compid, int *local_rank, tally 
       double local[3], sum[3];
       mass_sums(o, npts, rcv, prev, snd, local);
       if (MPI_Allreduce(local, sum, 3, MPI_DOUBLE, MPI_SUM, comm) != MPI_SUCCESS) {
-        status = CRYO_ERROR(err, CRYO_ERR_MPI, "toy_atmosphere: MPI_Allreduce failed");
+        status = CRYO_ERROR(err, CRYO_ERR_MPI, "cryodyn-toy-atmosphere: MPI_Allreduce failed");
         break;
       }
       double tol = 1e-12 * (double)o->nx * o->ny + 1e-9 * sum[2];
       double e = fabs(sum[0] - sum[1]) / tol;
       if (rank == 0)
-        printf("toy_atmosphere: interval %d: sum dH %.12e m, sum smb dt/rho %.12e m, "
+        printf("cryodyn-toy-atmosphere: interval %d: sum dH %.12e m, sum smb dt/rho %.12e m, "
                "|diff| %.3e m (tolerance %.3e m)\n",
                step, sum[0], sum[1], fabs(sum[0] - sum[1]), tol);
       t->mass_err_max = fmax(t->mass_err_max, e);
@@ -257,7 +260,7 @@ static int run_atmosphere(const options *o, int *compid, int *local_rank, tally 
   CRYO_CALL(status);
   long local[3] = {t->bad_mask, t->bad_bed, t->checked}, total[3];
   CRYO_CHECK(MPI_Allreduce(local, total, 3, MPI_LONG, MPI_SUM, comm) == MPI_SUCCESS, err,
-             CRYO_ERR_MPI, "toy_atmosphere: MPI_Allreduce of the check counts failed");
+             CRYO_ERR_MPI, "cryodyn-toy-atmosphere: MPI_Allreduce of the check counts failed");
   t->bad_mask = total[0];
   t->bad_bed = total[1];
   t->checked = total[2];
@@ -287,7 +290,8 @@ int main(int argc, char **argv) {
   int ok = t.bad_mask == 0 && t.bad_bed == 0 && t.mass_err_max <= 1.0 && t.checked > 0 &&
            (nsteps < 2 || t.dv_sum > 0.0);
   if (rank == 0)
-    printf("toy_atmosphere: %s: smb %s, %d steps of %d s on a %d x %d grid: %ld points checked, "
+    printf("cryodyn-toy-atmosphere: %s: smb %s, %d steps of %d s on a %d x %d grid: %ld points "
+           "checked, "
            "%ld bad mask/thickness, %ld bad bed (d usurf != d thk), mass balance error at most "
            "%.3g of its tolerance, sum |dV| %.6e m\n",
            ok ? "PASS" : "FAIL", o.elevation ? "elevation" : "pattern", nsteps, o.period, o.nx,

@@ -13,11 +13,11 @@
  * note (with --check none only), so that cryodyn's own check of its fields is
  * what a namcouple missing a field runs into.
  *
- *   toy_ocean [--nx N] [--ny N] [--run SECONDS] [--period SECONDS]
- *             [--ocean gyre|uniform|analytic] [--u0 M_PER_S] [--v0 M_PER_S]
- *             [--uwind M_PER_S] [--vwind M_PER_S] [--x0 M] [--y0 M] [--dx M] [--dy M]
- *             [--lx M] [--ly M] [--check pattern|stress|none] [--die-at STEP]
- *             [--grid NAME]
+ *   cryodyn-toy-ocean [--nx N] [--ny N] [--run SECONDS] [--period SECONDS]
+ *                     [--ocean gyre|uniform|analytic] [--u0 M_PER_S] [--v0 M_PER_S]
+ *                     [--uwind M_PER_S] [--vwind M_PER_S] [--x0 M] [--y0 M] [--dx M] [--dy M]
+ *                     [--lx M] [--ly M] [--check pattern|stress|none] [--die-at STEP]
+ *                     [--grid NAME]
  *
  * --grid NAME (default toyt): the namcouple's name of this grid. Rank 0
  *   describes the grid (cell centres and corners from --x0 --y0 --dx --dy, laid
@@ -34,9 +34,9 @@
  *   such points (check_step says why the others are left out);
  * --die-at STEP: at coupling step STEP (0-based) exit with code 3 without
  *   oasis_terminate, to test how cryodyn and mpirun handle a partner that dies.
- * Prints "toy_ocean: PASS ..." on rank 0 and exits 0 when every check held;
+ * Prints "cryodyn-toy-ocean: PASS ..." on rank 0 and exits 0 when every check held;
  * otherwise stops the coupled run with a message and a non-zero exit code.
- * Launch (MPMD): mpirun -np 2 cryodyn x.nml : -np 1 toy_ocean --nx 40 --ny 30 ... */
+ * Launch (MPMD): mpirun -np 2 cryodyn x.nml : -np 1 cryodyn-toy-ocean --nx 40 --ny 30 ... */
 #include "cryo_oasis.h"
 #include "toy_ocean_fields.h"
 
@@ -59,10 +59,10 @@ static int parse_options(int argc, char **argv, options *o, cryo_err *err) {
   for (int a = 1; a < argc; a++) {
     char msg[256];
     int used = toy_parse_option(argc, argv, &a, &o->s, msg, sizeof msg);
-    CRYO_CHECK(used >= 0, err, CRYO_ERR_RANGE, "toy_ocean: %s", msg);
+    CRYO_CHECK(used >= 0, err, CRYO_ERR_RANGE, "cryodyn-toy-ocean: %s", msg);
     if (used) continue;
     const char *flag = argv[a];
-    CRYO_CHECK(a + 1 < argc, err, CRYO_ERR_ARG, "toy_ocean: option %s needs a value", flag);
+    CRYO_CHECK(a + 1 < argc, err, CRYO_ERR_ARG, "cryodyn-toy-ocean: option %s needs a value", flag);
     const char *val = argv[++a];
     if (!strcmp(flag, "--check")) {
       if (!strcmp(val, "pattern"))
@@ -73,31 +73,34 @@ static int parse_options(int argc, char **argv, options *o, cryo_err *err) {
         o->check = CHECK_NONE;
       else
         return CRYO_ERROR(err, CRYO_ERR_RANGE,
-                          "toy_ocean: --check %s: must be pattern, stress or none", val);
+                          "cryodyn-toy-ocean: --check %s: must be pattern, stress or none", val);
     } else if (!strcmp(flag, "--die-at")) {
       char *end;
       long v = strtol(val, &end, 10);
       CRYO_CHECK(*end == '\0' && end != val && v >= 0 && v < 10000000L, err, CRYO_ERR_RANGE,
-                 "toy_ocean: --die-at %s: must be a step number >= 0", val);
+                 "cryodyn-toy-ocean: --die-at %s: must be a step number >= 0", val);
       o->die_at = (int)v;
     } else if (!strcmp(flag, "--grid")) {
-      CRYO_CHECK(strlen(val) >= 1 && strlen(val) <= CRYO_OASIS_GRID_NAME_MAX && !strchr(val, '.'),
-                 err, CRYO_ERR_RANGE,
-                 "toy_ocean: --grid %s: must be a grid name of 1 to %d characters without '.'", val,
-                 CRYO_OASIS_GRID_NAME_MAX);
+      CRYO_CHECK(
+          strlen(val) >= 1 && strlen(val) <= CRYO_OASIS_GRID_NAME_MAX && !strchr(val, '.'), err,
+          CRYO_ERR_RANGE,
+          "cryodyn-toy-ocean: --grid %s: must be a grid name of 1 to %d characters without '.'",
+          val, CRYO_OASIS_GRID_NAME_MAX);
       strcpy(o->grid_name, val);
     } else {
-      return CRYO_ERROR(err, CRYO_ERR_UNKNOWN,
-                        "toy_ocean: unknown option %s (known: --nx --ny --run --period --ocean "
-                        "--u0 --v0 --uwind --vwind --x0 --y0 --dx --dy --lx --ly --check "
-                        "--die-at --grid)",
-                        flag);
+      return CRYO_ERROR(
+          err, CRYO_ERR_UNKNOWN,
+          "cryodyn-toy-ocean: unknown option %s (known: --nx --ny --run --period --ocean "
+          "--u0 --v0 --uwind --vwind --x0 --y0 --dx --dy --lx --ly --check "
+          "--die-at --grid)",
+          flag);
     }
   }
   CRYO_CHECK(o->s.run % o->s.period == 0, err, CRYO_ERR_RANGE,
-             "toy_ocean: --run %d s is not a multiple of --period %d s", o->s.run, o->s.period);
+             "cryodyn-toy-ocean: --run %d s is not a multiple of --period %d s", o->s.run,
+             o->s.period);
   CRYO_CHECK((long)o->s.nx * o->s.ny <= 10000000L, err, CRYO_ERR_RANGE,
-             "toy_ocean: grid %d x %d has more than 1e7 points", o->s.nx, o->s.ny);
+             "cryodyn-toy-ocean: grid %d x %d has more than 1e7 points", o->s.nx, o->s.ny);
   return CRYO_OK;
 }
 
@@ -169,7 +172,8 @@ static void check_step(const options *o, int step, int j0, int nyl, double *cons
 static int def_field(int *id, const char *name, int part, int kinout, int rank, cryo_err *err) {
   int status = cryo_oasis_def_var(id, name, part, kinout, err);
   if (status == CRYO_ERR_COUPLING && *id == -1) {
-    if (rank == 0) printf("toy_ocean: field %s is not in the namcouple: not exchanged\n", name);
+    if (rank == 0)
+      printf("cryodyn-toy-ocean: field %s is not in the namcouple: not exchanged\n", name);
     return CRYO_OK;
   }
   return status;
@@ -187,7 +191,8 @@ static int run_ocean(const options *o, int *compid, int *local_rank, long *bad_t
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &size);
   *local_rank = rank;
-  CRYO_CHECK(size <= s->ny, err, CRYO_ERR_RANGE, "toy_ocean: %d ranks for %d rows", size, s->ny);
+  CRYO_CHECK(size <= s->ny, err, CRYO_ERR_RANGE, "cryodyn-toy-ocean: %d ranks for %d rows", size,
+             s->ny);
   int j0 = (int)((long)rank * s->ny / size), j1 = (int)((long)(rank + 1) * s->ny / size);
   int nyl = j1 - j0;
   long npts = (long)s->nx * nyl;
@@ -201,7 +206,7 @@ static int run_ocean(const options *o, int *compid, int *local_rank, long *bad_t
   for (int k = 0; k < TOY_NICE; k++) {
     CRYO_CALL(def_field(&id_recv[k], toy_ocn_recv[k], part, CRYO_OASIS_IN, rank, err));
     CRYO_CHECK(id_recv[k] >= 0 || o->check == CHECK_NONE, err, CRYO_ERR_COUPLING,
-               "toy_ocean: --check needs field %s, which the namcouple does not couple",
+               "cryodyn-toy-ocean: --check needs field %s, which the namcouple does not couple",
                toy_ocn_recv[k]);
   }
   if (rank == 0)
@@ -210,7 +215,7 @@ static int run_ocean(const options *o, int *compid, int *local_rank, long *bad_t
   CRYO_CALL(cryo_oasis_enddef(err));
 
   double *buf = malloc(sizeof(double) * (size_t)(npts > 0 ? npts : 1) * (TOY_NOCN + TOY_NICE));
-  CRYO_CHECK(buf, err, CRYO_ERR_MEMORY, "toy_ocean: no memory for %ld points", npts);
+  CRYO_CHECK(buf, err, CRYO_ERR_MEMORY, "cryodyn-toy-ocean: no memory for %ld points", npts);
   double *fo[TOY_NOCN], *ice[TOY_NICE];
   for (int k = 0; k < TOY_NOCN; k++)
     fo[k] = buf + k * npts;
@@ -231,7 +236,7 @@ static int run_ocean(const options *o, int *compid, int *local_rank, long *bad_t
     int date = step * s->period, kinfo;
     if (step == o->die_at) {
       fprintf(stderr,
-              "toy_ocean rank %d: --die-at %d: exiting at %d s without oasis_terminate "
+              "cryodyn-toy-ocean rank %d: --die-at %d: exiting at %d s without oasis_terminate "
               "(partner failure test)\n",
               rank, o->die_at, date);
       fflush(stderr);
@@ -246,21 +251,23 @@ static int run_ocean(const options *o, int *compid, int *local_rank, long *bad_t
         ice[k][p] = NAN;
       status = cryo_oasis_get(id_recv[k], date, s->nx, nyl, ice[k], &kinfo, err);
       if (status == CRYO_OK && kinfo == 0)
-        status = CRYO_ERROR(err, CRYO_ERR_COUPLING,
-                            "toy_ocean: field %s was not received at date %d s: the namcouple "
-                            "coupling period must equal --period %d",
-                            toy_ocn_recv[k], date, s->period);
+        status =
+            CRYO_ERROR(err, CRYO_ERR_COUPLING,
+                       "cryodyn-toy-ocean: field %s was not received at date %d s: the namcouple "
+                       "coupling period must equal --period %d",
+                       toy_ocn_recv[k], date, s->period);
     }
     if (status == CRYO_OK) check_step(o, step, j0, nyl, ice, fo, &bad, &nchecked, &first_bad);
   }
   free(buf);
   CRYO_CALL(status);
   if (bad > 0)
-    fprintf(stderr, "toy_ocean rank %d: %ld values fail --check, first: field %s at point %ld\n",
+    fprintf(stderr,
+            "cryodyn-toy-ocean rank %d: %ld values fail --check, first: field %s at point %ld\n",
             rank, bad, toy_ocn_recv[first_bad % TOY_NICE], first_bad / TOY_NICE);
   long local[2] = {bad, nchecked}, total[2];
   CRYO_CHECK(MPI_Allreduce(local, total, 2, MPI_LONG, MPI_SUM, comm) == MPI_SUCCESS, err,
-             CRYO_ERR_MPI, "toy_ocean: MPI_Allreduce of the check counts failed");
+             CRYO_ERR_MPI, "cryodyn-toy-ocean: MPI_Allreduce of the check counts failed");
   *bad_total = total[0];
   *checked = total[1];
   return CRYO_OK;
@@ -291,11 +298,12 @@ int main(int argc, char **argv) {
                                                : "values received (no check)";
   /* A stress check that saw no moving ice proves nothing. */
   if (bad > 0 || (o.check != CHECK_NONE && checked == 0)) {
-    if (rank == 0) printf("toy_ocean: FAIL: %ld of %ld values fail --check\n", bad, checked);
+    if (rank == 0)
+      printf("cryodyn-toy-ocean: FAIL: %ld of %ld values fail --check\n", bad, checked);
     return 1;
   }
   if (rank == 0)
-    printf("toy_ocean: PASS: %ld %s, %d steps of %d s on a %d x %d grid\n", checked, what,
+    printf("cryodyn-toy-ocean: PASS: %ld %s, %d steps of %d s on a %d x %d grid\n", checked, what,
            o.s.run / o.s.period, o.s.period, o.s.nx, o.s.ny);
   return 0;
 }

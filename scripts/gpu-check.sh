@@ -228,12 +228,15 @@ linked_libs() { # PROGRAM
 build() {
   src=$(cd "$(dirname "$self")/.." && pwd)
   [ -x "$src/configure" ] || (cd "$src" && autoreconf -fi)
+  # Only the driver is needed, linked with the static libcryodyn: no build
+  # compiles the library a second time for a shared one (an OpenACC build
+  # is static only anyway).
   for kind in cpu gpu omp; do
     mkdir -p "$dir/build-$kind"
     case $kind in
-      cpu) flags="" ;;
-      gpu) flags=--enable-openacc=gcc ;;
-      omp) flags=--enable-openmp ;;
+      cpu) flags=--disable-shared ;;
+      gpu) flags="--disable-shared --enable-openacc=gcc" ;;
+      omp) flags="--disable-shared --enable-openmp" ;;
     esac
     (cd "$dir/build-$kind" && "$src/configure" $flags > configure.log && make -j2 cryodyn cryodyn-cmp > make.log 2>&1) || {
       echo "gpu-check: error: the $kind build failed; see $dir/build-$kind/*.log" >&2

@@ -36,7 +36,7 @@ set -u
 
 . "$(cd "${top_srcdir:-${srcdir:-$(dirname "$0")/..}}" && pwd)/tests/coupled-env.sh"
 cryodyn=${CRYODYN:-$(first_of "$builddir/cryodyn" "$builddir/examples/cryodyn")}
-toy=${TOY_OCEAN:-$(first_of "$builddir/toy_ocean" "$builddir/examples/toy_ocean")}
+toy=${TOY_OCEAN:-$builddir/cryodyn-toy-ocean}
 nml=$srcdir/namelists/coupled_free_drift.nml
 namcouple=$srcdir/namelists/namcouple_seaice_toyocean
 for f in "$cryodyn" "$toy" "$nml" "$namcouple"; do
@@ -105,7 +105,7 @@ run_case period "" '{ sub(/ 1 3600 1 /, " 1 7200 1 "); print }' --period 7200 --
 expect period "cryodyn: error: forcing = 'oasis': field I_Uwind1 (uwind) was not received at 3600 s: its coupling period in the namcouple must equal &cryo_run coupling_interval"
 
 run_case partner "" '{ print }' --period 3600 --check none --die-at 2
-expect partner "toy_ocean rank 0: --die-at 2: exiting at 7200 s without oasis_terminate"
+expect partner "cryodyn-toy-ocean rank 0: --die-at 2: exiting at 7200 s without oasis_terminate"
 grep -qi "exited\|exiting improperly\|non-zero exit" "$log" ||
   fail "partner: no report from mpirun of the partner's exit"
 restart=$(sed -n "s/^ *restart_out = '\\([^']*\\)'.*/\\1/p" "$nml").2000-01-01-03600.nc

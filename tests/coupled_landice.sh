@@ -3,7 +3,7 @@
 # standalone with the same surface mass balance from a NetCDF file (issue 5,
 # docs/design.md, Coupling). Setup: namelists/coupled_landice.nml (ISMIP-HOM A,
 # L = 10 km, 16 x 16 cells, evolving thickness, 8 coupling steps of 10 days) and
-# namelists/namcouple_landice_toyatm; 2 cryodyn ranks, 1 toy_atmosphere rank.
+# namelists/namcouple_landice_toyatm; 2 cryodyn ranks, 1 cryodyn-toy-atmosphere rank.
 #
 # 1. coupled, --smb pattern: the toy sends a fixed pattern, multiples of 2^-18
 #    kg m-2 s-1 from -8 to 8 times it (examples/toy_atmosphere.c, toy_smb_pattern),
@@ -35,7 +35,7 @@ set -u
 
 . "$(cd "${top_srcdir:-${srcdir:-$(dirname "$0")/..}}" && pwd)/tests/coupled-env.sh"
 cryodyn=${CRYODYN:-$(first_of "$builddir/cryodyn" "$builddir/examples/cryodyn")}
-toy=${TOY_ATMOSPHERE:-$(first_of "$builddir/toy_atmosphere" "$builddir/examples/toy_atmosphere")}
+toy=${TOY_ATMOSPHERE:-$builddir/cryodyn-toy-atmosphere}
 nml=$srcdir/namelists/coupled_landice.nml
 namcouple=$srcdir/namelists/namcouple_landice_toyatm
 for f in "$cryodyn" "$toy" "$nml" "$namcouple"; do
@@ -81,7 +81,7 @@ coupled() {
   [ "$rc" = 0 ] || fail "$name: mpirun exit code $rc, expected 0"
   grep -q "MPI_ABORT was invoked" "$d/log" && fail "$name: MPI_ABORT was invoked"
   grep -q "^cryodyn: run complete" "$d/log" || fail "$name: no 'cryodyn: run complete'"
-  grep "^toy_atmosphere: PASS" "$d/log" || fail "$name: no PASS line from toy_atmosphere"
+  grep "^cryodyn-toy-atmosphere: PASS" "$d/log" || fail "$name: no PASS line from cryodyn-toy-atmosphere"
   for id in 01 02; do
     grep -q "SUCCESSFUL RUN" "$d/debug.$id.000000" 2>/dev/null ||
       fail "$name: no SUCCESSFUL RUN in debug.$id.000000"

@@ -45,7 +45,7 @@ set -u
 
 . "$(cd "${top_srcdir:-${srcdir:-$(dirname "$0")/..}}" && pwd)/tests/coupled-env.sh"
 cryodyn=${CRYODYN:-$(first_of "$builddir/cryodyn" "$builddir/examples/cryodyn")}
-toy=${TOY_OCEAN:-$(first_of "$builddir/toy_ocean" "$builddir/examples/toy_ocean")}
+toy=${TOY_OCEAN:-$builddir/cryodyn-toy-ocean}
 comp=${OASIS_REMAP_COMP:-$(first_of "$builddir/tests/oasis_remap_comp" "$builddir/oasis_remap_comp")}
 nml=$srcdir/namelists/coupled_free_drift.nml
 namcouple=$srcdir/namelists/namcouple_seaice_remap
@@ -117,7 +117,7 @@ remap() {
   echo "--- $1: mpirun exit $rc"
   common "$1" $rc
   grep "^oasis_remap_comp: PASS" "$d/log" || fail "$1: no PASS line from oasis_remap_comp"
-  grep -q "^toy_ocean: PASS" "$d/log" || fail "$1: no PASS line from toy_ocean"
+  grep -q "^cryodyn-toy-ocean: PASS" "$d/log" || fail "$1: no PASS line from cryodyn-toy-ocean"
   err=$(sed -n 's/.*current error u \([^ ]*\) v \([^ ]*\) m s-1.*/\1 \2/p' "$d/log" |
     awk '{ print ($1 > $2 ? $1 : $2) }')
 }
@@ -140,8 +140,8 @@ rc=$?
 echo "--- cryodyn: mpirun exit $rc"
 common cryodyn $rc
 grep -q "^cryodyn: run complete" "$d/log" || fail "cryodyn: no 'cryodyn: run complete'"
-grep "^toy_ocean: PASS: [1-9][0-9]* moving ice points have a stress opposing" "$d/log" ||
-  fail "cryodyn: no stress PASS line from toy_ocean"
+grep "^cryodyn-toy-ocean: PASS: [1-9][0-9]* moving ice points have a stress opposing" "$d/log" ||
+  fail "cryodyn: no stress PASS line from cryodyn-toy-ocean"
 
 if [ "$failures" -gt 0 ]; then
   echo "coupled_remap: $failures check(s) failed; run directory $top" >&2

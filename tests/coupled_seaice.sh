@@ -3,7 +3,7 @@
 # same run standalone with the same forcing from a NetCDF file (issue 5, docs/design.md,
 # Coupling).
 #
-# 1. coupled: mpirun -np 2 cryodyn namelists/coupled_free_drift.nml : -np 1 toy_ocean
+# 1. coupled: mpirun -np 2 cryodyn namelists/coupled_free_drift.nml : -np 1 cryodyn-toy-ocean
 #    with namelists/namcouple_seaice_toyocean; the toy sends a uniform current
 #    (0.125, -0.0625) m s-1 and wind (8, 4) m s-1 each hour and checks with
 #    --check stress that the stress of the ocean on the ice opposes u_ice - u_ocean
@@ -27,7 +27,7 @@ set -u
 
 . "$(cd "${top_srcdir:-${srcdir:-$(dirname "$0")/..}}" && pwd)/tests/coupled-env.sh"
 cryodyn=${CRYODYN:-$(first_of "$builddir/cryodyn" "$builddir/examples/cryodyn")}
-toy=${TOY_OCEAN:-$(first_of "$builddir/toy_ocean" "$builddir/examples/toy_ocean")}
+toy=${TOY_OCEAN:-$builddir/cryodyn-toy-ocean}
 nml=$srcdir/namelists/coupled_free_drift.nml
 namcouple=$srcdir/namelists/namcouple_seaice_toyocean
 for f in "$cryodyn" "$toy" "$nml" "$namcouple"; do
@@ -71,8 +71,8 @@ echo "--- coupled: mpirun exit $rc"
 [ "$rc" = 0 ] || fail "coupled: mpirun exit code $rc, expected 0"
 grep -q "MPI_ABORT was invoked" "$log" && fail "coupled: MPI_ABORT was invoked"
 grep -q "^cryodyn: run complete" "$log" || fail "coupled: no 'cryodyn: run complete'"
-grep -q "^toy_ocean: PASS: [1-9][0-9]* moving ice points have a stress opposing" "$log" ||
-  fail "coupled: no stress PASS line from toy_ocean"
+grep -q "^cryodyn-toy-ocean: PASS: [1-9][0-9]* moving ice points have a stress opposing" "$log" ||
+  fail "coupled: no stress PASS line from cryodyn-toy-ocean"
 for id in 01 02; do
   grep -q "SUCCESSFUL RUN" "$rundir/coupled/debug.$id.000000" 2>/dev/null ||
     fail "coupled: no SUCCESSFUL RUN in debug.$id.000000"

@@ -3,7 +3,8 @@
 # (coupling/exchange_oasis.c) between the test component "cryody"
 # (tests/oasis_exchange_comp: cryo_coupler_init, then cryo_exchange_create on a 2-D
 # block decomposition, box partitions) and the toy ocean "toyoce"
-# (examples/toy_ocean, row bands), docs/design.md, Coupling; issue 5.
+# (cryodyn-toy-ocean, examples/toy_ocean.c, row bands), docs/design.md, Coupling;
+# issue 5.
 #
 # Asserted (exact, tolerance 0):
 #   1. namelists/namcouple_seaice_toyocean as shipped, 40 x 30, 4 steps, 2 + 1 ranks:
@@ -32,7 +33,7 @@ set -u
 
 . "$(cd "${top_srcdir:-${srcdir:-$(dirname "$0")/..}}" && pwd)/tests/coupled-env.sh"
 comp=${OASIS_EXCHANGE_COMP:-$(first_of "$builddir/tests/oasis_exchange_comp" "$builddir/oasis_exchange_comp")}
-toy=${TOY_OCEAN:-$(first_of "$builddir/examples/toy_ocean" "$builddir/toy_ocean")}
+toy=${TOY_OCEAN:-$builddir/cryodyn-toy-ocean}
 namcouple=$srcdir/namelists/namcouple_seaice_toyocean
 
 for f in "$comp" "$toy" "$namcouple"; do
@@ -73,8 +74,8 @@ expect_pass() {
   grep -q "MPI_ABORT was invoked" "$log" && fail "$1: MPI_ABORT was invoked"
   grep -q "oasis_exchange_comp: PASS: $2 received values equal the sent ones exactly" "$log" ||
     fail "$1: no PASS line from oasis_exchange_comp for $2 values"
-  grep -q "toy_ocean: PASS: $3 received values equal the sent pattern" "$log" ||
-    fail "$1: no PASS line from toy_ocean for $3 values"
+  grep -q "cryodyn-toy-ocean: PASS: $3 received values equal the sent pattern" "$log" ||
+    fail "$1: no PASS line from cryodyn-toy-ocean for $3 values"
   for id in 01 02; do
     grep -q "SUCCESSFUL RUN" "$rundir/debug.$id.000000" 2>/dev/null ||
       fail "$1: no SUCCESSFUL RUN in debug.$id.000000"
