@@ -1,3 +1,4 @@
+/* mpi-run ranks: 1 (tests/mpi-run runs this program once per count) */
 /* Clock and calendar arithmetic (issue 2, item 3): exact integer seconds.
  * Expected values are calendar facts (leap years 2000 and 2004, 1900 not
  * leap in the Gregorian calendar; 365-day years in noleap). Years 1 to 9999

@@ -1,3 +1,4 @@
+/* mpi-run ranks: 1 (tests/mpi-run runs this program once per count) */
 /* Unit tests of coupling/coupler.c and the checks of the "oasis" exchange
  * provider (coupling/exchange_oasis.c) that need no coupled run: what a driver
  * learns from the namelist before cryo_init, and the errors that tell a driver

@@ -1,3 +1,4 @@
+/* mpi-run ranks: 1 2 3 (tests/mpi-run runs this program once per count) */
 /* Device data layer byte counters (issue 2, item 7; issue 5): a coupling
  * step moves exactly the coupling fields between host and device and nothing
  * else. On 1 rank with analytic forcing a step moves 0 bytes; with NetCDF

@@ -1,3 +1,4 @@
+/* mpi-run ranks: 1 2 3 4 (tests/mpi-run runs this program once per count) */
 /* Tests of the exchange layer (coupling/cryo_exchange.h): the table of
  * coupling fields, the netcdf forcing provider, the host provider and provider
  * selection. Run under MPI with any number of ranks (1, 2, 3, 4 checked):

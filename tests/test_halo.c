@@ -1,3 +1,4 @@
+/* mpi-run ranks: 1 2 3 4 (tests/mpi-run runs this program once per count) */
 /* Halo exchange against a global-index field (issue 2, item 6).
  * Every owned point holds f(global i, global j, level); after an exchange
  * each halo point inside the domain (or its periodic image) must hold f of

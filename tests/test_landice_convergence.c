@@ -1,3 +1,4 @@
+/* mpi-run ranks: 1 (tests/mpi-run runs this program once per count) */
 /* Horizontal convergence order of the land-ice discretization (kernels/
  * landice_residual.c + solver), by self-convergence on the ISMIP-HOM A
  * geometry (Pattyn et al. 2008): the same problem on 8, 16, 32 and 64 columns

@@ -1,3 +1,4 @@
+/* mpi-run ranks: 1 (tests/mpi-run runs this program once per count) */
 /* Decomposition independence of the land-ice solver (kernels/landice_solver.c,
  * docs/design.md, Reproducibility) without MPI: P "ranks" are threads, each with its own
  * block and arrays, and a cryo_comm_ops whose halo copies from the owning

@@ -1,3 +1,4 @@
+/* mpi-run ranks: 1 (tests/mpi-run runs this program once per count) */
 /* ISMIP-HOM experiments A and C (Pattyn et al. 2008; docs/benchmarks.md) at
  * L = 80 km on a coarse mesh, through the whole numerical core (geometry,
  * Newton-Krylov solve, diagnostics). Speeds are |(u_s, v_s)| at the surface

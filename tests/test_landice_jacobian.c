@@ -1,3 +1,4 @@
+/* mpi-run ranks: 1 (tests/mpi-run runs this program once per count) */
 /* Land-ice Jacobian kernel (kernels/landice_jacobian.c) against the residual
  * kernel (kernels/landice_residual.c).
  *

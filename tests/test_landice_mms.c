@@ -1,3 +1,4 @@
+/* mpi-run ranks: 1 (tests/mpi-run runs this program once per count) */
 /* Manufactured-solution convergence test of the first-order Stokes
  * discretization (kernels/landice_residual.c with the body-force kernels
  * cryo_landice_force_colour / _force_work_columns, and the solver), as

@@ -1,3 +1,4 @@
+/* mpi-run ranks: 1 (tests/mpi-run runs this program once per count) */
 /* Land-ice Newton-Krylov solver (kernels/landice_solver.c) on analytic cases.
  *
  * 1. Slab (docs/benchmarks.md): periodic 4 x 4 columns, H = 1000 m,

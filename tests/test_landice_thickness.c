@@ -1,3 +1,4 @@
+/* mpi-run ranks: 1 (tests/mpi-run runs this program once per count) */
 /* Land-ice thickness evolution (kernels/landice_thickness.c).
  *
  * 1. Conservation: periodic 16 x 12 cells (dx = 2 km, dy = 3 km), random H in

@@ -1,3 +1,4 @@
+/* mpi-run ranks: 1 (tests/mpi-run runs this program once per count) */
 /* Tests of the namelist reader (component/cryo_namelist.c).
  *
  * Tolerances: none. Every parsed value is compared exactly (== on doubles):

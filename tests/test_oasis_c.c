@@ -1,3 +1,4 @@
+/* mpi-run ranks: 1 (tests/mpi-run runs this program once per count) */
 /* Unit tests of coupling/oasis_c.c that need no coupled run: the checks made
  * before any OASIS call (each one prevents an OASIS abort that exits 0, or a
  * silent misuse) and the helpers. The exchange itself is tested by

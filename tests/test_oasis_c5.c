@@ -1,3 +1,4 @@
+/* mpi-run ranks: 1 (tests/mpi-run runs this program once per count) */
 /* The OASIS3-MCT 5.x C-API path of coupling/oasis_c.c, built against the
  * stand-in of tests/fake_oasis5 (no 5.x is installed here): a component joins,
  * defines a box partition and two fields, describes its grid, ends the

@@ -1,3 +1,4 @@
+/* mpi-run ranks: 1 4 (tests/mpi-run runs this program once per count) */
 /* NetCDF output (issue 2, item 8; issue 9): CF-1.8 attributes, coordinates
  * and the time axis, and the field gathered from 4 ranks bit-identical to 1
  * rank (the 1-rank run uses a communicator of rank 0 alone). A full disk or

@@ -1,3 +1,4 @@
+/* mpi-run ranks: 1 2 (tests/mpi-run runs this program once per count) */
 /* Restart files (issue 2, item 9; issue 9): a write/read round trip is bit
  * for bit, and truncated, wrong-size, missing-variable, corrupted and absent
  * restarts are each refused with their own error class and a message naming

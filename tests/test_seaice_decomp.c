@@ -1,3 +1,4 @@
+/* mpi-run ranks: 1 (tests/mpi-run runs this program once per count) */
 /* Decomposition independence of the sea-ice macro step without MPI: the
  * cyclone forcing on a 24x20 grid of 16 km cells with a land island, run as
  * 1 block and as 2 (x split 11 + 13), 3 (y split 6 + 7 + 7) and 4 (2 x 2)

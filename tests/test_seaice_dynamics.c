@@ -1,3 +1,4 @@
+/* mpi-run ranks: 1 (tests/mpi-run runs this program once per count) */
 /* Tests of the sea-ice macro step (kernels/seaice_step.c) and its transport,
  * diagnostics and forcing kernels, on one non-periodic block with a no-op halo.
  *

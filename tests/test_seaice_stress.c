@@ -1,3 +1,4 @@
+/* mpi-run ranks: 1 (tests/mpi-run runs this program once per count) */
 /* Unit tests of the sea-ice element and node kernels (kernels/seaice_stress.c,
  * kernels/seaice_velocity.c) on one block, nx = 7, ny = 5, dx = 8 km, dy = 6 km.
  *
