@@ -84,6 +84,16 @@
 #define CRYO_DEVICE_LOOP_NOMAP                                                                     \
   CRYO_PRAGMA(acc parallel loop gang vector vector_length(CRYO_VECTOR_LENGTH)                      \
                   async(CRYO_DEVICE_QUEUE))
+/* The same with one gang per CRYO_VECTOR_LENGTH of the N iterations, so
+ * that consecutive gangs take consecutive iterations. GCC otherwise launches a
+ * fixed gang count and strides each gang over the whole loop: the mEVP
+ * velocity kernel at 4096^2 then moved 4.6 GB per call for a 3.0 GB floor
+ * (its neighbouring rows left L2 before they were reused) and took 1.73 ms;
+ * sized, 1.18 ms (docs/performance.md, "Gang counts"). The stress kernel
+ * was 4 % slower sized and keeps the default. N is read on the host. */
+#define CRYO_DEVICE_LOOP_NOMAP_N(n)                                                                \
+  CRYO_PRAGMA(acc parallel loop gang vector vector_length(CRYO_VECTOR_LENGTH) num_gangs(           \
+      ((n) + CRYO_VECTOR_LENGTH - 1) / CRYO_VECTOR_LENGTH) async(CRYO_DEVICE_QUEUE))
 #define CRYO_DEVICE_QUEUE 1
 #define CRYO_DEVICE_WAIT  CRYO_PRAGMA(acc wait)
 /* `acc update device` of a declare-create global copies nothing in GCC 12
@@ -104,12 +114,14 @@ static inline void cryo_device_args_set(void *dev, const void *fresh, size_t byt
 #elif defined(_OPENMP)
 #define CRYO_DEVICE_LOOP(ptrs) CRYO_PRAGMA(omp parallel for schedule(static))
 #define CRYO_DEVICE_LOOP_NOMAP CRYO_PRAGMA(omp parallel for schedule(static))
+#define CRYO_DEVICE_LOOP_NOMAP_N(n) CRYO_PRAGMA(omp parallel for schedule(static))
 #define CRYO_DEVICE_WAIT
 #define CRYO_DEVICE_LOOP_REDUCE(ptrs, op, var) CRYO_PRAGMA(omp parallel for schedule(static) reduction(op : var))
 #define CRYO_SEQ_LOOP
 #else
 #define CRYO_DEVICE_LOOP(ptrs)
 #define CRYO_DEVICE_LOOP_NOMAP
+#define CRYO_DEVICE_LOOP_NOMAP_N(n)
 #define CRYO_DEVICE_WAIT
 #define CRYO_DEVICE_LOOP_REDUCE(ptrs, op, var)
 #define CRYO_SEQ_LOOP

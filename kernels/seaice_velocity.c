@@ -120,7 +120,7 @@ CRYO_DEVICE_ARGS(velocity_dev)
  * CRYO_NODE = (j+1)(nx+3) + i + 1, its upper-right cell (i, j) is
  * CRYO_CELL = (j+1)(nx+2) + i + 1. */
 static void velocity_dg0(void) {
-  CRYO_DEVICE_LOOP_NOMAP
+  CRYO_DEVICE_LOOP_NOMAP_N(velocity_dev.nnode)
   for (long e = 0; e < velocity_dev.nnode; ++e) {
     const velocity_args *g = &velocity_dev;
     const int nx = (int)g->nx;
@@ -132,7 +132,7 @@ static void velocity_dg0(void) {
 }
 
 static void velocity_dg1(void) {
-  CRYO_DEVICE_LOOP_NOMAP
+  CRYO_DEVICE_LOOP_NOMAP_N(velocity_dev.nnode)
   for (long e = 0; e < velocity_dev.nnode; ++e) {
     const velocity_args *g = &velocity_dev;
     const int nx = (int)g->nx;
