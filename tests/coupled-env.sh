@@ -28,6 +28,7 @@ fi
 # difference, the first differing variable and index; a missing or unreadable
 # file is a failure as well.
 cryodyn_cmp=${CRYODYN_CMP:-$builddir/cryodyn-cmp}
+case $cryodyn_cmp in /*) ;; *) cryodyn_cmp=$(pwd)/$cryodyn_cmp ;; esac
 same_bits() {
   "$cryodyn_cmp" "$@"
 }
