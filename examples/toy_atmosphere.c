@@ -30,11 +30,14 @@
  *           each cell's thickness update rounds at the 1e-13 m level of a 1000 m
  *           thickness, and the kg -> m a-1 -> m conversions at the 1e-16 relative
  *           level.
+ * The OASIS side (join, partition, fields, the exchange loop, abort and
+ * terminate) is examples/toy_partner.c; this file is the atmosphere's table:
+ * its fields, its mass balance and its checks.
  * Prints "cryodyn-toy-atmosphere: PASS ..." on rank 0 and exits 0 when every check held;
  * otherwise stops the coupled run with a message and a non-zero exit code.
  * Launch (MPMD): mpirun -np 2 cryodyn coupled_landice.nml : -np 1 cryodyn-toy-atmosphere
  * --nx 16 --ny 16 --run R --period P (namelists/coupled_landice.nml). */
-#include "cryo_oasis.h"
+#include "toy_partner.h"
 
 #include <errno.h>
 #include <math.h>
@@ -168,98 +171,58 @@ static void mass_sums(const options *o, long npts, double *const rcv[NRECV],
   }
 }
 
-static int def_fields(int part, int *id_send, int *id_recv, cryo_err *err) {
-  for (int k = 0; k < NSEND; k++)
-    CRYO_CALL(cryo_oasis_def_var(&id_send[k], send_names[k], part, CRYO_OASIS_OUT, err));
-  for (int k = 0; k < NRECV; k++)
-    CRYO_CALL(cryo_oasis_def_var(&id_recv[k], recv_names[k], part, CRYO_OASIS_IN, err));
-  return CRYO_OK;
-}
+/* The toy atmosphere's state through the run: its options, the check's tallies. */
+typedef struct atmosphere {
+  const options *o;
+  tally t;
+} atmosphere;
 
-/* Fill the fields to send on interval `step` (rows j0.. of the band). */
-static void make_forcing(const options *o, int step, int j0, int nyl, double *const snd[NSEND],
-                         double *const prev_srf) {
-  for (int j = 0; j < nyl; j++)
+/* The fields to send on interval `step`; prev: the fields received at the end
+ * of the previous interval (NULL on the first). */
+static void atmosphere_fill(void *ctx, int step, const toy_band *b, double *const snd[],
+                            double *const prev[]) {
+  const options *o = ((const atmosphere *)ctx)->o;
+  for (int j = 0; j < b->nyl; j++)
     for (int i = 0; i < o->nx; i++) {
       long p = (long)j * o->nx + i;
       double smb;
       if (!o->elevation)
-        smb = toy_smb_pattern(i, j0 + j, step);
+        smb = toy_smb_pattern(i, b->j0 + j, step);
       else
-        smb = step == 0 ? 0.0 : o->rate * (prev_srf[p] - o->ela);
+        smb = step == 0 ? 0.0 : o->rate * (prev[RECV_SRF][p] - o->ela);
       snd[SEND_SMB][p] = smb;
       snd[SEND_MELT][p] = 0.0;
     }
 }
 
-static int run_atmosphere(const options *o, int *compid, int *local_rank, tally *t, cryo_err *err) {
-  CRYO_CALL(cryo_oasis_init_comp(compid, "toyatm", err));
-  MPI_Comm comm;
-  CRYO_CALL(cryo_oasis_get_localcomm(&comm, err));
-  int rank, size;
-  MPI_Comm_rank(comm, &rank);
-  MPI_Comm_size(comm, &size);
-  *local_rank = rank;
-  CRYO_CHECK(size <= o->ny, err, CRYO_ERR_RANGE, "cryodyn-toy-atmosphere: %d ranks for %d rows",
-             size, o->ny);
-  int j0 = (int)((long)rank * o->ny / size), j1 = (int)((long)(rank + 1) * o->ny / size);
-  int nyl = j1 - j0;
-  long npts = (long)o->nx * nyl;
-  int kparal[3] = {CRYO_OASIS_APPLE, j0 * o->nx, (int)npts};
-  int part, id_send[NSEND], id_recv[NRECV];
-  CRYO_CALL(cryo_oasis_def_partition(&part, kparal, 3, o->nx * o->ny, err));
-  CRYO_CALL(def_fields(part, id_send, id_recv, err));
-  CRYO_CALL(cryo_oasis_enddef(err));
+/* The checks of interval `step`: mask and bed at every point, and from the
+ * second interval on the mass balance over all ranks. */
+static int atmosphere_received(void *ctx, int step, const toy_band *b, double *const snd[],
+                               double *const rcv[], double *const prev[], cryo_err *err) {
+  atmosphere *at = ctx;
+  const options *o = at->o;
+  check_points(b->npts, rcv, prev, &at->t);
+  if (step == 0) return CRYO_OK;
+  double local[3], sum[3];
+  mass_sums(o, b->npts, rcv, prev, snd, local);
+  CRYO_CHECK(MPI_Allreduce(local, sum, 3, MPI_DOUBLE, MPI_SUM, b->comm) == MPI_SUCCESS, err,
+             CRYO_ERR_MPI, "cryodyn-toy-atmosphere: MPI_Allreduce failed");
+  double tol = 1e-12 * (double)o->nx * o->ny + 1e-9 * sum[2];
+  double e = fabs(sum[0] - sum[1]) / tol;
+  if (b->rank == 0)
+    printf("cryodyn-toy-atmosphere: interval %d: sum dH %.12e m, sum smb dt/rho %.12e m, "
+           "|diff| %.3e m (tolerance %.3e m)\n",
+           step, sum[0], sum[1], fabs(sum[0] - sum[1]), tol);
+  at->t.mass_err_max = fmax(at->t.mass_err_max, e);
+  at->t.dv_sum += fabs(sum[0]);
+  return CRYO_OK;
+}
 
-  double *buf = malloc(sizeof(double) * (size_t)(npts > 0 ? npts : 1) * (NSEND + 2 * NRECV));
-  CRYO_CHECK(buf, err, CRYO_ERR_MEMORY, "cryodyn-toy-atmosphere: no memory for %ld points", npts);
-  double *snd[NSEND], *rcv[NRECV], *prev[NRECV];
-  for (int k = 0; k < NSEND; k++)
-    snd[k] = buf + k * npts;
-  for (int k = 0; k < NRECV; k++) {
-    rcv[k] = buf + (NSEND + k) * npts;
-    prev[k] = buf + (NSEND + NRECV + k) * npts;
-  }
-  int status = CRYO_OK;
-  int nsteps = o->run / o->period;
-  for (int step = 0; step < nsteps && status == CRYO_OK; step++) {
-    int date = step * o->period, kinfo;
-    make_forcing(o, step, j0, nyl, snd, prev[RECV_SRF]);
-    for (int k = 0; k < NSEND && status == CRYO_OK; k++)
-      status = cryo_oasis_put(id_send[k], date, o->nx, nyl, snd[k], &kinfo, err);
-    for (int k = 0; k < NRECV && status == CRYO_OK; k++) {
-      status = cryo_oasis_get(id_recv[k], date, o->nx, nyl, rcv[k], &kinfo, err);
-      if (status == CRYO_OK && kinfo == 0)
-        status = CRYO_ERROR(err, CRYO_ERR_COUPLING,
-                            "cryodyn-toy-atmosphere: field %s was not received at date %d s: the "
-                            "namcouple coupling period must equal --period %d",
-                            recv_names[k], date, o->period);
-    }
-    if (status != CRYO_OK) break;
-    check_points(npts, rcv, step > 0 ? prev : NULL, t);
-    if (step > 0) {
-      double local[3], sum[3];
-      mass_sums(o, npts, rcv, prev, snd, local);
-      if (MPI_Allreduce(local, sum, 3, MPI_DOUBLE, MPI_SUM, comm) != MPI_SUCCESS) {
-        status = CRYO_ERROR(err, CRYO_ERR_MPI, "cryodyn-toy-atmosphere: MPI_Allreduce failed");
-        break;
-      }
-      double tol = 1e-12 * (double)o->nx * o->ny + 1e-9 * sum[2];
-      double e = fabs(sum[0] - sum[1]) / tol;
-      if (rank == 0)
-        printf("cryodyn-toy-atmosphere: interval %d: sum dH %.12e m, sum smb dt/rho %.12e m, "
-               "|diff| %.3e m (tolerance %.3e m)\n",
-               step, sum[0], sum[1], fabs(sum[0] - sum[1]), tol);
-      t->mass_err_max = fmax(t->mass_err_max, e);
-      t->dv_sum += fabs(sum[0]);
-    }
-    for (int k = 0; k < NRECV; k++)
-      memcpy(prev[k], rcv[k], sizeof(double) * (size_t)npts);
-  }
-  free(buf);
-  CRYO_CALL(status);
+/* The point counts over all ranks. */
+static int atmosphere_finish(void *ctx, const toy_band *b, cryo_err *err) {
+  tally *t = &((atmosphere *)ctx)->t;
   long local[3] = {t->bad_mask, t->bad_bed, t->checked}, total[3];
-  CRYO_CHECK(MPI_Allreduce(local, total, 3, MPI_LONG, MPI_SUM, comm) == MPI_SUCCESS, err,
+  CRYO_CHECK(MPI_Allreduce(local, total, 3, MPI_LONG, MPI_SUM, b->comm) == MPI_SUCCESS, err,
              CRYO_ERR_MPI, "cryodyn-toy-atmosphere: MPI_Allreduce of the check counts failed");
   t->bad_mask = total[0];
   t->bad_bed = total[1];
@@ -271,21 +234,20 @@ int main(int argc, char **argv) {
   cryo_err err;
   cryo_err_clear(&err);
   options o;
-  int compid = -1, rank = 0;
-  tally t = {0, 0, 0, 0.0, 0.0};
+  int rank;
   int status = parse_options(argc, argv, &o, &err);
-  if (status != CRYO_OK) {
-    /* Still join the run, so that the abort stops every component instead of a hang. */
-    int ignored;
-    cryo_err join_err;
-    cryo_oasis_init_comp(&ignored, "toyatm", &join_err);
-  } else {
-    status = run_atmosphere(&o, &compid, &rank, &t, &err);
-  }
-  if (status != CRYO_OK)
-    cryo_oasis_abort(compid, cryo_status_name(status), err.msg, err.file, err.line, 2);
-  if (cryo_oasis_terminate(&err) != CRYO_OK)
-    cryo_oasis_abort(compid, "terminate", err.msg, err.file, err.line, 2);
+  atmosphere at = {.o = &o, .t = {0, 0, 0, 0.0, 0.0}};
+  toy_partner p = {.program = "cryodyn-toy-atmosphere",
+                   .component = "toyatm",
+                   .nsend = NSEND,
+                   .nrecv = NRECV,
+                   .send_names = send_names,
+                   .recv_names = recv_names,
+                   .fill = atmosphere_fill,
+                   .received = atmosphere_received,
+                   .finish = atmosphere_finish};
+  toy_partner_couple(&p, status, o.nx, o.ny, o.run, o.period, -1, &at, &rank, &err);
+  const tally t = at.t;
   int nsteps = o.run / o.period;
   int ok = t.bad_mask == 0 && t.bad_bed == 0 && t.mass_err_max <= 1.0 && t.checked > 0 &&
            (nsteps < 2 || t.dv_sum > 0.0);

@@ -34,11 +34,14 @@
  *   such points (check_step says why the others are left out);
  * --die-at STEP: at coupling step STEP (0-based) exit with code 3 without
  *   oasis_terminate, to test how cryodyn and mpirun handle a partner that dies.
+ * The OASIS side (join, partition, fields, the exchange loop, abort and
+ * terminate) is examples/toy_partner.c; this file is the ocean's table: its
+ * fields, its forcing and its checks.
  * Prints "cryodyn-toy-ocean: PASS ..." on rank 0 and exits 0 when every check held;
  * otherwise stops the coupled run with a message and a non-zero exit code.
  * Launch (MPMD): mpirun -np 2 cryodyn x.nml : -np 1 cryodyn-toy-ocean --nx 40 --ny 30 ... */
-#include "cryo_oasis.h"
 #include "toy_ocean_fields.h"
+#include "toy_partner.h"
 
 #include <mpi.h>
 
@@ -165,111 +168,57 @@ static void check_step(const options *o, int step, int j0, int nyl, double *cons
   }
 }
 
-/* Declare field `name`; *id = -1 and a note on rank 0 where the namcouple does
- * not couple it. Like an ocean model that reads its coupled fields from the
- * namcouple, the toy leaves it to cryodyn to insist on its fields (the failure
- * tests check cryodyn's message, tests/coupled_failures.sh). */
-static int def_field(int *id, const char *name, int part, int kinout, int rank, cryo_err *err) {
-  int status = cryo_oasis_def_var(id, name, part, kinout, err);
-  if (status == CRYO_ERR_COUPLING && *id == -1) {
-    if (rank == 0)
-      printf("cryodyn-toy-ocean: field %s is not in the namcouple: not exchanged\n", name);
-    return CRYO_OK;
-  }
-  return status;
+/* The toy ocean's state through the run: its options, the check's tallies. */
+typedef struct ocean {
+  const options *o;
+  long bad, checked, first_bad; /* this rank's, then (finish) all ranks' bad and checked */
+} ocean;
+
+/* The four fields the toy sends (the same every step). */
+static void ocean_fill(void *ctx, int step, const toy_band *b, double *const snd[],
+                       double *const prev[]) {
+  const ocean *oc = ctx;
+  (void)step;
+  (void)prev;
+  for (int j = 0; j < b->nyl; j++)
+    for (int i = 0; i < b->nx; i++) {
+      double v[TOY_NOCN];
+      toy_forcing(&oc->o->s, i, b->j0 + j, v);
+      for (int k = 0; k < TOY_NOCN; k++)
+        snd[k][(long)j * b->nx + i] = v[k];
+    }
 }
 
-/* Couple for the whole run; *bad_total: values that failed the check on all
- * ranks, *checked: values checked. */
-static int run_ocean(const options *o, int *compid, int *local_rank, long *bad_total, long *checked,
-                     cryo_err *err) {
-  const toy_setup *s = &o->s;
-  CRYO_CALL(cryo_oasis_init_comp(compid, "toyoce", err));
-  MPI_Comm comm;
-  CRYO_CALL(cryo_oasis_get_localcomm(&comm, err));
-  int rank, size;
-  MPI_Comm_rank(comm, &rank);
-  MPI_Comm_size(comm, &size);
-  *local_rank = rank;
-  CRYO_CHECK(size <= s->ny, err, CRYO_ERR_RANGE, "cryodyn-toy-ocean: %d ranks for %d rows", size,
-             s->ny);
-  int j0 = (int)((long)rank * s->ny / size), j1 = (int)((long)(rank + 1) * s->ny / size);
-  int nyl = j1 - j0;
-  long npts = (long)s->nx * nyl;
+static int ocean_received(void *ctx, int step, const toy_band *b, double *const snd[],
+                          double *const rcv[], double *const prev[], cryo_err *err) {
+  ocean *oc = ctx;
+  (void)prev;
+  (void)err;
+  check_step(oc->o, step, b->j0, b->nyl, rcv, snd, &oc->bad, &oc->checked, &oc->first_bad);
+  return CRYO_OK;
+}
 
-  int kparal[3] = {CRYO_OASIS_APPLE, j0 * s->nx, (int)npts};
-  int part;
-  CRYO_CALL(cryo_oasis_def_partition(&part, kparal, 3, s->nx * s->ny, err));
-  int id_send[TOY_NOCN], id_recv[TOY_NICE];
-  for (int k = 0; k < TOY_NOCN; k++)
-    CRYO_CALL(def_field(&id_send[k], toy_ocn_send[k], part, CRYO_OASIS_OUT, rank, err));
-  for (int k = 0; k < TOY_NICE; k++) {
-    CRYO_CALL(def_field(&id_recv[k], toy_ocn_recv[k], part, CRYO_OASIS_IN, rank, err));
-    CRYO_CHECK(id_recv[k] >= 0 || o->check == CHECK_NONE, err, CRYO_ERR_COUPLING,
-               "cryodyn-toy-ocean: --check needs field %s, which the namcouple does not couple",
-               toy_ocn_recv[k]);
-  }
-  if (rank == 0)
-    CRYO_CALL(
-        cryo_oasis_write_plane_grid(o->grid_name, s->nx, s->ny, s->x0, s->y0, s->dx, s->dy, err));
-  CRYO_CALL(cryo_oasis_enddef(err));
-
-  double *buf = malloc(sizeof(double) * (size_t)(npts > 0 ? npts : 1) * (TOY_NOCN + TOY_NICE));
-  CRYO_CHECK(buf, err, CRYO_ERR_MEMORY, "cryodyn-toy-ocean: no memory for %ld points", npts);
-  double *fo[TOY_NOCN], *ice[TOY_NICE];
-  for (int k = 0; k < TOY_NOCN; k++)
-    fo[k] = buf + k * npts;
-  for (int k = 0; k < TOY_NICE; k++)
-    ice[k] = buf + (TOY_NOCN + k) * npts;
-  for (int j = 0; j < nyl; j++)
-    for (int i = 0; i < s->nx; i++) {
-      double v[TOY_NOCN];
-      toy_forcing(s, i, j0 + j, v);
-      for (int k = 0; k < TOY_NOCN; k++)
-        fo[k][(long)j * s->nx + i] = v[k];
-    }
-
-  int status = CRYO_OK;
-  long bad = 0, nchecked = 0, first_bad = -1;
-  int nsteps = s->run / s->period;
-  for (int step = 0; step < nsteps && status == CRYO_OK; step++) {
-    int date = step * s->period, kinfo;
-    if (step == o->die_at) {
-      fprintf(stderr,
-              "cryodyn-toy-ocean rank %d: --die-at %d: exiting at %d s without oasis_terminate "
-              "(partner failure test)\n",
-              rank, o->die_at, date);
-      fflush(stderr);
-      exit(3);
-    }
-    for (int k = 0; k < TOY_NOCN && status == CRYO_OK; k++)
-      if (id_send[k] >= 0)
-        status = cryo_oasis_put(id_send[k], date, s->nx, nyl, fo[k], &kinfo, err);
-    for (int k = 0; k < TOY_NICE && status == CRYO_OK; k++) {
-      if (id_recv[k] < 0) continue;
-      for (long p = 0; p < npts; p++)
-        ice[k][p] = NAN;
-      status = cryo_oasis_get(id_recv[k], date, s->nx, nyl, ice[k], &kinfo, err);
-      if (status == CRYO_OK && kinfo == 0)
-        status =
-            CRYO_ERROR(err, CRYO_ERR_COUPLING,
-                       "cryodyn-toy-ocean: field %s was not received at date %d s: the namcouple "
-                       "coupling period must equal --period %d",
-                       toy_ocn_recv[k], date, s->period);
-    }
-    if (status == CRYO_OK) check_step(o, step, j0, nyl, ice, fo, &bad, &nchecked, &first_bad);
-  }
-  free(buf);
-  CRYO_CALL(status);
-  if (bad > 0)
+/* The check's counts over all ranks. */
+static int ocean_finish(void *ctx, const toy_band *b, cryo_err *err) {
+  ocean *oc = ctx;
+  if (oc->bad > 0)
     fprintf(stderr,
             "cryodyn-toy-ocean rank %d: %ld values fail --check, first: field %s at point %ld\n",
-            rank, bad, toy_ocn_recv[first_bad % TOY_NICE], first_bad / TOY_NICE);
-  long local[2] = {bad, nchecked}, total[2];
-  CRYO_CHECK(MPI_Allreduce(local, total, 2, MPI_LONG, MPI_SUM, comm) == MPI_SUCCESS, err,
+            b->rank, oc->bad, toy_ocn_recv[oc->first_bad % TOY_NICE], oc->first_bad / TOY_NICE);
+  long local[2] = {oc->bad, oc->checked}, total[2];
+  CRYO_CHECK(MPI_Allreduce(local, total, 2, MPI_LONG, MPI_SUM, b->comm) == MPI_SUCCESS, err,
              CRYO_ERR_MPI, "cryodyn-toy-ocean: MPI_Allreduce of the check counts failed");
-  *bad_total = total[0];
-  *checked = total[1];
+  oc->bad = total[0];
+  oc->checked = total[1];
+  return CRYO_OK;
+}
+
+/* Rank 0 describes the grid for a remapping namcouple. */
+static int ocean_define(void *ctx, const toy_band *b, cryo_err *err) {
+  const options *o = ((const ocean *)ctx)->o;
+  if (b->rank == 0)
+    CRYO_CALL(cryo_oasis_write_plane_grid(o->grid_name, o->s.nx, o->s.ny, o->s.x0, o->s.y0, o->s.dx,
+                                          o->s.dy, err));
   return CRYO_OK;
 }
 
@@ -277,21 +226,23 @@ int main(int argc, char **argv) {
   cryo_err err;
   cryo_err_clear(&err);
   options o;
-  int compid = -1, rank = 0;
-  long bad = 0, checked = 0;
+  int rank;
   int status = parse_options(argc, argv, &o, &err);
-  if (status != CRYO_OK) {
-    /* Still join the run, so that the abort stops every component instead of a hang. */
-    int ignored;
-    cryo_err join_err;
-    cryo_oasis_init_comp(&ignored, "toyoce", &join_err);
-  } else {
-    status = run_ocean(&o, &compid, &rank, &bad, &checked, &err);
-  }
-  if (status != CRYO_OK)
-    cryo_oasis_abort(compid, cryo_status_name(status), err.msg, err.file, err.line, 2);
-  if (cryo_oasis_terminate(&err) != CRYO_OK)
-    cryo_oasis_abort(compid, "terminate", err.msg, err.file, err.line, 2);
+  ocean oc = {.o = &o, .first_bad = -1};
+  toy_partner p = {.program = "cryodyn-toy-ocean",
+                   .component = "toyoce",
+                   .nsend = TOY_NOCN,
+                   .nrecv = TOY_NICE,
+                   .send_names = toy_ocn_send,
+                   .recv_names = toy_ocn_recv,
+                   .skip_uncoupled = 1,
+                   .recv_required = o.check != CHECK_NONE,
+                   .define = ocean_define,
+                   .fill = ocean_fill,
+                   .received = ocean_received,
+                   .finish = ocean_finish};
+  toy_partner_couple(&p, status, o.s.nx, o.s.ny, o.s.run, o.s.period, o.die_at, &oc, &rank, &err);
+  long bad = oc.bad, checked = oc.checked;
   const char *what = o.check == CHECK_PATTERN  ? "received values equal the sent pattern"
                      : o.check == CHECK_STRESS ? "moving ice points have a stress opposing "
                                                  "u_ice - u_ocean"

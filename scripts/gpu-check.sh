@@ -572,11 +572,8 @@ scale() {
     echo "gpu-check: scale FAILED (no GPU: nvidia-smi lists none; set GPU_CHECK_GPUS)"
     return 1
   }
-  cmp=""
-  for tool in "$dir/cryodyn-cmp" "$dir/nccompare"; do
-    [ -n "$cmp" ] || [ ! -x "$tool" ] || cmp=$tool
-  done
-  [ -n "$cmp" ] || {
+  cmp=$dir/cryodyn-cmp
+  [ -x "$cmp" ] || {
     echo "gpu-check: scale FAILED (the pack has no cryodyn-cmp: rebuild it with gpu-check.sh build)"
     return 1
   }

@@ -14,8 +14,9 @@
 # 2. standalone: the same namelist with forcing = 'netcdf' and a file (written with
 #    ncgen) holding the same values at 0, 1, ..., 4 h; exit 0.
 # 3. the ice velocity u, v (and h, a) of every output record of 1 and 2 are equal
-#    bit for bit (ncdump -p 17,17 prints each double with 17 significant digits,
-#    which identifies it exactly), and the velocity is not all zero.
+#    bit for bit (same_bits of tests/coupled-env.sh, that is cryodyn-cmp, which
+#    names the first differing variable and index), and the velocity is not all
+#    zero (ncdump -p 17,17 of u: 17 significant digits identify a double).
 # Every run is under `timeout` (a coupling mismatch deadlocks) and is judged by
 # its output, since OASIS aborts make mpirun exit 0.
 #
@@ -103,38 +104,22 @@ n=$((nrec * nx * ny))
 } >"$rundir/standalone/forcing.cdl"
 (cd "$rundir/standalone" && ncgen -k nc4 -o forcing.nc forcing.cdl) ||
   fail "standalone: ncgen could not write forcing.nc"
-sed -e "s/^  forcing = 'oasis'.*/  forcing = 'netcdf'\\n  forcing_file = 'forcing.nc'/" \
-  "$nml" >"$rundir/standalone/run.nml"
-grep -q "forcing_file = 'forcing.nc'" "$rundir/standalone/run.nml" ||
-  fail "standalone: could not switch the namelist to forcing = 'netcdf'"
-(cd "$rundir/standalone" && timeout 120 "$mpirun" --oversubscribe -np 2 "$cryodyn" run.nml \
-  >log 2>&1)
-rc=$?
-echo "--- standalone: mpirun exit $rc"
-[ "$rc" = 0 ] || fail "standalone: mpirun exit code $rc, expected 0"
-grep -q "^cryodyn: run complete" "$rundir/standalone/log" ||
-  fail "standalone: no 'cryodyn: run complete'"
+run_standalone "$rundir/standalone" "$nml"
 
 # 3. bit-for-bit comparison of the output
 out=$(sed -n "s/^ *output_file = '\\([^']*\\)'.*/\\1/p" "$nml")
-dump() {
-  ncdump -p 17,17 -v u,v,h,a "$1" 2>&1 | sed -n '/^data:/,$p'
-}
-dump "$rundir/coupled/$out" >"$rundir/coupled.txt"
-dump "$rundir/standalone/$out" >"$rundir/standalone.txt"
-# u_values FILE: the values of u in a dump, one per line.
+# u_values FILE: the values of u in FILE, one per line.
 u_values() {
-  awk '/^ u =/ { on = 1; sub(/^ u =/, "") } on { print } on && /;/ { exit }' "$1" |
+  ncdump -p 17,17 -v u "$1" 2>/dev/null | sed -n '/^data:/,$p' |
+    awk '/^ u =/ { on = 1; sub(/^ u =/, "") } on { print } on && /;/ { exit }' |
     tr ',;' '\n\n' | tr -d ' ' | grep -v '^$'
 }
-if [ ! -s "$rundir/coupled.txt" ] || ! grep -q "^ u =" "$rundir/coupled.txt"; then
-  fail "no u in the coupled output $out"
-elif ! cmp -s "$rundir/coupled.txt" "$rundir/standalone.txt"; then
-  fail "coupled and standalone u, v, h, a differ (first lines of the diff below)"
-  diff "$rundir/coupled.txt" "$rundir/standalone.txt" | head -n 6 >&2
+if ! same_bits "$rundir/coupled/$out" "$rundir/standalone/$out" u v h a; then
+  fail "coupled and standalone u, v, h, a of $out differ (cryodyn-cmp's report above)"
 else
-  nu=$(u_values "$rundir/coupled.txt" | wc -l | tr -d ' ')
-  nzero=$(u_values "$rundir/coupled.txt" | grep -c '^-\{0,1\}0$' | tr -d ' ')
+  u_values "$rundir/coupled/$out" >"$rundir/u.txt"
+  nu=$(wc -l <"$rundir/u.txt" | tr -d ' ')
+  nzero=$(grep -c '^-\{0,1\}0$' "$rundir/u.txt" | tr -d ' ')
   [ "$nu" = $((nrec * (nx + 1) * (ny + 1))) ] || fail "u has $nu values, expected 5 x 41 x 31"
   # the first record (initial state) is at rest, and the closed edges stay at rest
   [ $((nu - nzero)) -gt $((nu / 2)) ] || fail "u is zero at $nzero of $nu values: nothing tested"

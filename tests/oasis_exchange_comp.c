@@ -1,15 +1,14 @@
 /* Test component "cryody" for the OASIS exchange provider (coupling/exchange_oasis.c)
  * against the toy ocean (tests/test_oasis_exchange.sh; docs/design.md, Coupling; issue 5).
  *
- * It joins the coupled run as the cryodyn driver does (cryo_coupler_init), splits
- * the nx x ny grid into a 2-D block decomposition (MPI_Dims_create) and creates the
- * sea-ice exchange with provider "oasis" on that block, so OASIS gets one box
- * partition per rank. Each coupling interval [t, t + period] it gets the four IN
- * fields at t (ocean current and wind from the toy) and, like the component, puts
- * the six OUT fields at t + period, filled with toy_pattern() values of the step,
- * which the toy ocean checks with --check pattern.
- * Asserted, exactly (tolerance 0: the coupler and the ring fill only move values):
- * every received owned cell equals toy_forcing() at that global cell, and every
+ * Through tests/oasis_comp.c, it joins the coupled run as the cryodyn driver does
+ * (cryo_coupler_init), splits the nx x ny grid into a 2-D block decomposition
+ * (MPI_Dims_create) and creates the sea-ice exchange with provider "oasis" on that
+ * block, so OASIS gets one box partition per rank. Each coupling interval [t, t + period] it gets
+ * the four IN fields at t (ocean current and wind from the toy) and, like the component, puts the
+ * six OUT fields at t + period, filled with toy_pattern() values of the step, which the toy ocean
+ * checks with --check pattern. Asserted, exactly (tolerance 0: the coupler and the ring fill only
+ * move values): every received owned cell equals toy_forcing() at that global cell, and every
  * halo-ring cell equals toy_forcing() at the cell that supplies it (wrapped with
  * --periodic-x, else clamped to the domain edge). Prints
  * "oasis_exchange_comp: PASS ..." on local rank 0 and exits 0, or prints FAIL and
@@ -18,20 +17,7 @@
  *
  *   oasis_exchange_comp [toy options: --nx --ny --run --period --ocean --u0 --v0
  *                        --uwind --vwind] [--periodic-x 0|1] [--check ...] */
-#include "cryo_coupler.h"
-#include "cryo_exchange.h"
-#include "toy_ocean_fields.h"
-
-#include <mpi.h>
-
-/* The exchange's field for each toy field. */
-static const int recv_field[TOY_NOCN] = {[TOY_OCN_U] = CRYO_F_UOCEAN,
-                                         [TOY_OCN_V] = CRYO_F_VOCEAN,
-                                         [TOY_AIR_U] = CRYO_F_UWIND,
-                                         [TOY_AIR_V] = CRYO_F_VWIND};
-static const int send_field[TOY_NICE] = {
-    [TOY_ICE_U] = CRYO_F_UICE,   [TOY_ICE_V] = CRYO_F_VICE,       [TOY_ICE_FRC] = CRYO_F_AICE,
-    [TOY_ICE_TCK] = CRYO_F_HICE, [TOY_ICE_TAUX] = CRYO_F_TAUX_IO, [TOY_ICE_TAUY] = CRYO_F_TAUY_IO};
+#include "oasis_comp.h"
 
 typedef struct options {
   toy_setup s;
@@ -64,23 +50,6 @@ static int parse_options(int argc, char **argv, options *o, cryo_err *err) {
   return CRYO_OK;
 }
 
-/* This rank's block of a balanced 2-D decomposition of nx x ny over `size` ranks. */
-static int decompose(int rank, int size, const options *o, cryo_block *b, cryo_err *err) {
-  int dims[2] = {0, 0}, nx = o->s.nx, ny = o->s.ny;
-  CRYO_CHECK(MPI_Dims_create(size, 2, dims) == MPI_SUCCESS, err, CRYO_ERR_MPI,
-             "MPI_Dims_create(%d, 2) failed", size);
-  CRYO_CHECK(dims[0] <= nx && dims[1] <= ny, err, CRYO_ERR_RANGE,
-             "%d x %d ranks do not fit a %d x %d grid", dims[0], dims[1], nx, ny);
-  int pi = rank % dims[0], pj = rank / dims[0];
-  *b = (cryo_block){
-      .nx_global = nx, .ny_global = ny, .dx = 1e4, .dy = 1e4, .periodic_x = o->periodic_x};
-  b->i0 = (int)((long)pi * nx / dims[0]);
-  b->nx = (int)((long)(pi + 1) * nx / dims[0]) - b->i0;
-  b->j0 = (int)((long)pj * ny / dims[1]);
-  b->ny = (int)((long)(pj + 1) * ny / dims[1]) - b->j0;
-  return CRYO_OK;
-}
-
 /* Global cell that supplies position g of a dimension of n cells (exchange.c's rule). */
 static int source(int g, int n, int periodic) {
   if (periodic) return (g % n + n) % n;
@@ -109,87 +78,68 @@ static long count_wrong(const options *o, const cryo_block *b, int k, const doub
   return bad;
 }
 
-/* Couple for the whole run; *bad: received values (all ranks) that differ from
- * what the toy ocean sent; *checked: values compared. */
-static int run_exchange(const options *o, MPI_Comm comm, long *bad, long *checked, cryo_err *err) {
-  const toy_setup *s = &o->s;
-  int rank, size;
-  MPI_Comm_rank(comm, &rank);
-  MPI_Comm_size(comm, &size);
-  cryo_block b;
-  CRYO_CALL(decompose(rank, size, o, &b, err));
-  cryo_exchange_config cfg = {.oasis_component = "cryody"};
-  cryo_exchange *x;
-  CRYO_CALL(cryo_exchange_create(&x, "oasis", CRYO_MODEL_SEAICE, &b, comm, &cfg, err));
-  double *buf = malloc(sizeof(double) * (size_t)CRYO_NCELL(&b));
-  if (!buf) cryo_exchange_destroy(&x);
-  CRYO_CHECK(buf, err, CRYO_ERR_MEMORY, "no memory for %ld cells", CRYO_NCELL(&b));
-  long nglobal = (long)s->nx * s->ny, nbad = 0;
-  int status = CRYO_OK, nsteps = s->run / s->period;
-  for (int step = 0; step < nsteps && status == CRYO_OK; step++) {
-    double t = (double)step * s->period;
-    for (int k = 0; k < TOY_NOCN && status == CRYO_OK; k++) {
-      for (long q = 0; q < CRYO_NCELL(&b); q++)
-        buf[q] = NAN;
-      status = cryo_exchange_get(x, t, recv_field[k], buf, err);
-      if (status == CRYO_OK) nbad += count_wrong(o, &b, k, buf, rank, step, nbad);
-    }
-    for (int k = 0; k < TOY_NICE && status == CRYO_OK; k++) {
-      for (int j = 0; j < b.ny; j++)
-        for (int i = 0; i < b.nx; i++)
-          buf[CRYO_CELL(&b, i, j)] =
-              toy_pattern(k, step, (long)(b.j0 + j) * s->nx + b.i0 + i, nglobal);
-      status = cryo_exchange_put(x, t + s->period, send_field[k], buf, err);
-    }
-  }
-  free(buf);
-  cryo_exchange_destroy(&x);
-  CRYO_CALL(status);
-  long local[2] = {nbad, CRYO_NCELL(&b) * TOY_NOCN * nsteps}, total[2];
+/* The test's state through the run: options and the count of wrong values. */
+typedef struct exchange_test {
+  const options *o;
+  long bad; /* this rank's, then (finish) all ranks' */
+  long checked;
+} exchange_test;
+
+static void received(void *ctx, const cryo_block *b, int k, int step, const double *buf, int rank) {
+  exchange_test *e = ctx;
+  e->bad += count_wrong(e->o, b, k, buf, rank, step, e->bad);
+}
+
+/* The ice fields: toy_pattern() values of the step, which the toy checks. */
+static void fill(void *ctx, const cryo_block *b, int k, int step, double *buf) {
+  const toy_setup *s = &((const exchange_test *)ctx)->o->s;
+  for (int j = 0; j < b->ny; j++)
+    for (int i = 0; i < b->nx; i++)
+      buf[CRYO_CELL(b, i, j)] =
+          toy_pattern(k, step, (long)(b->j0 + j) * s->nx + b->i0 + i, (long)s->nx * s->ny);
+}
+
+static int finish(void *ctx, const cryo_block *b, long values, MPI_Comm comm, cryo_err *err) {
+  exchange_test *e = ctx;
+  (void)b;
+  long local[2] = {e->bad, values}, total[2];
   CRYO_CHECK(MPI_Allreduce(local, total, 2, MPI_LONG, MPI_SUM, comm) == MPI_SUCCESS, err,
              CRYO_ERR_MPI, "MPI_Allreduce of the check counts failed");
-  *bad = total[0];
-  *checked = total[1];
+  e->bad = total[0];
+  e->checked = total[1];
   return CRYO_OK;
 }
 
 int main(int argc, char **argv) {
-  MPI_Init(&argc, &argv);
   cryo_err err;
   cryo_err_clear(&err);
   options o;
-  int rank = 0;
-  long bad = 0, checked = 0;
-  MPI_Comm comm = MPI_COMM_WORLD;
+  int rank;
   int status = parse_options(argc, argv, &o, &err);
-  /* Join even after a bad option, so that the abort stops every component instead
-   * of leaving the toy ocean waiting. */
-  int joined = cryo_coupler_init("cryody", &comm);
-  if (status == CRYO_OK && joined != CRYO_OK)
-    status =
-        cryo_err_set(&err, joined, __FILE__, __LINE__, __func__, "%s", cryo_coupler_last_error());
-  if (status == CRYO_OK) {
-    MPI_Comm_rank(comm, &rank);
-    status = run_exchange(&o, comm, &bad, &checked, &err);
-  }
-  if (status == CRYO_OK && cryo_coupler_finalize() != CRYO_OK)
-    status = cryo_err_set(&err, CRYO_ERR_COUPLING, __FILE__, __LINE__, __func__, "%s",
-                          cryo_coupler_last_error());
-  if (status != CRYO_OK) {
-    fprintf(stderr, "oasis_exchange_comp: error: %s [%s]\n", err.msg, cryo_status_name(status));
-    cryo_coupler_abort(2);
-  }
-  if (bad > 0) {
+  exchange_test e = {.o = &o};
+  oasis_comp c = {.program = "oasis_exchange_comp",
+                  .nx = o.s.nx,
+                  .ny = o.s.ny,
+                  .dx = 1e4,
+                  .dy = 1e4,
+                  .periodic_x = o.periodic_x,
+                  .run = o.s.run,
+                  .period = o.s.period,
+                  .received = received,
+                  .fill = fill,
+                  .finish = finish};
+  oasis_comp_run(&c, status, &e, &rank, &err);
+  if (e.bad > 0) {
     if (rank == 0)
       printf("oasis_exchange_comp: FAIL: %ld of %ld received values differ from the sent ones\n",
-             bad, checked);
+             e.bad, e.checked);
     MPI_Finalize();
     return 1;
   }
   if (rank == 0)
     printf("oasis_exchange_comp: PASS: %ld received values equal the sent ones exactly "
            "(owned cells and halo ring, %d steps, %d x %d grid)\n",
-           checked, o.s.run / o.s.period, o.s.nx, o.s.ny);
+           e.checked, o.s.run / o.s.period, o.s.nx, o.s.ny);
   MPI_Finalize();
   return 0;
 }

@@ -2,11 +2,11 @@
  * coarser grid and cryodyn's grid (tests/coupled_remap.sh, issue 5 item 4,
  * docs/design.md, Coupling).
  *
- * It joins the coupled run as the cryodyn driver does (cryo_coupler_init), splits
- * its ice grid (--ice-nx x --ice-ny cells of --ice-dx x --ice-dy m, corner at the
- * origin) into a 2-D block decomposition and creates the sea-ice exchange with
- * provider "oasis" on that block: what it receives is what cryodyn's exchange
- * layer hands the sea ice. Each coupling interval it gets the four IN fields and
+ * Through tests/oasis_comp.c, it joins the coupled run as the cryodyn driver does
+ * (cryo_coupler_init), splits its ice grid (--ice-nx x --ice-ny cells of --ice-dx x
+ * --ice-dy m, corner at the origin) into a 2-D block decomposition and creates the
+ * sea-ice exchange with provider "oasis" on that block: what it receives is what
+ * cryodyn's exchange layer hands the sea ice. Each coupling interval it gets the four IN fields and
  * puts the six OUT fields (the analytic current again, unchecked by the toy).
  *
  * The toy ocean sends toy_analytic() (a gyre of speed u0 over [0, lx] x [0, ly])
@@ -38,19 +38,7 @@
  * The exchange provider describes the ice grid to OASIS itself (grid "cryt",
  * coupling/exchange_oasis.c), as in cryodyn: no grid files are written before
  * the run. */
-#include "cryo_coupler.h"
-#include "cryo_exchange.h"
-#include "toy_ocean_fields.h"
-
-#include <mpi.h>
-
-static const int recv_field[TOY_NOCN] = {[TOY_OCN_U] = CRYO_F_UOCEAN,
-                                         [TOY_OCN_V] = CRYO_F_VOCEAN,
-                                         [TOY_AIR_U] = CRYO_F_UWIND,
-                                         [TOY_AIR_V] = CRYO_F_VWIND};
-static const int send_field[TOY_NICE] = {
-    [TOY_ICE_U] = CRYO_F_UICE,   [TOY_ICE_V] = CRYO_F_VICE,       [TOY_ICE_FRC] = CRYO_F_AICE,
-    [TOY_ICE_TCK] = CRYO_F_HICE, [TOY_ICE_TAUX] = CRYO_F_TAUX_IO, [TOY_ICE_TAUY] = CRYO_F_TAUY_IO};
+#include "oasis_comp.h"
 
 typedef struct options {
   toy_setup s;   /* the toy ocean's setup: analytic field and its grid spacing */
@@ -95,22 +83,6 @@ static int parse_options(int argc, char **argv, options *o, cryo_err *err) {
   return CRYO_OK;
 }
 
-/* This rank's block of a balanced 2-D decomposition of the ice grid. */
-static int decompose(int rank, int size, const options *o, cryo_block *b, cryo_err *err) {
-  int dims[2] = {0, 0};
-  CRYO_CHECK(MPI_Dims_create(size, 2, dims) == MPI_SUCCESS, err, CRYO_ERR_MPI,
-             "MPI_Dims_create(%d, 2) failed", size);
-  CRYO_CHECK(dims[0] <= o->nx && dims[1] <= o->ny, err, CRYO_ERR_RANGE,
-             "%d x %d ranks do not fit a %d x %d grid", dims[0], dims[1], o->nx, o->ny);
-  int pi = rank % dims[0], pj = rank / dims[0];
-  *b = (cryo_block){.nx_global = o->nx, .ny_global = o->ny, .dx = o->dx, .dy = o->dy};
-  b->i0 = (int)((long)pi * o->nx / dims[0]);
-  b->nx = (int)((long)(pi + 1) * o->nx / dims[0]) - b->i0;
-  b->j0 = (int)((long)pj * o->ny / dims[1]);
-  b->ny = (int)((long)(pj + 1) * o->ny / dims[1]) - b->j0;
-  return CRYO_OK;
-}
-
 static int clamp(int g, int n) {
   return g < 0 ? 0 : (g >= n ? n - 1 : g);
 }
@@ -136,49 +108,40 @@ static double field_error(const options *o, const cryo_block *b, int k, const do
   return worst;
 }
 
-/* Couple for the whole run; err_max[k]: largest error of field k over all ranks
- * and steps; *checked: values compared. */
-static int run_exchange(const options *o, MPI_Comm comm, double err_max[TOY_NOCN], long *checked,
-                        cryo_err *err) {
-  const toy_setup *s = &o->s;
-  int rank, size;
-  MPI_Comm_rank(comm, &rank);
-  MPI_Comm_size(comm, &size);
-  cryo_block b;
-  CRYO_CALL(decompose(rank, size, o, &b, err));
-  cryo_exchange_config cfg = {.oasis_component = "cryody"};
-  cryo_exchange *x;
-  CRYO_CALL(cryo_exchange_create(&x, "oasis", CRYO_MODEL_SEAICE, &b, comm, &cfg, err));
-  double *buf = malloc(sizeof(double) * (size_t)CRYO_NCELL(&b));
-  if (!buf) cryo_exchange_destroy(&x);
-  CRYO_CHECK(buf, err, CRYO_ERR_MEMORY, "no memory for %ld cells", CRYO_NCELL(&b));
-  double local[TOY_NOCN] = {0};
-  int status = CRYO_OK, nsteps = s->run / s->period;
-  for (int step = 0; step < nsteps && status == CRYO_OK; step++) {
-    double t = (double)step * s->period;
-    for (int k = 0; k < TOY_NOCN && status == CRYO_OK; k++) {
-      for (long q = 0; q < CRYO_NCELL(&b); q++)
-        buf[q] = NAN;
-      status = cryo_exchange_get(x, t, recv_field[k], buf, err);
-      if (status == CRYO_OK) local[k] = fmax(local[k], field_error(o, &b, k, buf));
+/* The test's state through the run: options and the largest errors. */
+typedef struct remap_test {
+  const options *o;
+  double emax[TOY_NOCN]; /* this rank's, then (finish) over all ranks */
+  long checked;
+} remap_test;
+
+static void received(void *ctx, const cryo_block *b, int k, int step, const double *buf, int rank) {
+  remap_test *r = ctx;
+  (void)step;
+  (void)rank;
+  r->emax[k] = fmax(r->emax[k], field_error(r->o, b, k, buf));
+}
+
+/* The ice fields: the analytic current again (unchecked by the toy). */
+static void fill(void *ctx, const cryo_block *b, int k, int step, double *buf) {
+  const toy_setup *s = &((const remap_test *)ctx)->o->s;
+  (void)step;
+  for (int j = 0; j < b->ny; j++)
+    for (int i = 0; i < b->nx; i++) {
+      double u, v;
+      toy_analytic(s, (b->i0 + i + 0.5) * b->dx, (b->j0 + j + 0.5) * b->dy, &u, &v);
+      buf[CRYO_CELL(b, i, j)] = k % 2 ? v : u;
     }
-    for (int k = 0; k < TOY_NICE && status == CRYO_OK; k++) {
-      for (int j = 0; j < b.ny; j++)
-        for (int i = 0; i < b.nx; i++) {
-          double u, v;
-          toy_analytic(s, (b.i0 + i + 0.5) * b.dx, (b.j0 + j + 0.5) * b.dy, &u, &v);
-          buf[CRYO_CELL(&b, i, j)] = k % 2 ? v : u;
-        }
-      status = cryo_exchange_put(x, t + s->period, send_field[k], buf, err);
-    }
-  }
-  free(buf);
-  cryo_exchange_destroy(&x);
-  CRYO_CALL(status);
-  CRYO_CHECK(MPI_Allreduce(local, err_max, TOY_NOCN, MPI_DOUBLE, MPI_MAX, comm) == MPI_SUCCESS, err,
+}
+
+static int finish(void *ctx, const cryo_block *b, long values, MPI_Comm comm, cryo_err *err) {
+  remap_test *r = ctx;
+  (void)b;
+  double local[TOY_NOCN];
+  memcpy(local, r->emax, sizeof local);
+  CRYO_CHECK(MPI_Allreduce(local, r->emax, TOY_NOCN, MPI_DOUBLE, MPI_MAX, comm) == MPI_SUCCESS, err,
              CRYO_ERR_MPI, "MPI_Allreduce of the errors failed");
-  long mine = CRYO_NCELL(&b) * TOY_NOCN * nsteps;
-  CRYO_CHECK(MPI_Allreduce(&mine, checked, 1, MPI_LONG, MPI_SUM, comm) == MPI_SUCCESS, err,
+  CRYO_CHECK(MPI_Allreduce(&values, &r->checked, 1, MPI_LONG, MPI_SUM, comm) == MPI_SUCCESS, err,
              CRYO_ERR_MPI, "MPI_Allreduce of the check counts failed");
   return CRYO_OK;
 }
@@ -187,28 +150,22 @@ int main(int argc, char **argv) {
   cryo_err err;
   cryo_err_clear(&err);
   options o;
+  int rank;
   int status = parse_options(argc, argv, &o, &err);
-  MPI_Init(&argc, &argv);
-  int rank = 0;
-  long checked = 0;
-  double emax[TOY_NOCN] = {0};
-  MPI_Comm comm = MPI_COMM_WORLD;
-  /* Join even after a bad option, so that the abort stops every component. */
-  int joined = cryo_coupler_init("cryody", &comm);
-  if (status == CRYO_OK && joined != CRYO_OK)
-    status =
-        cryo_err_set(&err, joined, __FILE__, __LINE__, __func__, "%s", cryo_coupler_last_error());
-  if (status == CRYO_OK) {
-    MPI_Comm_rank(comm, &rank);
-    status = run_exchange(&o, comm, emax, &checked, &err);
-  }
-  if (status == CRYO_OK && cryo_coupler_finalize() != CRYO_OK)
-    status = cryo_err_set(&err, CRYO_ERR_COUPLING, __FILE__, __LINE__, __func__, "%s",
-                          cryo_coupler_last_error());
-  if (status != CRYO_OK) {
-    fprintf(stderr, "oasis_remap_comp: error: %s [%s]\n", err.msg, cryo_status_name(status));
-    cryo_coupler_abort(2);
-  }
+  remap_test r = {.o = &o};
+  oasis_comp c = {.program = "oasis_remap_comp",
+                  .nx = o.nx,
+                  .ny = o.ny,
+                  .dx = o.dx,
+                  .dy = o.dy,
+                  .run = o.s.run,
+                  .period = o.s.period,
+                  .received = received,
+                  .fill = fill,
+                  .finish = finish};
+  oasis_comp_run(&c, status, &r, &rank, &err);
+  long checked = r.checked;
+  const double *emax = r.emax;
   const double pi = 3.14159265358979323846;
   double ax = pi * o.s.dx / o.s.lx, ay = pi * o.s.dy / o.s.ly;
   double tol = 0.125 * fabs(o.s.u0) * (ax * ax + ay * ay) + 1e-12;
