@@ -196,6 +196,20 @@ def read_classic(path):
         else:
             out[var] = np.frombuffer(raw, kind, int(np.prod(shape, dtype=int)), begin).reshape(shape)
     return out
+
+
+def read_doubles(path):
+    """{name: float64 array} of every double variable, through netCDF4 where
+    python3 has it, else read_classic."""
+    try:
+        import netCDF4
+    except ImportError:
+        return {k: np.asarray(v, dtype=float) for k, v in read_classic(path).items()
+                if v.dtype.kind == "f" and v.dtype.itemsize == 8}
+    with netCDF4.Dataset(path) as d:
+        d.set_auto_mask(False)
+        return {k: np.asarray(v[:], dtype=float) for k, v in d.variables.items()
+                if v.dtype == np.float64}
 EOF
 }
 
@@ -374,15 +388,7 @@ import os, re, sys
 import numpy as np
 pack = sys.argv[1]
 sys.path.insert(0, pack)
-try:
-    import netCDF4
-    def read(path):
-        with netCDF4.Dataset(path) as d:
-            d.set_auto_mask(False)
-            return {k: np.asarray(v[:]) for k, v in d.variables.items()}
-except ImportError:
-    import ncread
-    read = ncread.read_classic
+from ncread import read_doubles as read
 
 def dynamics(p):
     log = open(os.path.join(pack, "precision", p, "run.log")).read()
@@ -712,18 +718,7 @@ import numpy as np
 
 pack, cases = sys.argv[1], [l.split() for l in sys.argv[2].splitlines()]
 sys.path.insert(0, pack)
-try:
-    import netCDF4
-    def read(path):
-        with netCDF4.Dataset(path) as d:
-            d.set_auto_mask(False)
-            return {k: np.asarray(v[:], dtype=float) for k, v in d.variables.items()
-                    if v.dtype == np.float64}
-except ImportError:
-    import ncread
-    def read(path):
-        return {k: np.asarray(v, dtype=float) for k, v in ncread.read_classic(path).items()
-                if v.dtype.kind == "f" and v.dtype.itemsize == 8}
+from ncread import read_doubles as read
 
 # GPU and CPU builds do not run the same operations: nvptx contracts
 # a*b + c into fused multiply-adds where x86-64 (no -mfma) rounds twice, and
