@@ -35,6 +35,77 @@ struct cryo_err;
  * into calls to the device libm. (A NaN in x gives y.) */
 #if defined(_OPENACC)
 #pragma acc routine seq
+/* Positions from which cryo_seaice_geometry computes the geometry arrays. */
+typedef struct cryo_seaice_grid_points {
+  int spherical;  /* 1: lon/lat in degrees on a sphere of radius `radius`; 0: x/y in m, a plane */
+  double radius;  /* m */
+  double omega;   /* rotation rate of the Earth, s-1: spherical grids get f = 2 omega sin(lat) */
+  double f_plane; /* planar grids: the Coriolis parameter of every node, s-1 */
+  /* nodes (i, j), i in [-2, nx+2], j in [-2, ny+2] (two rings, so that the
+   * frame of a halo node is computed from the same neighbours as by its
+   * owner), at [(j + 2) * (nx + 5) + i + 2]; node_ok 1 where the node belongs
+   * to the domain (values elsewhere are not read) */
+  const double *node_x, *node_y;
+  const unsigned char *node_ok;
+  /* cell centres in block layout (CRYO_CELL), halo ring included: the
+   * directions east and north of a cell are taken there */
+  const double *cell_x, *cell_y;
+  const unsigned char *cell_ok;
+} cryo_seaice_grid_points;
+
+/* Host code, once per run: geom and rot of every cell of the block with all
+ * 4 corners in the domain (others 0), fcor and nrot of every node in the
+ * domain (others 0), halo ring included, from the node positions alone, so
+ * that every rank computes the same values for a cell or node. */
+void cryo_seaice_geometry(const cryo_block *b, const cryo_seaice_grid_points *g, double *geom,
+                          double *rot, double *fcor, double *nrot);
+
+/* The kernels of general quadrilateral cells (seaice_quad_*.c): the same
+ * updates as their rectangle counterparts above, from the geometry arrays of
+ * s; velocity and forcing in the nodes' grid frames, stress in the cells'
+ * frames, Coriolis from fcor. */
+void cryo_seaice_quad_stress_kernel(const cryo_seaice_params *p, const cryo_block *b,
+                                    cryo_seaice_state *s);
+void cryo_seaice_quad_velocity_kernel(const cryo_seaice_params *p, const cryo_block *b,
+                                      cryo_seaice_state *s);
+/* dG0 upwind transport: each face's flux is computed from the geometry of
+ * one cell (the face's lower-index cell: its east or north face), so both
+ * neighbours use the same value and sum(h area) is conserved to round-off. */
+void cryo_seaice_quad_advect_kernel(const cryo_seaice_params *p, const cryo_block *b,
+                                    cryo_seaice_state *s);
+/* dG1 stage, limiter and bounds as cryo_seaice_advect_dg1_kernel and
+ * friends, in the centroid-shifted basis {1, X - Xc, Y - Yc} (seaice_quad_advect_dg1.c). */
+void cryo_seaice_quad_advect_dg1_kernel(const cryo_seaice_params *p, const cryo_block *b,
+                                        const cryo_seaice_state *s, double w_base,
+                                        const double *h_base, const double *a_base,
+                                        const double *h, const double *a, double *h_out,
+                                        double *a_out);
+void cryo_seaice_quad_limit_dg1_kernel(const cryo_block *b, const cryo_seaice_state *s, double *h,
+                                       double *a);
+void cryo_seaice_quad_bound_dg1_kernel(const cryo_block *b, const cryo_seaice_state *s, double *h,
+                                       double *a);
+/* shear and divergence at the cell centres (as cryo_seaice_diag_rates) */
+void cryo_seaice_quad_diag_rates(const cryo_block *b, cryo_seaice_state *s);
+/* Node forcing in grid frames from cell-centred components: along east and
+ * north (east_north = 1; each rotated into its cell's frame with rot) or
+ * along the grid's own directions (east_north = 0); then each cell's vector
+ * into the node's frame, mean of the node's 4 cells. */
+void cryo_seaice_quad_forcing_to_nodes(const cryo_block *b, cryo_seaice_state *s, int east_north,
+                                       const double *uair_c, const double *vair_c,
+                                       const double *uocn_c, const double *vocn_c);
+/* As cryo_seaice_coupling_fields, vectors at the cell centres along east and
+ * north (east_north = 1) or the cell's grid directions. */
+void cryo_seaice_quad_coupling_fields(const cryo_seaice_params *p, const cryo_block *b,
+                                      const cryo_seaice_state *s, int east_north, double *uice,
+                                      double *vice, double *aice, double *hice, double *taux,
+                                      double *tauy);
+/* Node velocity along east and north (output), every node of the block. */
+void cryo_seaice_quad_east_north(const cryo_block *b, const cryo_seaice_state *s, double *u_east,
+                                 double *v_north);
+/* Smallest width (m) of an owned active cell: the shorter of its two
+ * midlines, for the mEVP stability bound. */
+double cryo_seaice_quad_min_width(const cryo_block *b, const cryo_seaice_state *s);
+
 #endif
 static inline double cryo_seaice_max(double x, double y) {
   return x > y ? x : y;
@@ -42,6 +113,77 @@ static inline double cryo_seaice_max(double x, double y) {
 
 #if defined(_OPENACC)
 #pragma acc routine seq
+/* Positions from which cryo_seaice_geometry computes the geometry arrays. */
+typedef struct cryo_seaice_grid_points {
+  int spherical;  /* 1: lon/lat in degrees on a sphere of radius `radius`; 0: x/y in m, a plane */
+  double radius;  /* m */
+  double omega;   /* rotation rate of the Earth, s-1: spherical grids get f = 2 omega sin(lat) */
+  double f_plane; /* planar grids: the Coriolis parameter of every node, s-1 */
+  /* nodes (i, j), i in [-2, nx+2], j in [-2, ny+2] (two rings, so that the
+   * frame of a halo node is computed from the same neighbours as by its
+   * owner), at [(j + 2) * (nx + 5) + i + 2]; node_ok 1 where the node belongs
+   * to the domain (values elsewhere are not read) */
+  const double *node_x, *node_y;
+  const unsigned char *node_ok;
+  /* cell centres in block layout (CRYO_CELL), halo ring included: the
+   * directions east and north of a cell are taken there */
+  const double *cell_x, *cell_y;
+  const unsigned char *cell_ok;
+} cryo_seaice_grid_points;
+
+/* Host code, once per run: geom and rot of every cell of the block with all
+ * 4 corners in the domain (others 0), fcor and nrot of every node in the
+ * domain (others 0), halo ring included, from the node positions alone, so
+ * that every rank computes the same values for a cell or node. */
+void cryo_seaice_geometry(const cryo_block *b, const cryo_seaice_grid_points *g, double *geom,
+                          double *rot, double *fcor, double *nrot);
+
+/* The kernels of general quadrilateral cells (seaice_quad_*.c): the same
+ * updates as their rectangle counterparts above, from the geometry arrays of
+ * s; velocity and forcing in the nodes' grid frames, stress in the cells'
+ * frames, Coriolis from fcor. */
+void cryo_seaice_quad_stress_kernel(const cryo_seaice_params *p, const cryo_block *b,
+                                    cryo_seaice_state *s);
+void cryo_seaice_quad_velocity_kernel(const cryo_seaice_params *p, const cryo_block *b,
+                                      cryo_seaice_state *s);
+/* dG0 upwind transport: each face's flux is computed from the geometry of
+ * one cell (the face's lower-index cell: its east or north face), so both
+ * neighbours use the same value and sum(h area) is conserved to round-off. */
+void cryo_seaice_quad_advect_kernel(const cryo_seaice_params *p, const cryo_block *b,
+                                    cryo_seaice_state *s);
+/* dG1 stage, limiter and bounds as cryo_seaice_advect_dg1_kernel and
+ * friends, in the centroid-shifted basis {1, X - Xc, Y - Yc} (seaice_quad_advect_dg1.c). */
+void cryo_seaice_quad_advect_dg1_kernel(const cryo_seaice_params *p, const cryo_block *b,
+                                        const cryo_seaice_state *s, double w_base,
+                                        const double *h_base, const double *a_base,
+                                        const double *h, const double *a, double *h_out,
+                                        double *a_out);
+void cryo_seaice_quad_limit_dg1_kernel(const cryo_block *b, const cryo_seaice_state *s, double *h,
+                                       double *a);
+void cryo_seaice_quad_bound_dg1_kernel(const cryo_block *b, const cryo_seaice_state *s, double *h,
+                                       double *a);
+/* shear and divergence at the cell centres (as cryo_seaice_diag_rates) */
+void cryo_seaice_quad_diag_rates(const cryo_block *b, cryo_seaice_state *s);
+/* Node forcing in grid frames from cell-centred components: along east and
+ * north (east_north = 1; each rotated into its cell's frame with rot) or
+ * along the grid's own directions (east_north = 0); then each cell's vector
+ * into the node's frame, mean of the node's 4 cells. */
+void cryo_seaice_quad_forcing_to_nodes(const cryo_block *b, cryo_seaice_state *s, int east_north,
+                                       const double *uair_c, const double *vair_c,
+                                       const double *uocn_c, const double *vocn_c);
+/* As cryo_seaice_coupling_fields, vectors at the cell centres along east and
+ * north (east_north = 1) or the cell's grid directions. */
+void cryo_seaice_quad_coupling_fields(const cryo_seaice_params *p, const cryo_block *b,
+                                      const cryo_seaice_state *s, int east_north, double *uice,
+                                      double *vice, double *aice, double *hice, double *taux,
+                                      double *tauy);
+/* Node velocity along east and north (output), every node of the block. */
+void cryo_seaice_quad_east_north(const cryo_block *b, const cryo_seaice_state *s, double *u_east,
+                                 double *v_north);
+/* Smallest width (m) of an owned active cell: the shorter of its two
+ * midlines, for the mEVP stability bound. */
+double cryo_seaice_quad_min_width(const cryo_block *b, const cryo_seaice_state *s);
+
 #endif
 static inline double cryo_seaice_min(double x, double y) {
   return x < y ? x : y;
@@ -65,6 +207,8 @@ typedef struct cryo_seaice_params {
   double h_min;      /* floor of H in the momentum equation, m */
   int tracer_order;  /* 0: h and a in dG0, 1: in dG1 */
   int stress_single; /* 1: the stress update works in single precision (state stays double) */
+  int quad;          /* 1: general quadrilateral cells from the geometry arrays (a grid file),
+                        0: uniform dx x dy rectangles (the built-in box) */
 } cryo_seaice_params;
 
 /* Number of dG coefficients of h and a for a tracer order (0 -> 1, 1 -> 3). */
@@ -87,7 +231,50 @@ typedef struct cryo_seaice_state {
   double *shear;           /* cell-centre shear rate, s-1 */
   double *divergence;      /* cell-centre divergence rate, s-1 */
   double *h_work, *a_work; /* advection scratch, same layout as h and a */
+  /* Geometry of general quadrilateral cells (p->quad only; NULL otherwise),
+   * static, computed once by cryo_seaice_geometry (layout below). */
+  double *geom; /* cell, CRYO_SEAICE_NGEOM values */
+  double *rot;  /* cell, 2: cos, sin of the cell frame's E1 from east */
+  double *fcor; /* node: Coriolis parameter 2 Omega sin(lat) (or &cryo_seaice coriolis), s-1 */
+  double *nrot; /* node, 2: cos, sin of the node's grid direction e1 from east */
 } cryo_seaice_state;
+
+/* General quadrilateral cells (docs/seaice.md, Curvilinear grids on the sphere).
+ *
+ * Every node n has a unit normal N_n (the sphere's radial direction; +z for
+ * a planar grid) and a grid frame: e1_n along the grid line of constant j
+ * through it (centred difference of its neighbours' positions, projected onto
+ * the tangent plane and normalized; one-sided at the edge of the domain),
+ * e2_n = N_n x e1_n. Node velocities and node forcing are components in that
+ * frame ("grid directions"); nrot holds e1_n's angle from east.
+ *
+ * Every cell has its own plane: centre r_c = mean of its 4 corner positions,
+ * normal N_c along (r11 - r00) x (r01 - r10), E1 along the tangential part of
+ * (r10 + r11 - r00 - r01), E2 = N_c x E1. The corners projected on it,
+ * p_k = ((r_k - r_c).E1, (r_k - r_c).E2), define the bilinear map of the
+ * reference square [-1,1]^2,
+ *   x(X, Y) = x_c + A1 X + A2 Y + A3 X Y,
+ *   A1 = (p10 - p00 + p11 - p01)/4, A2 = (p01 - p00 + p11 - p10)/4,
+ *   A3 = (p00 - p10 - p01 + p11)/4,
+ * whose Jacobian determinant is linear: det = d0 + d1 X + d2 Y with
+ * d0 = A1 x A2, d1 = A1 x A3, d2 = A3 x A2 (2-D cross products), so the
+ * cell area is 4 d0 and the corner k's share of it, int phi_k det, is
+ * d0 + (d1 X_k + d2 Y_k)/3. A node vector (u, v) in the grid frame of corner
+ * k has cell-frame components (c_k u - s_k v, s_k u + c_k v), (c_k, s_k) the
+ * components of e1 at that corner along (E1, E2), normalized.
+ *
+ * geom[c * CRYO_SEAICE_NGEOM + ...]: */
+enum {
+  CRYO_GEOM_A1X = 0, CRYO_GEOM_A1Y, CRYO_GEOM_A2X, CRYO_GEOM_A2Y, CRYO_GEOM_A3X, CRYO_GEOM_A3Y,
+  CRYO_GEOM_C00, CRYO_GEOM_S00, CRYO_GEOM_C10, CRYO_GEOM_S10, /* corner rotations, corners in */
+  CRYO_GEOM_C01, CRYO_GEOM_S01, CRYO_GEOM_C11, CRYO_GEOM_S11, /* the order (i,j), (i+1,j), ... */
+  CRYO_SEAICE_NGEOM
+};
+/* Cells outside the domain have all geometry 0. dG1 tracers on such cells use
+ * the basis {1, X - Xc, Y - Yc} with (Xc, Yc) = (d1, d2) / (3 d0) the
+ * centroid in reference coordinates, so that coefficient 0 is the cell mean
+ * and the slopes do not change it; on parallelograms (d1 = d2 = 0) this is the
+ * basis {1, X, Y} of the rectangles. */
 
 enum {
   CRYO_SEAICE_PROGNOSTIC = 0, /* restart and output */
@@ -219,5 +406,76 @@ void cryo_seaice_coupling_fields(const cryo_seaice_params *p, const cryo_block *
                                  const double *h, const double *a, const double *mask, double *uice,
                                  double *vice, double *aice, double *hice, double *taux,
                                  double *tauy);
+
+/* Positions from which cryo_seaice_geometry computes the geometry arrays. */
+typedef struct cryo_seaice_grid_points {
+  int spherical;  /* 1: lon/lat in degrees on a sphere of radius `radius`; 0: x/y in m, a plane */
+  double radius;  /* m */
+  double omega;   /* rotation rate of the Earth, s-1: spherical grids get f = 2 omega sin(lat) */
+  double f_plane; /* planar grids: the Coriolis parameter of every node, s-1 */
+  /* nodes (i, j), i in [-2, nx+2], j in [-2, ny+2] (two rings, so that the
+   * frame of a halo node is computed from the same neighbours as by its
+   * owner), at [(j + 2) * (nx + 5) + i + 2]; node_ok 1 where the node belongs
+   * to the domain (values elsewhere are not read) */
+  const double *node_x, *node_y;
+  const unsigned char *node_ok;
+  /* cell centres in block layout (CRYO_CELL), halo ring included: the
+   * directions east and north of a cell are taken there */
+  const double *cell_x, *cell_y;
+  const unsigned char *cell_ok;
+} cryo_seaice_grid_points;
+
+/* Host code, once per run: geom and rot of every cell of the block with all
+ * 4 corners in the domain (others 0), fcor and nrot of every node in the
+ * domain (others 0), halo ring included, from the node positions alone, so
+ * that every rank computes the same values for a cell or node. */
+void cryo_seaice_geometry(const cryo_block *b, const cryo_seaice_grid_points *g, double *geom,
+                          double *rot, double *fcor, double *nrot);
+
+/* The kernels of general quadrilateral cells (seaice_quad_*.c): the same
+ * updates as their rectangle counterparts above, from the geometry arrays of
+ * s; velocity and forcing in the nodes' grid frames, stress in the cells'
+ * frames, Coriolis from fcor. */
+void cryo_seaice_quad_stress_kernel(const cryo_seaice_params *p, const cryo_block *b,
+                                    cryo_seaice_state *s);
+void cryo_seaice_quad_velocity_kernel(const cryo_seaice_params *p, const cryo_block *b,
+                                      cryo_seaice_state *s);
+/* dG0 upwind transport: each face's flux is computed from the geometry of
+ * one cell (the face's lower-index cell: its east or north face), so both
+ * neighbours use the same value and sum(h area) is conserved to round-off. */
+void cryo_seaice_quad_advect_kernel(const cryo_seaice_params *p, const cryo_block *b,
+                                    cryo_seaice_state *s);
+/* dG1 stage, limiter and bounds as cryo_seaice_advect_dg1_kernel and
+ * friends, in the centroid-shifted basis {1, X - Xc, Y - Yc} (seaice_quad_advect_dg1.c). */
+void cryo_seaice_quad_advect_dg1_kernel(const cryo_seaice_params *p, const cryo_block *b,
+                                        const cryo_seaice_state *s, double w_base,
+                                        const double *h_base, const double *a_base,
+                                        const double *h, const double *a, double *h_out,
+                                        double *a_out);
+void cryo_seaice_quad_limit_dg1_kernel(const cryo_block *b, const cryo_seaice_state *s, double *h,
+                                       double *a);
+void cryo_seaice_quad_bound_dg1_kernel(const cryo_block *b, const cryo_seaice_state *s, double *h,
+                                       double *a);
+/* shear and divergence at the cell centres (as cryo_seaice_diag_rates) */
+void cryo_seaice_quad_diag_rates(const cryo_block *b, cryo_seaice_state *s);
+/* Node forcing in grid frames from cell-centred components: along east and
+ * north (east_north = 1; each rotated into its cell's frame with rot) or
+ * along the grid's own directions (east_north = 0); then each cell's vector
+ * into the node's frame, mean of the node's 4 cells. */
+void cryo_seaice_quad_forcing_to_nodes(const cryo_block *b, cryo_seaice_state *s, int east_north,
+                                       const double *uair_c, const double *vair_c,
+                                       const double *uocn_c, const double *vocn_c);
+/* As cryo_seaice_coupling_fields, vectors at the cell centres along east and
+ * north (east_north = 1) or the cell's grid directions. */
+void cryo_seaice_quad_coupling_fields(const cryo_seaice_params *p, const cryo_block *b,
+                                      const cryo_seaice_state *s, int east_north, double *uice,
+                                      double *vice, double *aice, double *hice, double *taux,
+                                      double *tauy);
+/* Node velocity along east and north (output), every node of the block. */
+void cryo_seaice_quad_east_north(const cryo_block *b, const cryo_seaice_state *s, double *u_east,
+                                 double *v_north);
+/* Smallest width (m) of an owned active cell: the shorter of its two
+ * midlines, for the mEVP stability bound. */
+double cryo_seaice_quad_min_width(const cryo_block *b, const cryo_seaice_state *s);
 
 #endif

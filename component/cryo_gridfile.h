@@ -1,0 +1,38 @@
+/* Grid files (&cryo_grid grid_file; namelists/README.md, Grid files): the
+ * cells of a logically rectangular grid, on the sphere (longitude and
+ * latitude in degrees) or in a plane (x and y in metres), with their corners
+ * as CF bounds. Every rank reads its own block with two rings of nodes around
+ * it (the node frames of kernels/seaice.h need them) and checks what it read;
+ * every problem is an error naming the file, the variable and the cell. */
+#ifndef CRYO_GRIDFILE_H
+#define CRYO_GRIDFILE_H
+
+#include "cryo_block.h"
+#include "cryo_error.h"
+#include "seaice.h"
+
+/* Global size of the grid in a file and whether it lies on the sphere. */
+int cryo_gridfile_inquire(const char *path, int *nx, int *ny, int *spherical, cryo_err *err);
+
+/* What a rank holds of a grid file. Outside the domain (beyond the edges of a
+ * non-periodic grid) every *_ok is 0 and the values are 0. */
+typedef struct cryo_gridfile {
+  cryo_seaice_grid_points points; /* positions for cryo_seaice_geometry (arrays below) */
+  double *node_x, *node_y;        /* nodes of the two rings, layout of points.node_x */
+  unsigned char *node_ok;
+  double *cell_x, *cell_y; /* centres, block layout (CRYO_CELL), halo ring included */
+  unsigned char *cell_ok;
+  double *corner_x, *corner_y; /* cells, 4 values each, counterclockwise from (i, j) as in CF */
+  double *mask;                /* the file's mask variable (1 ocean, 0 land), 1 where it has none */
+  double *area;                /* the file's cell area, m2, NAN where it has none */
+} cryo_gridfile;
+
+/* Read and check this rank's part of the grid file `path` for block b (whose
+ * nx_global, ny_global must be the file's). radius (m), omega (s-1) and
+ * f_plane (s-1) go to gf->points. `source` names the setting in messages
+ * ("&cryo_grid grid_file"). */
+int cryo_gridfile_read(const char *path, const char *source, const cryo_block *b, double radius,
+                       double omega, double f_plane, cryo_gridfile *gf, cryo_err *err);
+void cryo_gridfile_free(cryo_gridfile *gf);
+
+#endif
