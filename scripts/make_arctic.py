@@ -38,10 +38,8 @@ import make_grid  # noqa: E402
 # Map projection of the grid (make_grid.polar_stereographic's arguments).
 LAT_TRUE = 70.0  # degrees north: latitude of true scale
 LON0 = -45.0  # degrees east: the meridian along the map's -y axis
-# Radius of the spherical Earth used for the map plane, m. The analytic
-# fields below are defined in this plane; only distances of the order of
-# their radii depend on it.
-MAP_RADIUS = 6371000.0
+# Radius of the sphere of the map, m: cryodyn's default earth_radius.
+MAP_RADIUS = make_grid.EARTH_RADIUS
 
 # The two grids: cells per side, cell size in the map plane (m).
 FULL = {"n": 300, "dx": 25000.0, "days": 30, "name": "arctic"}
@@ -69,11 +67,9 @@ def forward(lon, lat):
 
 
 def inverse(x, y):
-    """lon (degrees, in [-180, 180)), lat (degrees) of map points (x, y) in m."""
-    rho = np.hypot(x, y)
-    k = MAP_RADIUS * (1.0 + np.sin(np.radians(LAT_TRUE)))
-    lat = 90.0 - 2.0 * np.degrees(np.arctan(rho / k))
-    lon = LON0 + np.degrees(np.arctan2(x, -y))
+    """lon (degrees, in [-180, 180)), lat (degrees) of map points (x, y) in m:
+    make_grid's inverse of forward."""
+    lon, lat = make_grid.stereographic_inverse(x, y, LAT_TRUE, LON0, MAP_RADIUS)
     return (lon + 180.0) % 360.0 - 180.0, lat
 
 
@@ -92,7 +88,15 @@ def east_north(lon):
 
 def check_east_north(lon, lat, tol=1e-6):
     """Compare east_north with centred finite differences of forward at the
-    points (lon, lat); raise SystemExit when they differ by more than tol."""
+    points (lon, lat), and forward with the inverse of make_grid (to tol
+    times the radius); raise SystemExit when either differs by more than tol."""
+    x, y = forward(lon, lat)
+    lon2, lat2 = inverse(x, y)
+    x2, y2 = forward(lon2, lat2)
+    miss = float(np.max(np.hypot(x2 - x, y2 - y))) / MAP_RADIUS
+    if miss > tol:
+        raise SystemExit(f"make_arctic: forward is not the inverse of make_grid's projection "
+                         f"({miss:.3g} radii off)")
     h = 1e-4  # degrees
     worst = 0.0
     ex, ey, nx_, ny_ = east_north(lon)
@@ -134,7 +138,7 @@ def to_east_north(ux, uy, lon):
 def corners_xy(grid):
     """Map-plane corners of every cell, arrays (ny, nx, 4), counterclockwise
     from the lower-left corner (the order of the CF bounds)."""
-    return forward(grid["lon_bnds"], grid["lat_bnds"])
+    return forward(grid["x_bnds"], grid["y_bnds"])
 
 
 def ocean_fraction(grid, sub=SUB):
@@ -144,7 +148,7 @@ def ocean_fraction(grid, sub=SUB):
 
     cx, cy = corners_xy(grid)
     t = (np.arange(sub) + 0.5) / sub
-    count = np.zeros(grid["lon"].shape)
+    count = np.zeros(grid["x"].shape)
     for s in t:
         for r in t:
             w = ((1 - s) * (1 - r), s * (1 - r), s * r, (1 - s) * r)
@@ -176,7 +180,7 @@ def connected(ocean, seed):
 def min_width(grid, mask, radius=MAP_RADIUS):
     """Smallest midline (m) of the ocean cells, chords between the corners on
     a sphere of `radius`: the width in the mEVP stability bound."""
-    lam, phi = np.radians(grid["lon_bnds"]), np.radians(grid["lat_bnds"])
+    lam, phi = np.radians(grid["x_bnds"]), np.radians(grid["y_bnds"])
     r = radius * np.stack([np.cos(phi) * np.cos(lam), np.cos(phi) * np.sin(lam), np.sin(phi)], -1)
     w1 = np.linalg.norm(r[..., 1, :] + r[..., 2, :] - r[..., 0, :] - r[..., 3, :], axis=-1) / 2
     w2 = np.linalg.norm(r[..., 3, :] + r[..., 2, :] - r[..., 0, :] - r[..., 1, :], axis=-1) / 2
@@ -188,13 +192,14 @@ def write_forcing(path, grid, days):
     (the namelists' start), identical."""
     import netCDF4
 
-    x, y = forward(grid["lon"], grid["lat"])
+    lon, lat = grid["x"], grid["y"]
+    x, y = forward(lon, lat)
     fields = {}
     for name, centre, what in (("wind", WIND, "10 m wind"), ("ocean", OCEAN, "ocean surface velocity")):
-        ue, vn = to_east_north(*vortex(x, y, centre), grid["lon"])
+        ue, vn = to_east_north(*vortex(x, y, centre), lon)
         fields["u" + name] = (ue, "eastward " + what)
         fields["v" + name] = (vn, "northward " + what)
-    ny, nx = grid["lon"].shape
+    ny, nx = lon.shape
     with netCDF4.Dataset(path, "w", format="NETCDF3_64BIT_OFFSET") as d:
         d.title = "Arctic case forcing: steady Beaufort High wind and Beaufort Gyre current"
         d.source = "scripts/make_arctic.py (docs/arctic.md)"
@@ -206,10 +211,10 @@ def write_forcing(path, grid, days):
         t.units = "seconds since 2000-01-01 00:00:00"
         t.calendar = "proleptic_gregorian"
         t[:] = [0.0, days * 86400.0]
-        for k, units in (("lon", "degrees_east"), ("lat", "degrees_north")):
+        for k, val, units in (("lon", lon, "degrees_east"), ("lat", lat, "degrees_north")):
             v = d.createVariable(k, "f8", ("y", "x"))
             v.units = units
-            v[:] = grid[k]
+            v[:] = val
         for k, (val, long_name) in fields.items():
             v = d.createVariable(k, "f8", ("time", "y", "x"))
             v.units = "m s-1"
@@ -235,14 +240,14 @@ def main():
 
     grid = make_grid.polar_stereographic(case["n"], case["n"], case["dx"], lat_true=LAT_TRUE,
                                          lon0=LON0)
-    err = check_east_north(grid["lon"], grid["lat"])
+    err = check_east_north(grid["x"], grid["y"])
     frac = ocean_fraction(grid)
     ocean = frac > 0.5
-    seed = np.unravel_index(np.argmax(grid["lat"]), grid["lat"].shape)
+    seed = np.unravel_index(np.argmax(grid["y"]), grid["y"].shape)
     mask = connected(ocean, seed).astype(np.int32)
     grid_path = os.path.join(args.out_dir, case["name"] + "_grid.nc")
     forcing_path = os.path.join(args.out_dir, case["name"] + "_forcing.nc")
-    make_grid.write(grid_path, grid, mask=mask)
+    make_grid.write(grid_path, grid, mask=mask, history="make_arctic.py " + " ".join(sys.argv[1:]))
     fields = write_forcing(forcing_path, grid, days)
 
     ny, nx = mask.shape
