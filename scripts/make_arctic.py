@@ -56,10 +56,10 @@ SUB = 5  # sub-points per cell side for the land mask
 
 
 def forward(lon, lat):
-    """Polar stereographic map (x, y) in m of lon, lat (degrees): Snyder
-    (1987), Map Projections - A Working Manual, Eq. 21-30 to 21-34 for the
-    sphere, x = rho sin(lon - LON0), y = -rho cos(lon - LON0),
-    rho = R (1 + sin LAT_TRUE) tan(pi/4 - lat/2)."""
+    """Polar stereographic map (x, y) in m of lon, lat (degrees), the sphere's
+    polar aspect (Snyder 1987, Map Projections: A Working Manual, USGS
+    Professional Paper 1395, chapter 21): x = rho sin(lon - LON0),
+    y = -rho cos(lon - LON0), rho = R (1 + sin LAT_TRUE) tan(pi/4 - lat/2)."""
     lam = np.radians(np.asarray(lon, dtype=float) - LON0)
     phi = np.radians(np.asarray(lat, dtype=float))
     rho = MAP_RADIUS * (1.0 + np.sin(np.radians(LAT_TRUE))) * np.tan(np.pi / 4 - phi / 2)
