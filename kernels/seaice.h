@@ -77,9 +77,8 @@ void cryo_seaice_quad_advect_kernel(const cryo_seaice_params *p, const cryo_bloc
  * friends, in the centroid-shifted basis {1, X - Xc, Y - Yc} (seaice_quad_advect_dg1.c). */
 void cryo_seaice_quad_advect_dg1_kernel(const cryo_seaice_params *p, const cryo_block *b,
                                         const cryo_seaice_state *s, double w_base,
-                                        const double *h_base, const double *a_base,
-                                        const double *h, const double *a, double *h_out,
-                                        double *a_out);
+                                        const double *h_base, const double *a_base, const double *h,
+                                        const double *a, double *h_out, double *a_out);
 void cryo_seaice_quad_limit_dg1_kernel(const cryo_block *b, const cryo_seaice_state *s, double *h,
                                        double *a);
 void cryo_seaice_quad_bound_dg1_kernel(const cryo_block *b, const cryo_seaice_state *s, double *h,
@@ -102,9 +101,6 @@ void cryo_seaice_quad_coupling_fields(const cryo_seaice_params *p, const cryo_bl
 /* Node velocity along east and north (output), every node of the block. */
 void cryo_seaice_quad_east_north(const cryo_block *b, const cryo_seaice_state *s, double *u_east,
                                  double *v_north);
-/* Smallest width (m) of an owned active cell: the shorter of its two
- * midlines, for the mEVP stability bound. */
-double cryo_seaice_quad_min_width(const cryo_block *b, const cryo_seaice_state *s);
 
 #endif
 static inline double cryo_seaice_max(double x, double y) {
@@ -155,9 +151,8 @@ void cryo_seaice_quad_advect_kernel(const cryo_seaice_params *p, const cryo_bloc
  * friends, in the centroid-shifted basis {1, X - Xc, Y - Yc} (seaice_quad_advect_dg1.c). */
 void cryo_seaice_quad_advect_dg1_kernel(const cryo_seaice_params *p, const cryo_block *b,
                                         const cryo_seaice_state *s, double w_base,
-                                        const double *h_base, const double *a_base,
-                                        const double *h, const double *a, double *h_out,
-                                        double *a_out);
+                                        const double *h_base, const double *a_base, const double *h,
+                                        const double *a, double *h_out, double *a_out);
 void cryo_seaice_quad_limit_dg1_kernel(const cryo_block *b, const cryo_seaice_state *s, double *h,
                                        double *a);
 void cryo_seaice_quad_bound_dg1_kernel(const cryo_block *b, const cryo_seaice_state *s, double *h,
@@ -265,9 +260,20 @@ typedef struct cryo_seaice_state {
  *
  * geom[c * CRYO_SEAICE_NGEOM + ...]: */
 enum {
-  CRYO_GEOM_A1X = 0, CRYO_GEOM_A1Y, CRYO_GEOM_A2X, CRYO_GEOM_A2Y, CRYO_GEOM_A3X, CRYO_GEOM_A3Y,
-  CRYO_GEOM_C00, CRYO_GEOM_S00, CRYO_GEOM_C10, CRYO_GEOM_S10, /* corner rotations, corners in */
-  CRYO_GEOM_C01, CRYO_GEOM_S01, CRYO_GEOM_C11, CRYO_GEOM_S11, /* the order (i,j), (i+1,j), ... */
+  CRYO_GEOM_A1X = 0,
+  CRYO_GEOM_A1Y,
+  CRYO_GEOM_A2X,
+  CRYO_GEOM_A2Y,
+  CRYO_GEOM_A3X,
+  CRYO_GEOM_A3Y,
+  CRYO_GEOM_C00,
+  CRYO_GEOM_S00,
+  CRYO_GEOM_C10,
+  CRYO_GEOM_S10, /* corner rotations, corners in */
+  CRYO_GEOM_C01,
+  CRYO_GEOM_S01,
+  CRYO_GEOM_C11,
+  CRYO_GEOM_S11, /* the order (i,j), (i+1,j), ... */
   CRYO_SEAICE_NGEOM
 };
 /* Cells outside the domain have all geometry 0. dG1 tracers on such cells use
@@ -449,9 +455,8 @@ void cryo_seaice_quad_advect_kernel(const cryo_seaice_params *p, const cryo_bloc
  * friends, in the centroid-shifted basis {1, X - Xc, Y - Yc} (seaice_quad_advect_dg1.c). */
 void cryo_seaice_quad_advect_dg1_kernel(const cryo_seaice_params *p, const cryo_block *b,
                                         const cryo_seaice_state *s, double w_base,
-                                        const double *h_base, const double *a_base,
-                                        const double *h, const double *a, double *h_out,
-                                        double *a_out);
+                                        const double *h_base, const double *a_base, const double *h,
+                                        const double *a, double *h_out, double *a_out);
 void cryo_seaice_quad_limit_dg1_kernel(const cryo_block *b, const cryo_seaice_state *s, double *h,
                                        double *a);
 void cryo_seaice_quad_bound_dg1_kernel(const cryo_block *b, const cryo_seaice_state *s, double *h,
