@@ -123,9 +123,8 @@ static int check_multiple(long long a, long long b, const char *an, const char *
  * bounds the stress, and the result depends on n_evp: refused. (At an ice
  * edge a node's mass, the mean of its 4 cells, can be up to 4 times smaller
  * than a cell's strength suggests; the condition is for a closed cover.) */
-static int check_mevp(const cryo_config *cfg, cryo_err *err) {
+int cryo_config_check_mevp(const cryo_config *cfg, double d, cryo_err *err) {
   const cryo_seaice_params *p = &cfg->seaice.p;
-  const double d = fmin(cfg->grid.dx, cfg->grid.dy);
   const double gamma = 2.0 * (1.0 + 1.0 / (p->ecc * p->ecc)) * p->pstar * p->dt /
                        (p->rho_ice * p->delta_min * d * d);
   const double limit = (2.0 * p->alpha - 1.0) * (2.0 * p->beta + 1.0);
@@ -133,7 +132,8 @@ static int check_mevp(const cryo_config *cfg, cryo_err *err) {
              "%s: &cryo_seaice: alpha = %g, beta = %g fail the mEVP stability condition "
              "(2 alpha - 1)(2 beta + 1) > gamma: %.6g <= 2 (1 + ecc^-2) pstar dt / (rho_ice "
              "delta_min min(dx, dy)^2) = %.6g with ecc = %g, pstar = %g N m-2, dt = %g s, "
-             "rho_ice = %g kg m-3, delta_min = %g s-1, min(dx, dy) = %g m: the sub-cycling "
+             "rho_ice = %g kg m-3, delta_min = %g s-1, min(dx, dy) = %g m (on a grid file: the "
+             "narrowest cell's shorter midline): the sub-cycling "
              "diverges where the ice is rigid; raise alpha = beta to at least %.0f, or shorten "
              "dt, or raise delta_min",
              cfg->source, p->alpha, p->beta, limit, gamma, p->ecc, p->pstar, p->dt, p->rho_ice,
@@ -215,7 +215,8 @@ static int check_config(cryo_config *cfg, const time_keys *t, cryo_err *err) {
   CRYO_CHECK(dt > 0 && steps == floor(steps), err, CRYO_ERR_RANGE,
              "%s: coupling_interval = %lld s is not a multiple of the %s time step dt = %g s", src,
              r->coupling_interval, r->model, dt);
-  if (!strcmp(r->model, "seaice")) CRYO_CALL(check_mevp(cfg, err));
+  if (!strcmp(r->model, "seaice"))
+    CRYO_CALL(cryo_config_check_mevp(cfg, fmin(cfg->grid.dx, cfg->grid.dy), err));
   return CRYO_OK;
 }
 

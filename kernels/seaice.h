@@ -35,6 +35,9 @@ struct cryo_err;
  * into calls to the device libm. (A NaN in x gives y.) */
 #if defined(_OPENACC)
 #pragma acc routine seq
+/* Rotation rate of the Earth (sidereal day), s-1. */
+#define CRYO_EARTH_OMEGA 7.292115e-5
+
 /* Positions from which cryo_seaice_geometry computes the geometry arrays. */
 typedef struct cryo_seaice_grid_points {
   int spherical;  /* 1: lon/lat in degrees on a sphere of radius `radius`; 0: x/y in m, a plane */
@@ -109,6 +112,9 @@ static inline double cryo_seaice_max(double x, double y) {
 
 #if defined(_OPENACC)
 #pragma acc routine seq
+/* Rotation rate of the Earth (sidereal day), s-1. */
+#define CRYO_EARTH_OMEGA 7.292115e-5
+
 /* Positions from which cryo_seaice_geometry computes the geometry arrays. */
 typedef struct cryo_seaice_grid_points {
   int spherical;  /* 1: lon/lat in degrees on a sphere of radius `radius`; 0: x/y in m, a plane */
@@ -412,6 +418,9 @@ void cryo_seaice_coupling_fields(const cryo_seaice_params *p, const cryo_block *
                                  const double *h, const double *a, const double *mask, double *uice,
                                  double *vice, double *aice, double *hice, double *taux,
                                  double *tauy);
+
+/* Rotation rate of the Earth (sidereal day), s-1. */
+#define CRYO_EARTH_OMEGA 7.292115e-5
 
 /* Positions from which cryo_seaice_geometry computes the geometry arrays. */
 typedef struct cryo_seaice_grid_points {
