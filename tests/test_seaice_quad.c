@@ -389,7 +389,7 @@ int main(void) {
   if (CU_initialize_registry() != CUE_SUCCESS) return CU_get_error();
   CU_pSuite s = CU_add_suite("sea ice on general quadrilaterals", NULL, NULL);
   CU_add_test(s, "Cartesian geometry = rectangles, dG0", test_cartesian_dg0);
-  // TMP CU_add_test(s, "Cartesian geometry = rectangles, dG1", test_cartesian_dg1);
+  CU_add_test(s, "Cartesian geometry = rectangles, dG1", test_cartesian_dg1);
   CU_add_test(s, "box rotated by 30 degrees", test_rotated_30);
   CU_add_test(s, "box rotated by 123 degrees", test_rotated_123);
   CU_add_test(s, "free drift on a polar stereographic grid", test_free_drift_polar);
