@@ -81,6 +81,9 @@
 extern __typeof__(cryo_seaice_stress_kernel) ref_cryo_seaice_stress_kernel;
 extern __typeof__(cryo_seaice_velocity_kernel) ref_cryo_seaice_velocity_kernel;
 extern __typeof__(cryo_seaice_advect_kernel) ref_cryo_seaice_advect_kernel;
+extern __typeof__(cryo_seaice_quad_stress_kernel) ref_cryo_seaice_quad_stress_kernel;
+extern __typeof__(cryo_seaice_quad_velocity_kernel) ref_cryo_seaice_quad_velocity_kernel;
+extern __typeof__(cryo_seaice_quad_advect_kernel) ref_cryo_seaice_quad_advect_kernel;
 extern __typeof__(cryo_landice_residual) ref_cryo_landice_residual;
 extern __typeof__(cryo_landice_jacobian) ref_cryo_landice_jacobian;
 extern __typeof__(cryo_landice_matvec) ref_cryo_landice_matvec;
@@ -290,6 +293,15 @@ static void add_twin(const char *kernel, const char *size, double t_acc, double 
 #define FLOPS_VELOCITY_NODE    161.0
 #define FLOPS_MASK_NODE        3.0
 #define FLOPS_RESIDUAL_ELEMENT 6570.0
+/* The same updates on general quadrilateral cells (kernels/seaice_quad.c):
+ * stress 24 (corner rotations) + 9 (det) + 6 (strength) + 4 x 110 per Gauss
+ * point (Jacobian 8, 1/det 4, velocity gradient 32, strain 17, Delta 14,
+ * zeta 2, VP stress 15, projection 18) + 36 (relaxation); velocity
+ * 4 x 195 per corner (4 Gauss points x 42: Jacobian, basis gradient, stress
+ * at the point, force; rotation, det, corner area, sums) + 61 (the node
+ * update, as on the rectangles). */
+#define FLOPS_QUAD_STRESS_CELL   515.0
+#define FLOPS_QUAD_VELOCITY_NODE 841.0
 
 /* Print and remember a correctness check: tol is the largest difference
  * accepted (rounding differences of a different compiler and evaluation order). */
@@ -707,6 +719,163 @@ static void bench_seaice(int n, int reps) {
     dev_free(*ds[q]);
   for (int q = 0; q < 6; ++q)
     dev_free(c.g[q]);
+}
+
+/* ------------------------------------------------ sea ice on quadrilaterals */
+
+/* Geometry of an n x n polar stereographic grid around the North Pole (the
+ * map true at the pole, cells of `span` / n), as a grid file would give it:
+ * every cell a different quadrilateral, f and the frames varying. */
+static void quad_geometry_host(const cryo_block *b, double span, double *geom, double *rot,
+                               double *fcor, double *nrot) {
+  const double deg = 0.017453292519943295769, radius = 6371229.0, dx = span / b->nx;
+  const long nring = (long)(b->nx + 5) * (b->ny + 5);
+  double *lon = host_alloc((size_t)nring), *lat = host_alloc((size_t)nring);
+  double *clon = host_alloc((size_t)CRYO_NCELL(b)), *clat = host_alloc((size_t)CRYO_NCELL(b));
+  unsigned char *nok = calloc((size_t)nring, 1), *cok = calloc((size_t)CRYO_NCELL(b), 1);
+  for (int j = -2; j <= b->ny + 2; ++j)
+    for (int i = -2; i <= b->nx + 2; ++i) {
+      const long k = (long)(j + 2) * (b->nx + 5) + (i + 2);
+      const double X = (i - 0.5 * b->nx + 0.3) * dx, Y = (j - 0.5 * b->ny + 0.3) * dx;
+      nok[k] = i >= 0 && i <= b->nx && j >= 0 && j <= b->ny;
+      lon[k] = atan2(Y, X) / deg;
+      lat[k] = 90.0 - 2.0 * atan(hypot(X, Y) / (2.0 * radius)) / deg;
+    }
+  for (int j = 0; j < b->ny; ++j)
+    for (int i = 0; i < b->nx; ++i) {
+      const long c = CRYO_CELL(b, i, j);
+      const double X = (i + 0.8 - 0.5 * b->nx) * dx, Y = (j + 0.8 - 0.5 * b->ny) * dx;
+      cok[c] = 1;
+      clon[c] = atan2(Y, X) / deg;
+      clat[c] = 90.0 - 2.0 * atan(hypot(X, Y) / (2.0 * radius)) / deg;
+    }
+  const cryo_seaice_grid_points g = {1,    radius, CRYO_EARTH_OMEGA, 0.0, lon, lat, nok, clon,
+                                     clat, cok};
+  cryo_seaice_geometry(b, &g, geom, rot, fcor, nrot);
+  free(lon), free(lat), free(clon), free(clat), free(nok), free(cok);
+}
+
+typedef struct {
+  cryo_seaice_params p;
+  cryo_block b;
+  cryo_seaice_state s; /* device arrays */
+} quad_ctx;
+
+static void run_quad_stress(void *vc) {
+  quad_ctx *c = vc;
+  cryo_seaice_quad_stress_kernel(&c->p, &c->b, &c->s);
+}
+
+static void run_quad_velocity(void *vc) {
+  quad_ctx *c = vc;
+  cryo_seaice_quad_velocity_kernel(&c->p, &c->b, &c->s);
+}
+
+static void run_quad_substep(void *vc) {
+  run_quad_stress(vc);
+  run_quad_velocity(vc);
+}
+
+static void run_quad_advect(void *vc) {
+  quad_ctx *c = vc;
+  cryo_seaice_quad_advect_kernel(&c->p, &c->b, &c->s);
+}
+
+/* The kernels of general quadrilateral cells (kernels/seaice_quad*.c) on the
+ * state of bench_seaice with polar stereographic geometry: device against
+ * the serial host build, then timed; floors add the geometry each must read. */
+static void bench_seaice_quad(int n, int reps) {
+  quad_ctx c;
+  memset(&c, 0, sizeof c);
+  cryo_seaice_params_cyclone(&c.p);
+  c.p.quad = 1;
+  c.b = (cryo_block){n, n, 0, 0, n, n, CRYO_CYCLONE_L / n, CRYO_CYCLONE_L / n, 0, 0};
+  const cryo_block *b = &c.b;
+  const size_t nc = (size_t)CRYO_NCELL(b), nn = (size_t)CRYO_NNODE(b);
+  char size[32];
+  snprintf(size, sizeof size, "%dx%d cells", n, n);
+  seaice_host hs;
+  seaice_host_init(&c.p, b, &hs);
+  double *geom = host_alloc(nc * CRYO_SEAICE_NGEOM), *rot = host_alloc(2 * nc);
+  double *fcor = host_alloc(nn), *nrot = host_alloc(2 * nn);
+  quad_geometry_host(b, 6.0e6, geom, rot, fcor, nrot);
+  /* host state for the reference, device state for the kernels */
+  cryo_seaice_state h = {0}, *d = &c.s;
+  double *hn[] = {hs.u, hs.v, hs.u_n, hs.v_n, hs.uair, hs.vair, hs.uocn, hs.vocn};
+  double **hp[] = {&h.u, &h.v, &h.u_n, &h.v_n, &h.uair, &h.vair, &h.uocn, &h.vocn};
+  double **dp[] = {&d->u, &d->v, &d->u_n, &d->v_n, &d->uair, &d->vair, &d->uocn, &d->vocn};
+  for (int q = 0; q < 8; ++q) {
+    *hp[q] = hn[q];
+    *dp[q] = dev_alloc(nn);
+    to_dev(*dp[q], hn[q], nn);
+  }
+  double *hc[] = {hs.h, hs.a, hs.mask, hs.h_work, hs.a_work};
+  double **hcp[] = {&h.h, &h.a, &h.mask, &h.h_work, &h.a_work};
+  double **dcp[] = {&d->h, &d->a, &d->mask, &d->h_work, &d->a_work};
+  for (int q = 0; q < 5; ++q) {
+    *hcp[q] = hc[q];
+    *dcp[q] = dev_alloc(nc);
+    to_dev(*dcp[q], hc[q], nc);
+  }
+  double *hsx[] = {hs.s11, hs.s12, hs.s22};
+  double **hsp[] = {&h.s11, &h.s12, &h.s22}, **dsp[] = {&d->s11, &d->s12, &d->s22};
+  for (int q = 0; q < 3; ++q) {
+    *hsp[q] = hsx[q];
+    *dsp[q] = dev_alloc(3 * nc);
+    to_dev(*dsp[q], hsx[q], 3 * nc);
+  }
+  h.geom = geom, h.rot = rot, h.fcor = fcor, h.nrot = nrot;
+  d->geom = dev_alloc(nc * CRYO_SEAICE_NGEOM);
+  d->rot = dev_alloc(2 * nc);
+  d->fcor = dev_alloc(nn);
+  d->nrot = dev_alloc(2 * nn);
+  to_dev(d->geom, geom, nc * CRYO_SEAICE_NGEOM);
+  to_dev(d->rot, rot, 2 * nc);
+  to_dev(d->fcor, fcor, nn);
+  to_dev(d->nrot, nrot, 2 * nn);
+
+  if (!g_profile) {
+    run_quad_stress(&c);
+    ref_cryo_seaice_quad_stress_kernel(&c.p, b, &h);
+    check("seaice quad stress (s11,s12,s22)", size,
+          fmax(dev_diff(d->s11, h.s11, 3 * nc),
+               fmax(dev_diff(d->s12, h.s12, 3 * nc), dev_diff(d->s22, h.s22, 3 * nc))),
+          1e-12);
+    run_quad_velocity(&c);
+    ref_cryo_seaice_quad_velocity_kernel(&c.p, b, &h);
+    check("seaice quad velocity (u,v)", size,
+          fmax(dev_diff(d->u, h.u, nn), dev_diff(d->v, h.v, nn)), 1e-12);
+    run_quad_advect(&c);
+    ref_cryo_seaice_quad_advect_kernel(&c.p, b, &h);
+    check("seaice quad advect (h,a work)", size,
+          fmax(dev_diff(d->h_work, h.h_work, nc), dev_diff(d->a_work, h.a_work, nc)), 1e-12);
+  }
+  /* floors of bench_seaice plus the geometry: 14 values of every active cell
+   * (stress, velocity), of every cell of the ring too (advection: the west
+   * and south faces come from the neighbours), fcor of inner nodes */
+  const double act = (double)n * n, ring = (double)nc, nod = (double)(n + 1) * (n + 1);
+  const double inner = (double)(n - 1) * (n - 1), wall = nod - inner, ng = CRYO_SEAICE_NGEOM;
+  const double b_stress = 8.0 * (2 * nod + 2 * act + ring + 18 * act + ng * act);
+  const double b_vel = 8.0 * (11 * act + ring + 10 * inner + 2 * wall + ng * act + inner);
+  const double b_adv = 8.0 * (2 * nod + 3 * ring + 2 * act + ng * ring);
+  const double f_stress = FLOPS_QUAD_STRESS_CELL * act;
+  const double f_vel = FLOPS_QUAD_VELOCITY_NODE * inner + FLOPS_MASK_NODE * nod;
+  const double t_stress = time_median(run_quad_stress, &c, warmups(3), reps);
+  add_row("seaice quad stress", size, t_stress, b_stress, act, "cells", f_stress);
+  const double t_vel = time_median(run_quad_velocity, &c, warmups(3), reps);
+  add_row("seaice quad velocity", size, t_vel, b_vel, nod, "nodes", f_vel);
+  add_row("seaice quad mEVP sub-step", size, time_median(run_quad_substep, &c, warmups(3), reps),
+          b_stress + b_vel, act, "cells", f_stress + f_vel);
+  add_row("seaice quad advect", size, time_median(run_quad_advect, &c, warmups(3), reps), b_adv,
+          act, "cells", 0.0);
+
+  seaice_host_free(&hs);
+  free(geom), free(rot), free(fcor), free(nrot);
+  double *all[] = {d->u,    d->v,   d->u_n,  d->v_n,  d->uair,   d->vair,   d->uocn,
+                   d->vocn, d->h,   d->a,    d->mask, d->h_work, d->a_work, d->s11,
+                   d->s12,  d->s22, d->geom, d->rot,  d->fcor,   d->nrot};
+  for (size_t q = 0; q < sizeof all / sizeof *all; ++q)
+    dev_free(all[q]);
 }
 
 /* ---------------------------------------------------------------- land ice */
@@ -1398,8 +1567,10 @@ static int bench_main(int argc, char **argv) {
   const double bw = measure_copy(quick ? (1L << 24) : (1L << 27), reps);
   printf("copy bandwidth (read + write): %.1f GB/s\n", bw / 1e9);
   const int sea[2] = {quick ? 256 : 1024, quick ? 512 : 4096};
-  for (int q = 0; q < 2 && !landice_only; ++q)
+  for (int q = 0; q < 2 && !landice_only; ++q) {
     bench_seaice(sea[q], reps);
+    bench_seaice_quad(sea[q], reps);
+  }
   const int li[2] = {quick ? 32 : 128, quick ? 64 : 512};
   for (int q = 0; q < 2; ++q)
     bench_landice(li[q], 16, q == 0 ? reps : (reps + 1) / 2, q == 0);
