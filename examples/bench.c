@@ -68,6 +68,7 @@
 #include "landice.h"
 #include "seaice.h"
 #include "seaice_cyclone.h"
+#include "seaice_quad_cell.h"
 
 /* The CUDA twins read the OpenACC device arrays: without OpenACC there are none. */
 #if defined(CRYO_BENCH_CUDA) && defined(_OPENACC)
@@ -300,7 +301,11 @@ static void add_twin(const char *kernel, const char *size, double t_acc, double 
  * 4 x 195 per corner (4 Gauss points x 42: Jacobian, basis gradient, stress
  * at the point, force; rotation, det, corner area, sums) + 61 (the node
  * update, as on the rectangles). */
-#define FLOPS_QUAD_STRESS_CELL   515.0
+#define FLOPS_QUAD_STRESS_CELL 515.0
+/* quad_cell_geometry: differences 9, normal 9 + 3 (scale) + 6 (norm, sqrt,
+ * division), midline 9 + 5 + 6 + 6 + 3, E2 9, centre 9 + 3, corners 4 x 16,
+ * A 6 x 4, rotations 4 x 16 */
+#define FLOPS_QUAD_GEOMETRY_CELL 240.0
 #define FLOPS_QUAD_VELOCITY_NODE 841.0
 
 /* Print and remember a correctness check: tol is the largest difference
@@ -727,7 +732,7 @@ static void bench_seaice(int n, int reps) {
  * map true at the pole, cells of `span` / n), as a grid file would give it:
  * every cell a different quadrilateral, f and the frames varying. */
 static void quad_geometry_host(const cryo_block *b, double span, double *geom, double *rot,
-                               double *fcor, double *nrot) {
+                               double *fcor, double *nrot, double *pos, double *e1) {
   const double deg = 0.017453292519943295769, radius = 6371229.0, dx = span / b->nx;
   const long nring = (long)(b->nx + 5) * (b->ny + 5);
   double *lon = host_alloc((size_t)nring), *lat = host_alloc((size_t)nring);
@@ -752,6 +757,7 @@ static void quad_geometry_host(const cryo_block *b, double span, double *geom, d
   const cryo_seaice_grid_points g = {1,    radius, CRYO_EARTH_OMEGA, 0.0, lon, lat, nok, clon,
                                      clat, cok};
   cryo_seaice_geometry(b, &g, geom, rot, fcor, nrot);
+  cryo_seaice_node_frames(b, &g, pos, e1);
   free(lon), free(lat), free(clon), free(clat), free(nok), free(cok);
 }
 
@@ -759,7 +765,64 @@ typedef struct {
   cryo_seaice_params p;
   cryo_block b;
   cryo_seaice_state s; /* device arrays */
+  double *pos, *e1;    /* node positions and grid directions, device */
 } quad_ctx;
+
+/* The stress update computing each cell's geometry from its corners' node
+ * data as it goes (6 values per node, shared by 4 cells, against 14 stored
+ * per cell): the alternative the product's stored geometry is measured
+ * against (docs/performance.md, "Curvilinear geometry: stored or computed"). */
+typedef struct {
+  quad_stress_consts k;
+  long nxc, ncell;
+  const double *u, *v, *h, *a, *mask, *pos, *e1;
+  double *s11, *s12, *s22;
+} fly_args;
+
+static fly_args fly_dev;
+CRYO_DEVICE_ARGS(fly_dev)
+
+static void fly_stress_dg0(void) {
+  CRYO_DEVICE_LOOP_NOMAP
+  for (long e = 0; e < fly_dev.ncell; ++e) {
+    const fly_args *g = &fly_dev;
+    if (g->mask[e] == 0.0) continue;
+    const long n00 = e + (int)e / (int)g->nxc, nxn = g->nxc + 1;
+    const long nk[4] = {n00, n00 + 1, n00 + nxn, n00 + nxn + 1};
+    double r[12], f[12], geo[CRYO_SEAICE_NGEOM];
+    for (int k = 0; k < 4; ++k)
+      for (int x = 0; x < 3; ++x) {
+        r[3 * k + x] = g->pos[3 * nk[k] + x];
+        f[3 * k + x] = g->e1[3 * nk[k] + x];
+      }
+    quad_cell_geometry(r, f, geo);
+    quad_stress_cell(e, n00, nxn, g->k, geo, g->u, g->v, g->h, g->a, 1, g->s11, g->s12, g->s22);
+  }
+}
+
+static void run_quad_stress_fly(void *vc) {
+  quad_ctx *c = vc;
+  const cryo_seaice_params *p = &c->p;
+  const double re2 = 1.0 / (p->ecc * p->ecc);
+  const fly_args fresh = {{p->pstar, p->c_strength, 1.0 + re2, 1.0 - re2, re2,
+                           p->delta_min * p->delta_min, 1.0 / p->alpha},
+                          c->b.nx + 2,
+                          CRYO_NCELL(&c->b),
+                          c->s.u,
+                          c->s.v,
+                          c->s.h,
+                          c->s.a,
+                          c->s.mask,
+                          c->pos,
+                          c->e1,
+                          c->s.s11,
+                          c->s.s12,
+                          c->s.s22};
+  cryo_device_args_acquire(&fly_dev, &fresh, sizeof fresh);
+  fly_stress_dg0();
+  cryo_device_args_release();
+  CRYO_DEVICE_WAIT;
+}
 
 static void run_quad_stress(void *vc) {
   quad_ctx *c = vc;
@@ -798,7 +861,12 @@ static void bench_seaice_quad(int n, int reps) {
   seaice_host_init(&c.p, b, &hs);
   double *geom = host_alloc(nc * CRYO_SEAICE_NGEOM), *rot = host_alloc(2 * nc);
   double *fcor = host_alloc(nn), *nrot = host_alloc(2 * nn);
-  quad_geometry_host(b, 6.0e6, geom, rot, fcor, nrot);
+  double *pos = host_alloc(3 * nn), *e1 = host_alloc(3 * nn);
+  quad_geometry_host(b, 6.0e6, geom, rot, fcor, nrot, pos, e1);
+  c.pos = dev_alloc(3 * nn);
+  c.e1 = dev_alloc(3 * nn);
+  to_dev(c.pos, pos, 3 * nn);
+  to_dev(c.e1, e1, 3 * nn);
   /* host state for the reference, device state for the kernels */
   cryo_seaice_state h = {0}, *d = &c.s;
   double *hn[] = {hs.u, hs.v, hs.u_n, hs.v_n, hs.uair, hs.vair, hs.uocn, hs.vocn};
@@ -841,6 +909,15 @@ static void bench_seaice_quad(int n, int reps) {
           fmax(dev_diff(d->s11, h.s11, 3 * nc),
                fmax(dev_diff(d->s12, h.s12, 3 * nc), dev_diff(d->s22, h.s22, 3 * nc))),
           1e-12);
+    /* the same update from the same start, geometry computed as it goes */
+    for (int q = 0; q < 3; ++q)
+      to_dev(*dsp[q], hsx[q], 3 * nc);
+    ref_cryo_seaice_quad_stress_kernel(&c.p, b, &h);
+    run_quad_stress_fly(&c);
+    check("seaice quad stress, geometry on the fly", size,
+          fmax(dev_diff(d->s11, h.s11, 3 * nc),
+               fmax(dev_diff(d->s12, h.s12, 3 * nc), dev_diff(d->s22, h.s22, 3 * nc))),
+          1e-12);
     run_quad_velocity(&c);
     ref_cryo_seaice_quad_velocity_kernel(&c.p, b, &h);
     check("seaice quad velocity (u,v)", size,
@@ -862,6 +939,11 @@ static void bench_seaice_quad(int n, int reps) {
   const double f_vel = FLOPS_QUAD_VELOCITY_NODE * inner + FLOPS_MASK_NODE * nod;
   const double t_stress = time_median(run_quad_stress, &c, warmups(3), reps);
   add_row("seaice quad stress", size, t_stress, b_stress, act, "cells", f_stress);
+  /* on the fly: 6 values per node of the active cells instead of 14 per cell */
+  const double b_fly = 8.0 * (2 * nod + 2 * act + ring + 18 * act + 6 * nod);
+  add_row("seaice quad stress, geometry on the fly", size,
+          time_median(run_quad_stress_fly, &c, warmups(3), reps), b_fly, act, "cells",
+          (FLOPS_QUAD_STRESS_CELL + FLOPS_QUAD_GEOMETRY_CELL) * act);
   const double t_vel = time_median(run_quad_velocity, &c, warmups(3), reps);
   add_row("seaice quad velocity", size, t_vel, b_vel, nod, "nodes", f_vel);
   add_row("seaice quad mEVP sub-step", size, time_median(run_quad_substep, &c, warmups(3), reps),
@@ -870,7 +952,9 @@ static void bench_seaice_quad(int n, int reps) {
           act, "cells", 0.0);
 
   seaice_host_free(&hs);
-  free(geom), free(rot), free(fcor), free(nrot);
+  free(geom), free(rot), free(fcor), free(nrot), free(pos), free(e1);
+  dev_free(c.pos);
+  dev_free(c.e1);
   double *all[] = {d->u,    d->v,   d->u_n,  d->v_n,  d->uair,   d->vair,   d->uocn,
                    d->vocn, d->h,   d->a,    d->mask, d->h_work, d->a_work, d->s11,
                    d->s12,  d->s22, d->geom, d->rot,  d->fcor,   d->nrot};

@@ -62,6 +62,12 @@ typedef struct cryo_seaice_grid_points {
  * that every rank computes the same values for a cell or node. */
 void cryo_seaice_geometry(const cryo_block *b, const cryo_seaice_grid_points *g, double *geom,
                           double *rot, double *fcor, double *nrot);
+/* The node data from which a kernel computes a cell's geom as it goes
+ * (quad_cell_geometry in kernels/seaice_quad_cell.h; cryodyn-bench measures
+ * that against the stored geom, docs/performance.md): position (m) and grid
+ * direction e1 of every node of the block in the domain, 3 values each. */
+void cryo_seaice_node_frames(const cryo_block *b, const cryo_seaice_grid_points *g, double *pos,
+                             double *e1);
 
 /* The kernels of general quadrilateral cells (seaice_quad_*.c): the same
  * updates as their rectangle counterparts above, from the geometry arrays of
@@ -139,6 +145,12 @@ typedef struct cryo_seaice_grid_points {
  * that every rank computes the same values for a cell or node. */
 void cryo_seaice_geometry(const cryo_block *b, const cryo_seaice_grid_points *g, double *geom,
                           double *rot, double *fcor, double *nrot);
+/* The node data from which a kernel computes a cell's geom as it goes
+ * (quad_cell_geometry in kernels/seaice_quad_cell.h; cryodyn-bench measures
+ * that against the stored geom, docs/performance.md): position (m) and grid
+ * direction e1 of every node of the block in the domain, 3 values each. */
+void cryo_seaice_node_frames(const cryo_block *b, const cryo_seaice_grid_points *g, double *pos,
+                             double *e1);
 
 /* The kernels of general quadrilateral cells (seaice_quad_*.c): the same
  * updates as their rectangle counterparts above, from the geometry arrays of
@@ -446,6 +458,12 @@ typedef struct cryo_seaice_grid_points {
  * that every rank computes the same values for a cell or node. */
 void cryo_seaice_geometry(const cryo_block *b, const cryo_seaice_grid_points *g, double *geom,
                           double *rot, double *fcor, double *nrot);
+/* The node data from which a kernel computes a cell's geom as it goes
+ * (quad_cell_geometry in kernels/seaice_quad_cell.h; cryodyn-bench measures
+ * that against the stored geom, docs/performance.md): position (m) and grid
+ * direction e1 of every node of the block in the domain, 3 values each. */
+void cryo_seaice_node_frames(const cryo_block *b, const cryo_seaice_grid_points *g, double *pos,
+                             double *e1);
 
 /* The kernels of general quadrilateral cells (seaice_quad_*.c): the same
  * updates as their rectangle counterparts above, from the geometry arrays of

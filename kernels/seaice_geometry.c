@@ -11,6 +11,7 @@
 #include <math.h>
 
 #include "seaice.h"
+#include "seaice_quad_cell.h"
 
 #define DEGREE 0.017453292519943295769 /* pi / 180 */
 
@@ -101,39 +102,23 @@ static vec3 node_e1(const cryo_block *b, const cryo_seaice_grid_points *g, int i
   return tangent_unit(t, p.n);
 }
 
+/* geom of cell (i, j) (quad_cell_geometry, shared with kernels that compute
+ * it as they go) and rot, the cell frame's E1 against east at the centre */
 static void cell_geometry(const cryo_block *b, const cryo_seaice_grid_points *g, int i, int j,
                           double *geom, double *rot) {
   const int ci[4] = {i, i + 1, i, i + 1}, cj[4] = {j, j, j + 1, j + 1};
-  vec3 r[4], e1[4];
+  double r[12], e1[12];
   for (int k = 0; k < 4; ++k) {
-    r[k] = node_point(b, g, ci[k], cj[k]).r;
-    e1[k] = node_e1(b, g, ci[k], cj[k]);
+    const vec3 p = node_point(b, g, ci[k], cj[k]).r, e = node_e1(b, g, ci[k], cj[k]);
+    r[3 * k] = p.x, r[3 * k + 1] = p.y, r[3 * k + 2] = p.z;
+    e1[3 * k] = e.x, e1[3 * k + 1] = e.y, e1[3 * k + 2] = e.z;
   }
-  /* corners relative to corner 00 first: differences of nearby positions
-   * lose nothing where the grid's coordinates are exact */
-  const vec3 d10 = sub(r[1], r[0]), d01 = sub(r[2], r[0]), d11 = sub(r[3], r[0]);
-  const vec3 nc = unit(cross(d11, sub(d01, d10)));
-  const vec3 mid = scale(add(sub(d10, d01), d11), 0.5); /* (r10 + r11 - r00 - r01) / 2 */
-  const vec3 E1 = tangent_unit(mid, nc), E2 = cross(nc, E1);
-  const vec3 centre = scale(add(add(d10, d01), d11), 0.25); /* r_c - r00 */
-  double px[4], py[4];
-  const vec3 rel[4] = {{0.0, 0.0, 0.0}, d10, d01, d11};
-  for (int k = 0; k < 4; ++k) {
-    const vec3 q = sub(rel[k], centre);
-    px[k] = dot(q, E1);
-    py[k] = dot(q, E2);
-  }
-  geom[CRYO_GEOM_A1X] = 0.25 * ((px[1] - px[0]) + (px[3] - px[2]));
-  geom[CRYO_GEOM_A1Y] = 0.25 * ((py[1] - py[0]) + (py[3] - py[2]));
-  geom[CRYO_GEOM_A2X] = 0.25 * ((px[2] - px[0]) + (px[3] - px[1]));
-  geom[CRYO_GEOM_A2Y] = 0.25 * ((py[2] - py[0]) + (py[3] - py[1]));
-  geom[CRYO_GEOM_A3X] = 0.25 * ((px[0] - px[1]) + (px[3] - px[2]));
-  geom[CRYO_GEOM_A3Y] = 0.25 * ((py[0] - py[1]) + (py[3] - py[2]));
-  for (int k = 0; k < 4; ++k) {
-    const double c = dot(e1[k], E1), s = dot(e1[k], E2), norm = sqrt(c * c + s * s);
-    geom[CRYO_GEOM_C00 + 2 * k] = c / norm;
-    geom[CRYO_GEOM_S00 + 2 * k] = s / norm;
-  }
+  quad_cell_geometry(r, e1, geom);
+  /* E1 again: the direction between the midpoints of the cell's j-edges */
+  const vec3 r00 = {r[0], r[1], r[2]}, r10 = {r[3], r[4], r[5]}, r01 = {r[6], r[7], r[8]},
+             r11 = {r[9], r[10], r[11]};
+  const vec3 nc = unit(cross(sub(r11, r00), sub(r01, r10)));
+  const vec3 E1 = tangent_unit(sub(add(r10, r11), add(r00, r01)), nc);
   const long q = CRYO_CELL(b, i, j);
   const point pc = point_at(g, g->cell_x[q], g->cell_y[q]);
   const double ce = dot(E1, pc.east), cn = dot(E1, pc.north), norm = sqrt(ce * ce + cn * cn);
@@ -166,5 +151,20 @@ void cryo_seaice_geometry(const cryo_block *b, const cryo_seaice_grid_points *g,
       nrot[2 * n + 1] = cn / norm;
       fcor[n] =
           g->spherical ? 2.0 * g->omega * sin(g->node_y[ring2(b, i, j)] * DEGREE) : g->f_plane;
+    }
+}
+
+void cryo_seaice_node_frames(const cryo_block *b, const cryo_seaice_grid_points *g, double *pos,
+                             double *e1) {
+  for (int j = -1; j <= b->ny + 1; ++j)
+    for (int i = -1; i <= b->nx + 1; ++i) {
+      const long n = CRYO_NODE(b, i, j);
+      vec3 r = {0.0, 0.0, 0.0}, e = {0.0, 0.0, 0.0};
+      if (node_ok(b, g, i, j)) {
+        r = node_point(b, g, i, j).r;
+        e = node_e1(b, g, i, j);
+      }
+      pos[3 * n] = r.x, pos[3 * n + 1] = r.y, pos[3 * n + 2] = r.z;
+      e1[3 * n] = e.x, e1[3 * n + 1] = e.y, e1[3 * n + 2] = e.z;
     }
 }

@@ -31,81 +31,6 @@
 #include "seaice.h"
 #include "seaice_quad_cell.h"
 
-typedef struct {
-  double pstar, cstr;   /* P*, C */
-  double k1, k2, k3;    /* 1 + e^-2, 1 - e^-2, e^-2 */
-  double dmin2, ralpha; /* Delta_min^2, 1 / alpha */
-} quad_stress_consts;
-
-#if defined(_OPENACC)
-#pragma acc routine seq
-#endif
-static inline __attribute__((always_inline)) double quad_strength(double hq, double aq,
-                                                                  double pstar, double cstr) {
-  return pstar * cryo_seaice_max(hq, 0.0) *
-         exp(-cstr * (1.0 - cryo_seaice_min(cryo_seaice_max(aq, 0.0), 1.0)));
-}
-
-#if defined(_OPENACC)
-#pragma acc routine seq
-#endif
-static inline __attribute__((always_inline)) void
-quad_stress_cell(long c, long n00, long nxn, quad_stress_consts k, const double *geom,
-                 const double *u, const double *v, const double *h, const double *a, int na,
-                 double *s11, double *s12, double *s22) {
-  const double *g = geom + c * CRYO_SEAICE_NGEOM;
-  const long nk[4] = {n00, n00 + 1, n00 + nxn, n00 + nxn + 1};
-  double uc[4], vc[4];
-#pragma GCC unroll 4
-  for (int m = 0; m < 4; ++m)
-    quad_to_cell(g, m, u[nk[m]], v[nk[m]], &uc[m], &vc[m]);
-  double d0, d1, d2, xc = 0.0, yc = 0.0;
-  quad_det_coeffs(g, &d0, &d1, &d2);
-  if (na == 3) quad_centroid(d0, d1, d2, &xc, &yc);
-  const double pc = na == 1 ? quad_strength(h[c], a[c], k.pstar, k.cstr) : 0.0;
-  double p11[3] = {0, 0, 0}, p12[3] = {0, 0, 0}, p22[3] = {0, 0, 0};
-#pragma GCC unroll 4
-  for (int q = 0; q < 4; ++q) {
-    const double X = (q & 1) ? QUAD_GAUSS : -QUAD_GAUSS;
-    const double Y = (q & 2) ? QUAD_GAUSS : -QUAD_GAUSS;
-    const quad_jac J = quad_jacobian(g, X, Y);
-    const double rdet = 1.0 / (J.xX * J.yY - J.xY * J.yX);
-    const double uX = 0.25 * ((uc[1] - uc[0]) * (1.0 - Y) + (uc[3] - uc[2]) * (1.0 + Y));
-    const double uY = 0.25 * ((uc[2] - uc[0]) * (1.0 - X) + (uc[3] - uc[1]) * (1.0 + X));
-    const double vX = 0.25 * ((vc[1] - vc[0]) * (1.0 - Y) + (vc[3] - vc[2]) * (1.0 + Y));
-    const double vY = 0.25 * ((vc[2] - vc[0]) * (1.0 - X) + (vc[3] - vc[1]) * (1.0 + X));
-    const double e11 = (uX * J.yY - uY * J.yX) * rdet;
-    const double e22 = (vY * J.xX - vX * J.xY) * rdet;
-    const double e12 = 0.5 * ((uY * J.xX - uX * J.xY) + (vX * J.yY - vY * J.yX)) * rdet;
-    const double pg =
-        na == 1 ? pc
-                : quad_strength(h[c * 3] + h[c * 3 + 1] * (X - xc) + h[c * 3 + 2] * (Y - yc),
-                                a[c * 3] + a[c * 3 + 1] * (X - xc) + a[c * 3 + 2] * (Y - yc),
-                                k.pstar, k.cstr);
-    const double delta = sqrt(k.dmin2 + k.k1 * (e11 * e11 + e22 * e22) + 2.0 * k.k2 * e11 * e22 +
-                              4.0 * k.k3 * e12 * e12);
-    const double zeta = pg / (2.0 * delta);
-    const double t11 = zeta * (k.k1 * e11 + k.k2 * e22) - 0.5 * pg;
-    const double t22 = zeta * (k.k1 * e22 + k.k2 * e11) - 0.5 * pg;
-    const double t12 = 2.0 * zeta * k.k3 * e12;
-    const double phi[3] = {1.0, X, Y};
-#pragma GCC unroll 3
-    for (int m = 0; m < 3; ++m) {
-      p11[m] += phi[m] * t11;
-      p12[m] += phi[m] * t12;
-      p22[m] += phi[m] * t22;
-    }
-  }
-  const double wk[3] = {0.25, 0.75, 0.75};
-#pragma GCC unroll 3
-  for (int m = 0; m < 3; ++m) {
-    const long i = c * 3 + m;
-    s11[i] += (wk[m] * p11[m] - s11[i]) * k.ralpha;
-    s12[i] += (wk[m] * p12[m] - s12[i]) * k.ralpha;
-    s22[i] += (wk[m] * p22[m] - s22[i]) * k.ralpha;
-  }
-}
-
 /* Launch arguments on the device (kernels/cryo_acc.h, no-map launches). */
 typedef struct {
   quad_stress_consts k;
@@ -125,8 +50,9 @@ CRYO_DEVICE_ARGS(quad_stress_dev)
     for (long e = 0; e < quad_stress_dev.ncell; ++e) {                                             \
       const quad_stress_args *g = &quad_stress_dev;                                                \
       if (g->mask[e] != 0.0)                                                                       \
-        quad_stress_cell(e, e + (int)e / (int)g->nxc, g->nxc + 1, g->k, g->geom, g->u, g->v, g->h, \
-                         g->a, na, g->s11, g->s12, g->s22);                                        \
+        quad_stress_cell(e, e + (int)e / (int)g->nxc, g->nxc + 1, g->k,                            \
+                         g->geom + e * CRYO_SEAICE_NGEOM, g->u, g->v, g->h, g->a, na, g->s11,      \
+                         g->s12, g->s22);                                                          \
     }                                                                                              \
   }
 QUAD_STRESS_LOOP(quad_stress_dg0, 1)
