@@ -321,7 +321,6 @@ static void expect(const char *path, int nxg, int nyg, const bad_case *c) {
     ok = ok && strstr(err.msg, c->needle[k]);
   if (!ok) fprintf(stderr, "%s: got %s '%s'\n", c->what, cryo_status_name(status), err.msg);
   CU_ASSERT(ok);
-  if (getenv("SHOWMSG") && rank == 0) fprintf(stderr, "[%s] %s\n", c->what, err.msg);
   if (c->status != CRYO_OK) CU_ASSERT_PTR_NULL(gf.node_x);
   cryo_gridfile_free(&gf);
 }
