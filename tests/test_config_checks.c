@@ -130,6 +130,10 @@ static void test_ignored(void) {
        "&cryo_run: forcing_vars is ignored: forcing = 'analytic'"},
       {SEAICE_RUN " /\n&cryo_grid nx = 8, ny = 8, mask_var = 'm' /\n",
        "&cryo_grid: mask_var is ignored: mask_file = ''"},
+      {SEAICE_RUN " /\n&cryo_grid nx = 8, ny = 8, vector_frame = 'grid' /\n",
+       "&cryo_grid: vector_frame is ignored: grid_file = '' (the built-in box's grid directions"},
+      {SEAICE_RUN " /\n&cryo_grid nx = 8, ny = 8, earth_radius = 6.4e6 /\n",
+       "t.nml:2: &cryo_grid: earth_radius is ignored: grid_file = '' (the built-in box is planar)"},
       {SEAICE_RUN " /\n&cryo_grid nx = 8, ny = 8 /\n&cryo_coupling component = 'ice' /\n",
        "&cryo_coupling: component is ignored: forcing = 'analytic' (only 'oasis' uses "
        "&cryo_coupling)"},
