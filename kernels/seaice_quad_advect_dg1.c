@@ -78,7 +78,9 @@ static inline __attribute__((always_inline)) void upwind(double wa, double wb, d
 }
 
 typedef struct {
-  double ha, hb, aa, ab; /* point fluxes of h and a, m2 s-1 per unit reference length times q */
+  /* point fluxes of h and a: (U . n ds / dY) q_up on an east face, (U . n ds / dX) q_up on a
+   * north face; m2 s-1 times the unit of q */
+  double ha, hb, aa, ab;
 } face_fluxes;
 
 /* Point fluxes through the east (north = 0) or north face (north = 1) of
