@@ -70,6 +70,8 @@ typedef struct gf_window {
   double angle_unit; /* radians per unit of the angle variable */
 } gf_window;
 
+/* Text attribute `name` of variable varid (characters, or one string) into
+ * out (ATT_LEN bytes); *present = 0 when it is absent. */
 static int text_att(const gf_file *f, int varid, const char *var, const char *name, char *out,
                     int *present) {
   nc_type type;
