@@ -70,6 +70,8 @@ typedef struct gf_window {
   double angle_unit; /* radians per unit of the angle variable */
 } gf_window;
 
+/* Text attribute `name` of variable varid (characters, or one string) into
+ * out (ATT_LEN bytes); *present = 0 when it is absent. */
 static int text_att(const gf_file *f, int varid, const char *var, const char *name, char *out,
                     int *present) {
   nc_type type;
@@ -380,12 +382,15 @@ static void shape_of(const gf_file *f, const gf_window *w, long q, cell_shape *s
   }
 }
 
-/* "(lon, lat) = (a, b), (c, d), (e, f), (g, h)" of cell q, for messages. */
-static void corner_list(const gf_file *f, const gf_window *w, long q, char *out, size_t len) {
+/* "(lon, lat) = (a, b), (c, d), (e, f), (g, h)" of cell q into out, for
+ * messages (built only when one is written). */
+static const char *corner_list(const gf_file *f, const gf_window *w, long q, char *out,
+                               size_t len) {
   int n = snprintf(out, len, "(%s, %s) = ", f->bx, f->by);
   for (int k = 0; k < NV && n > 0 && (size_t)n < len; ++k)
     n += snprintf(out + n, len - (size_t)n, "%s(%.10g, %.10g)", k ? ", " : "", w->bx[q * NV + k],
                   w->by[q * NV + k]);
+  return out;
 }
 
 /* Degenerate, folded or clockwise cells, and centres outside their cell. */
@@ -393,7 +398,6 @@ static int check_cell(const gf_file *f, const gf_window *w, long q) {
   const int gi = w->gi0 + (int)(q % w->ni), gj = w->gj0 + (int)(q / w->ni);
   const char *up = f->spherical ? "outside the sphere" : "+z";
   char corners[320];
-  corner_list(f, w, q, corners, sizeof corners);
   cell_shape s;
   shape_of(f, w, q, &s);
   double longest = fmax(fmax(s.len[0], s.len[1]), fmax(s.len[2], s.len[3]));
@@ -401,7 +405,8 @@ static int check_cell(const gf_file *f, const gf_window *w, long q) {
     CRYO_CHECK(s.len[k] > 1e-9 * longest, f->err, CRYO_ERR_DATA,
                "%s: variables '%s', '%s': cell (i, j) = (%d, %d) is degenerate: its corners %d "
                "and %d are the same point; corners %s",
-               f->where, f->bx, f->by, gi, gj, k, (k + 1) % NV, corners);
+               f->where, f->bx, f->by, gi, gj, k, (k + 1) % NV,
+               corner_list(f, w, q, corners, sizeof corners));
   /* the turn at each corner, seen from outside: all left (> 0) for a convex
    * counterclockwise cell */
   int left = 0, right = 0, odd = -1;
@@ -414,13 +419,13 @@ static int check_cell(const gf_file *f, const gf_window *w, long q) {
   CRYO_CHECK(left || right, f->err, CRYO_ERR_DATA,
              "%s: variables '%s', '%s': cell (i, j) = (%d, %d) is degenerate: its corners lie on "
              "a line (no area); corners %s",
-             f->where, f->bx, f->by, gi, gj, corners);
+             f->where, f->bx, f->by, gi, gj, corner_list(f, w, q, corners, sizeof corners));
   CRYO_CHECK(right < NV, f->err, CRYO_ERR_DATA,
              "%s: variables '%s', '%s': the corners of cell (i, j) = (%d, %d) run clockwise seen "
              "from %s; they must run counterclockwise, (i, j), (i+1, j), (i+1, j+1), (i, j+1), "
              "with j increasing to the left of i (reverse the y dimension of the file); "
              "corners %s",
-             f->where, f->bx, f->by, gi, gj, up, corners);
+             f->where, f->bx, f->by, gi, gj, up, corner_list(f, w, q, corners, sizeof corners));
   for (int k = 0; k < NV && odd < 0; ++k)
     if (!(sine[k] > TURN_TOL)) odd = k;
   CRYO_CHECK(left == NV, f->err, CRYO_ERR_DATA,
@@ -428,7 +433,8 @@ static int check_cell(const gf_file *f, const gf_window *w, long q) {
              "boundary turns %s at corner %d (sine %.3g) but left at %d other corner%s (seen from "
              "%s); corners %s",
              f->where, f->bx, f->by, gi, gj, sine[odd] < 0 ? "right" : "not at all", odd,
-             odd >= 0 ? sine[odd] : 0.0, left, left == 1 ? "" : "s", up, corners);
+             odd >= 0 ? sine[odd] : 0.0, left, left == 1 ? "" : "s", up,
+             corner_list(f, w, q, corners, sizeof corners));
   double c[3], d[3];
   position(f->spherical, w->cx[q], w->cy[q], c);
   for (int k = 0; k < NV; ++k) {
@@ -436,7 +442,8 @@ static int check_cell(const gf_file *f, const gf_window *w, long q) {
     CRYO_CHECK(triple(s.e[k], d, s.n) > 0.0, f->err, CRYO_ERR_DATA,
                "%s: variables '%s', '%s': the centre (%.10g, %.10g) of cell (i, j) = (%d, %d) "
                "lies outside its corners %s (beyond the edge from corner %d to %d)",
-               f->where, f->cx, f->cy, w->cx[q], w->cy[q], gi, gj, corners, k, (k + 1) % NV);
+               f->where, f->cx, f->cy, w->cx[q], w->cy[q], gi, gj,
+               corner_list(f, w, q, corners, sizeof corners), k, (k + 1) % NV);
   }
   return CRYO_OK;
 }

@@ -135,7 +135,7 @@ def stereographic_inverse(px, py, lat_true, lon0, radius, south=False):
 
 
 def polar_stereographic(
-    nx, ny, dx, dy=None, lat_true=70.0, lon0=-45.0, x0=None, y0=None, radius=EARTH_RADIUS,
+    nx, ny, dx, lat_true=70.0, lon0=-45.0, dy=None, x0=None, y0=None, radius=EARTH_RADIUS,
     south=False
 ):
     """A square grid of the polar stereographic plane (see stereographic_inverse):
@@ -296,8 +296,8 @@ def main(argv=None):
     elif a.kind == "latlon":
         g = latlon(a.nx, a.ny, a.lon0, a.lon1, a.lat0, a.lat1)
     else:
-        g = polar_stereographic(a.nx, a.ny, a.dx, a.dy, a.lat_true, a.central_lon, a.x0, a.y0,
-                                a.radius, a.south)
+        g = polar_stereographic(a.nx, a.ny, a.dx, a.lat_true, a.central_lon, dy=a.dy, x0=a.x0,
+                                y0=a.y0, radius=a.radius, south=a.south)
     mask = land_margin(g, a.land_margin) if a.land_margin >= 0 else None
     area = cell_area(g, a.radius) if a.area else None
     angle = None
