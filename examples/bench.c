@@ -1603,10 +1603,11 @@ static int bench_main(int argc, char **argv) {
     else if (!strcmp(argv[q], "--reps") && q + 1 < argc)
       reps = atoi(argv[++q]);
     else {
-      fprintf(stderr,
-              "usage: %s [--all | --quick | --profile | --launch] [--landice | --seaice] [--reps N]\n"
-              "       %s --cyclone NX DAYS DT NEVP OUTDIR\n",
-              argv[0], argv[0]);
+      fprintf(
+          stderr,
+          "usage: %s [--all | --quick | --profile | --launch] [--landice | --seaice] [--reps N]\n"
+          "       %s --cyclone NX DAYS DT NEVP OUTDIR\n",
+          argv[0], argv[0]);
       return EXIT_FAILURE;
     }
   }
