@@ -33,11 +33,18 @@ typedef struct cryo_run_config {
 } cryo_run_config;
 
 typedef struct cryo_grid_config {
-  int nx, ny;                    /* cells */
-  double dx, dy;                 /* m */
+  int nx, ny;                    /* cells (with grid_file: the file's) */
+  double dx, dy;                 /* m, the built-in box only */
   char mask_file[CRYO_PATH_LEN]; /* '' = all ocean / all ice-covered domain */
   char mask_var[CRYO_NAME_LEN];
-  int nprocs_x, nprocs_y; /* 0 = automatic */
+  int nprocs_x, nprocs_y;        /* 0 = automatic */
+  char grid_file[CRYO_PATH_LEN]; /* '' = the built-in Cartesian box (sea ice only otherwise) */
+  double earth_radius;           /* m, radius of the sphere of a lon/lat grid file */
+  /* 'east_north' | 'grid': the frame of vectors received as forcing and sent
+   * to a coupler; east_north is 1 for 'east_north' */
+  char vector_frame[CRYO_NAME_LEN];
+  int east_north;
+  int spherical; /* grid_file holds lon/lat (1) or planar x/y in m (0) */
 } cryo_grid_config;
 
 typedef struct cryo_seaice_config {
@@ -93,5 +100,11 @@ int cryo_config_read(cryo_config *cfg, const char *path, cryo_err *err);
 
 /* Same from text; `source` names it in messages (used by tests). */
 int cryo_config_read_string(cryo_config *cfg, const char *text, const char *source, cryo_err *err);
+
+/* The mEVP stability condition of the sea-ice parameters for cells no
+ * narrower than `width` m (cryo_config.c explains it); CRYO_ERR_RANGE naming
+ * the parameters otherwise. A grid file's sea ice is checked with its
+ * narrowest cell once the geometry is known. */
+int cryo_config_check_mevp(const cryo_config *cfg, double width, cryo_err *err);
 
 #endif

@@ -48,7 +48,8 @@ struct cryo_component {
   const cryo_model_ops *model;
   void *model_data;
   cryo_exchange *exchange;
-  struct cryo_output *output; /* cryo_output.h */
+  struct cryo_gridfile *gridfile; /* this rank's part of &cryo_grid grid_file, NULL for the box */
+  struct cryo_output *output;     /* cryo_output.h */
   long long last_output, last_restart;
   cryo_timer timers[CRYO_T_COUNT];
 };

@@ -3,6 +3,7 @@
  * exchange layer, and the macro-step loop of one coupling interval. */
 #include "cryo_check.h"
 #include "cryo_exchange.h"
+#include "cryo_gridfile.h"
 #include "cryo_impl.h"
 #include "cryo_input.h"
 #include "seaice_cyclone.h"
@@ -21,13 +22,14 @@ static const int result_ids[6] = {CRYO_F_UICE, CRYO_F_VICE,    CRYO_F_AICE,
 
 typedef struct seaice_model {
   cryo_seaice_state s;
-  double *cell_forcing[4]; /* device addresses of the cell-centred forcing */
-  int cell_field[4];       /* their registry indices */
-  double *results[6];      /* device addresses of the fields sent out */
-  int result_field[6];     /* their registry indices, -1 when nothing is sent */
-  int analytic;            /* forcing computed in place from the cyclone formulas */
-  int host;                /* forcing set by the host through cryo_set_field */
-  int coupled;             /* results go out through OASIS */
+  double *cell_forcing[4];  /* device addresses of the cell-centred forcing */
+  int cell_field[4];        /* their registry indices */
+  double *results[6];       /* device addresses of the fields sent out */
+  int result_field[6];      /* their registry indices, -1 when nothing is sent */
+  int analytic;             /* forcing computed in place from the cyclone formulas */
+  int host;                 /* forcing set by the host through cryo_set_field */
+  int coupled;              /* results go out through OASIS */
+  double *u_east, *v_north; /* node velocity along east and north (grid files), output */
 } seaice_model;
 
 static const cryo_role roles[] = {[CRYO_SEAICE_PROGNOSTIC] = CRYO_ROLE_PROGNOSTIC,
@@ -38,6 +40,53 @@ static const cryo_role roles[] = {[CRYO_SEAICE_PROGNOSTIC] = CRYO_ROLE_PROGNOSTI
 
 static seaice_model *model_of(cryo_component *c) {
   return c->model_data;
+}
+
+/* Cells of a grid file: read this rank's part, compute the geometry arrays
+ * (kernels/seaice.h), check the file's areas against the corners' and the
+ * mEVP stability condition against the narrowest cell, and take the file's
+ * land mask. */
+static int init_geometry(cryo_component *c, seaice_model *m, cryo_field *mask) {
+  const cryo_block *b = &c->grid.block;
+  const cryo_grid_config *gc = &c->cfg.grid;
+  const char *path = gc->grid_file;
+  cryo_gridfile *gf = calloc(1, sizeof *gf);
+  CRYO_CHECK(gf, &c->err, CRYO_ERR_MEMORY, "out of memory for the grid file");
+  c->gridfile = gf;
+  CRYO_CALL(cryo_gridfile_read(path, "&cryo_grid grid_file", b, gc->earth_radius, CRYO_EARTH_OMEGA,
+                               c->cfg.seaice.p.coriolis, gf, &c->err));
+  static const char *const names[4] = {"geom", "rot", "fcor", "nrot"};
+  cryo_field *f[4];
+  for (int k = 0; k < 4; ++k)
+    f[k] = &c->fields[cryo_field_find(c, names[k])];
+  cryo_seaice_geometry(b, &gf->points, f[0]->host, f[1]->host, f[2]->host, f[3]->host);
+  double width = INFINITY;
+  for (int j = 0; j < b->ny; ++j)
+    for (int i = 0; i < b->nx; ++i) {
+      const long q = CRYO_CELL(b, i, j);
+      const double *g = f[0]->host + q * CRYO_SEAICE_NGEOM;
+      const double area =
+          4.0 * (g[CRYO_GEOM_A1X] * g[CRYO_GEOM_A2Y] - g[CRYO_GEOM_A1Y] * g[CRYO_GEOM_A2X]);
+      /* a different area means other units or another grid, not round-off:
+       * the plane of a cell and the sphere differ by (size / radius)^2 */
+      CRYO_CHECK(!isfinite(gf->area[q]) || fabs(gf->area[q] - area) <= 1e-2 * area, &c->err,
+                 CRYO_ERR_DATA,
+                 "grid_file %s: 'area' of cell (i, j) = (%d, %d) is %g m2, its corners enclose "
+                 "%g m2: more than 1 %% apart (other units, or the area of another grid?)",
+                 path, b->i0 + i, b->j0 + j, gf->area[q], area);
+      mask->host[q] = gf->mask[q] * (gc->mask_file[0] ? mask->host[q] : 1.0);
+      if (mask->host[q] == 0.0) continue;
+      const double w1 = 2.0 * hypot(g[CRYO_GEOM_A1X], g[CRYO_GEOM_A1Y]);
+      const double w2 = 2.0 * hypot(g[CRYO_GEOM_A2X], g[CRYO_GEOM_A2Y]);
+      width = fmin(width, fmin(w1, w2));
+    }
+  CRYO_CALL(cryo_mpi_check(MPI_Allreduce(MPI_IN_PLACE, &width, 1, MPI_DOUBLE, MPI_MIN, c->comm),
+                           "MPI_Allreduce (narrowest cell)", &c->err));
+  if (isfinite(width)) CRYO_CALL(cryo_config_check_mevp(&c->cfg, width, &c->err));
+  for (int k = 0; k < 4; ++k)
+    cryo_field_to_device(c, f[k]);
+  (void)m;
+  return CRYO_OK;
 }
 
 static int init_state(cryo_component *c, seaice_model *m) {
@@ -63,6 +112,13 @@ static int init_state(cryo_component *c, seaice_model *m) {
         mask->host[CRYO_CELL(b, i, j)] = 1.0;
   }
   int cyclone = !strcmp(sc->init, "cyclone");
+  if (sc->p.quad) {
+    CRYO_CHECK(!cyclone, &c->err, CRYO_ERR_ARG,
+               "%s: &cryo_seaice init = 'cyclone' needs the built-in box (its formulas use x "
+               "and y of the box), not grid_file = '%s': use init = 'uniform' or 'file'",
+               c->cfg.source, c->cfg.grid.grid_file);
+    CRYO_CALL(init_geometry(c, m, mask));
+  }
   if (!strcmp(sc->init, "file")) {
     /* Cell means h (m) and a; the dG1 slopes start at zero. */
     static const char *const vars[2] = {"h", "a"};
@@ -113,6 +169,20 @@ static int seaice_create(cryo_component *c) {
     CRYO_CALL(cryo_output_var_add(c, f->name, f->units, f->standard_name, f->long_name, f->name, 0,
                                   1, 1));
   }
+  if (c->cfg.seaice.p.quad) {
+    /* u, v of a grid file are along its grid lines; maps want east and north */
+    static const struct {
+      const char *name, *standard_name, *long_name;
+    } en[2] = {{"u_east", "eastward_sea_ice_velocity", "sea ice velocity towards east"},
+               {"v_north", "northward_sea_ice_velocity", "sea ice velocity towards north"}};
+    double **slot[2] = {&m->u_east, &m->v_north};
+    for (int k = 0; k < 2; ++k) {
+      CRYO_CALL(cryo_field_add(c, en[k].name, "m s-1", en[k].standard_name, en[k].long_name,
+                               CRYO_AT_NODE, 1, CRYO_ROLE_DIAGNOSTIC, slot[k]));
+      CRYO_CALL(cryo_output_var_add(c, en[k].name, "m s-1", en[k].standard_name, en[k].long_name,
+                                    en[k].name, 0, 1, 1));
+    }
+  }
   CRYO_CALL(init_state(c, m));
 
   const char *forcing = c->cfg.run.forcing;
@@ -159,8 +229,11 @@ static int seaice_get_forcing(cryo_component *c, long long t) {
     }
   }
   double **cf = m->cell_forcing;
-  cryo_seaice_forcing_to_nodes(b, cf[0], cf[1], cf[2], cf[3], m->s.uair, m->s.vair, m->s.uocn,
-                               m->s.vocn);
+  if (c->cfg.seaice.p.quad)
+    cryo_seaice_quad_forcing_to_nodes(b, &m->s, c->cfg.grid.east_north, cf[0], cf[1], cf[2], cf[3]);
+  else
+    cryo_seaice_forcing_to_nodes(b, cf[0], cf[1], cf[2], cf[3], m->s.uair, m->s.vair, m->s.uocn,
+                                 m->s.vocn);
   double *nodes[4] = {m->s.uair, m->s.vair, m->s.uocn, m->s.vocn};
   return cryo_halo_exchange(c->halo, CRYO_AT_NODE, 1, 4, nodes, &c->err);
 }
@@ -245,7 +318,12 @@ static int seaice_advance(cryo_component *c, long long seconds) {
 
 static int seaice_diagnose(cryo_component *c) {
   seaice_model *m = model_of(c);
-  cryo_seaice_diag_rates(&c->grid.block, m->s.u, m->s.v, m->s.mask, m->s.shear, m->s.divergence);
+  if (c->cfg.seaice.p.quad) {
+    cryo_seaice_quad_diag_rates(&c->grid.block, &m->s);
+    cryo_seaice_quad_east_north(&c->grid.block, &m->s, m->u_east, m->v_north);
+  } else {
+    cryo_seaice_diag_rates(&c->grid.block, m->s.u, m->s.v, m->s.mask, m->s.shear, m->s.divergence);
+  }
   return CRYO_OK;
 }
 
@@ -256,8 +334,12 @@ static int seaice_put_results(cryo_component *c, long long t) {
   if (m->result_field[0] < 0) return CRYO_OK;
   double **r = m->results;
   const cryo_seaice_state *s = &m->s;
-  cryo_seaice_coupling_fields(&c->cfg.seaice.p, &c->grid.block, s->u, s->v, s->uocn, s->vocn, s->h,
-                              s->a, s->mask, r[0], r[1], r[2], r[3], r[4], r[5]);
+  if (c->cfg.seaice.p.quad)
+    cryo_seaice_quad_coupling_fields(&c->cfg.seaice.p, &c->grid.block, s, c->cfg.grid.east_north,
+                                     r[0], r[1], r[2], r[3], r[4], r[5]);
+  else
+    cryo_seaice_coupling_fields(&c->cfg.seaice.p, &c->grid.block, s->u, s->v, s->uocn, s->vocn,
+                                s->h, s->a, s->mask, r[0], r[1], r[2], r[3], r[4], r[5]);
   if (!m->coupled) return CRYO_OK;
   for (int k = 0; k < 6; ++k) {
     cryo_field *f = &c->fields[m->result_field[k]];
@@ -279,6 +361,9 @@ static int seaice_summary(cryo_component *c, char *buf, int len) {
 
 static void seaice_destroy(cryo_component *c) {
   cryo_exchange_destroy(&c->exchange);
+  if (c->gridfile) cryo_gridfile_free(c->gridfile);
+  free(c->gridfile);
+  c->gridfile = NULL;
   free(c->model_data);
   c->model_data = NULL;
 }

@@ -29,7 +29,7 @@
  * one, and each sqrt, division, exp or pow one (an FMA is two); what the
  * compilers finally execute differs a little (common subexpressions).
  *
- * Usage: cryodyn-bench [--all | --quick] [--profile | --launch] [--landice] [--reps N]
+ * Usage: cryodyn-bench [--all | --quick] [--profile | --launch] [--landice | --seaice] [--reps N]
  *        cryodyn-bench --cyclone NX DAYS DT NEVP OUTDIR
  *   --all      sea ice 1024^2 and 4096^2 cells, land ice 128x128x16 and
  *              512x512x16 elements, ISMIP-HOM A Newton solve 40x40x10 (default)
@@ -38,6 +38,7 @@
  *   --launch   only the fixed cost of a launch, with little and with 16 GiB
  *              of device memory allocated
  *   --landice  skip the sea-ice kernels (copy bandwidth, land ice, Newton solve only)
+ *   --seaice   skip the land-ice kernels and the Newton solve
  *   --reps N   calls per timing (median; default 50)
  *   --cyclone  the full Mehlmann cyclone on NX x NX cells (dx = 512 km / NX)
  *              for DAYS days with macro step DT s and NEVP mEVP iterations,
@@ -68,6 +69,7 @@
 #include "landice.h"
 #include "seaice.h"
 #include "seaice_cyclone.h"
+#include "seaice_quad_cell.h"
 
 /* The CUDA twins read the OpenACC device arrays: without OpenACC there are none. */
 #if defined(CRYO_BENCH_CUDA) && defined(_OPENACC)
@@ -81,6 +83,9 @@
 extern __typeof__(cryo_seaice_stress_kernel) ref_cryo_seaice_stress_kernel;
 extern __typeof__(cryo_seaice_velocity_kernel) ref_cryo_seaice_velocity_kernel;
 extern __typeof__(cryo_seaice_advect_kernel) ref_cryo_seaice_advect_kernel;
+extern __typeof__(cryo_seaice_quad_stress_kernel) ref_cryo_seaice_quad_stress_kernel;
+extern __typeof__(cryo_seaice_quad_velocity_kernel) ref_cryo_seaice_quad_velocity_kernel;
+extern __typeof__(cryo_seaice_quad_advect_kernel) ref_cryo_seaice_quad_advect_kernel;
 extern __typeof__(cryo_landice_residual) ref_cryo_landice_residual;
 extern __typeof__(cryo_landice_jacobian) ref_cryo_landice_jacobian;
 extern __typeof__(cryo_landice_matvec) ref_cryo_landice_matvec;
@@ -290,6 +295,19 @@ static void add_twin(const char *kernel, const char *size, double t_acc, double 
 #define FLOPS_VELOCITY_NODE    161.0
 #define FLOPS_MASK_NODE        3.0
 #define FLOPS_RESIDUAL_ELEMENT 6570.0
+/* The same updates on general quadrilateral cells (kernels/seaice_quad.c):
+ * stress 24 (corner rotations) + 9 (det) + 6 (strength) + 4 x 110 per Gauss
+ * point (Jacobian 8, 1/det 4, velocity gradient 32, strain 17, Delta 14,
+ * zeta 2, VP stress 15, projection 18) + 36 (relaxation); velocity
+ * 4 x 195 per corner (4 Gauss points x 42: Jacobian, basis gradient, stress
+ * at the point, force; rotation, det, corner area, sums) + 61 (the node
+ * update, as on the rectangles). */
+#define FLOPS_QUAD_STRESS_CELL 515.0
+/* quad_cell_geometry: differences 9, normal 9 + 3 (scale) + 6 (norm, sqrt,
+ * division), midline 9 + 5 + 6 + 6 + 3, E2 9, centre 9 + 3, corners 4 x 16,
+ * A 6 x 4, rotations 4 x 16 */
+#define FLOPS_QUAD_GEOMETRY_CELL 240.0
+#define FLOPS_QUAD_VELOCITY_NODE 841.0
 
 /* Print and remember a correctness check: tol is the largest difference
  * accepted (rounding differences of a different compiler and evaluation order). */
@@ -707,6 +725,242 @@ static void bench_seaice(int n, int reps) {
     dev_free(*ds[q]);
   for (int q = 0; q < 6; ++q)
     dev_free(c.g[q]);
+}
+
+/* ------------------------------------------------ sea ice on quadrilaterals */
+
+/* Geometry of an n x n polar stereographic grid around the North Pole (the
+ * map true at the pole, cells of `span` / n), as a grid file would give it:
+ * every cell a different quadrilateral, f and the frames varying. */
+static void quad_geometry_host(const cryo_block *b, double span, double *geom, double *rot,
+                               double *fcor, double *nrot, double *pos, double *e1) {
+  const double deg = 0.017453292519943295769, radius = 6371229.0, dx = span / b->nx;
+  const long nring = (long)(b->nx + 5) * (b->ny + 5);
+  double *lon = host_alloc((size_t)nring), *lat = host_alloc((size_t)nring);
+  double *clon = host_alloc((size_t)CRYO_NCELL(b)), *clat = host_alloc((size_t)CRYO_NCELL(b));
+  unsigned char *nok = calloc((size_t)nring, 1), *cok = calloc((size_t)CRYO_NCELL(b), 1);
+  for (int j = -2; j <= b->ny + 2; ++j)
+    for (int i = -2; i <= b->nx + 2; ++i) {
+      const long k = (long)(j + 2) * (b->nx + 5) + (i + 2);
+      const double X = (i - 0.5 * b->nx + 0.3) * dx, Y = (j - 0.5 * b->ny + 0.3) * dx;
+      nok[k] = i >= 0 && i <= b->nx && j >= 0 && j <= b->ny;
+      lon[k] = atan2(Y, X) / deg;
+      lat[k] = 90.0 - 2.0 * atan(hypot(X, Y) / (2.0 * radius)) / deg;
+    }
+  for (int j = 0; j < b->ny; ++j)
+    for (int i = 0; i < b->nx; ++i) {
+      const long c = CRYO_CELL(b, i, j);
+      const double X = (i + 0.8 - 0.5 * b->nx) * dx, Y = (j + 0.8 - 0.5 * b->ny) * dx;
+      cok[c] = 1;
+      clon[c] = atan2(Y, X) / deg;
+      clat[c] = 90.0 - 2.0 * atan(hypot(X, Y) / (2.0 * radius)) / deg;
+    }
+  const cryo_seaice_grid_points g = {1,    radius, CRYO_EARTH_OMEGA, 0.0, lon, lat, nok, clon,
+                                     clat, cok};
+  cryo_seaice_geometry(b, &g, geom, rot, fcor, nrot);
+  cryo_seaice_node_frames(b, &g, pos, e1);
+  free(lon), free(lat), free(clon), free(clat), free(nok), free(cok);
+}
+
+typedef struct {
+  cryo_seaice_params p;
+  cryo_block b;
+  cryo_seaice_state s; /* device arrays */
+  double *pos, *e1;    /* node positions and grid directions, device */
+} quad_ctx;
+
+/* The stress update computing each cell's geometry from its corners' node
+ * data as it goes (6 values per node, shared by 4 cells, against 14 stored
+ * per cell): the alternative the product's stored geometry is measured
+ * against (docs/performance.md, "Curvilinear geometry: stored or computed"). */
+typedef struct {
+  quad_stress_consts k;
+  long nxc, ncell;
+  const double *u, *v, *h, *a, *mask, *pos, *e1;
+  double *s11, *s12, *s22;
+} fly_args;
+
+static fly_args fly_dev;
+CRYO_DEVICE_ARGS(fly_dev)
+
+static void fly_stress_dg0(void) {
+  CRYO_DEVICE_LOOP_NOMAP
+  for (long e = 0; e < fly_dev.ncell; ++e) {
+    const fly_args *g = &fly_dev;
+    if (g->mask[e] == 0.0) continue;
+    const long n00 = e + (int)e / (int)g->nxc, nxn = g->nxc + 1;
+    const long nk[4] = {n00, n00 + 1, n00 + nxn, n00 + nxn + 1};
+    double r[12], f[12], geo[CRYO_SEAICE_NGEOM];
+    for (int k = 0; k < 4; ++k)
+      for (int x = 0; x < 3; ++x) {
+        r[3 * k + x] = g->pos[3 * nk[k] + x];
+        f[3 * k + x] = g->e1[3 * nk[k] + x];
+      }
+    quad_cell_geometry(r, f, geo);
+    quad_stress_cell(e, n00, nxn, g->k, geo, g->u, g->v, g->h, g->a, 1, g->s11, g->s12, g->s22);
+  }
+}
+
+static void run_quad_stress_fly(void *vc) {
+  quad_ctx *c = vc;
+  const cryo_seaice_params *p = &c->p;
+  const double re2 = 1.0 / (p->ecc * p->ecc);
+  const fly_args fresh = {{p->pstar, p->c_strength, 1.0 + re2, 1.0 - re2, re2,
+                           p->delta_min * p->delta_min, 1.0 / p->alpha},
+                          c->b.nx + 2,
+                          CRYO_NCELL(&c->b),
+                          c->s.u,
+                          c->s.v,
+                          c->s.h,
+                          c->s.a,
+                          c->s.mask,
+                          c->pos,
+                          c->e1,
+                          c->s.s11,
+                          c->s.s12,
+                          c->s.s22};
+  cryo_device_args_acquire(&fly_dev, &fresh, sizeof fresh);
+  fly_stress_dg0();
+  cryo_device_args_release();
+  CRYO_DEVICE_WAIT;
+}
+
+static void run_quad_stress(void *vc) {
+  quad_ctx *c = vc;
+  cryo_seaice_quad_stress_kernel(&c->p, &c->b, &c->s);
+}
+
+static void run_quad_velocity(void *vc) {
+  quad_ctx *c = vc;
+  cryo_seaice_quad_velocity_kernel(&c->p, &c->b, &c->s);
+}
+
+static void run_quad_substep(void *vc) {
+  run_quad_stress(vc);
+  run_quad_velocity(vc);
+}
+
+static void run_quad_advect(void *vc) {
+  quad_ctx *c = vc;
+  cryo_seaice_quad_advect_kernel(&c->p, &c->b, &c->s);
+}
+
+/* The kernels of general quadrilateral cells (kernels/seaice_quad*.c) on the
+ * state of bench_seaice with polar stereographic geometry: device against
+ * the serial host build, then timed; floors add the geometry each must read. */
+static void bench_seaice_quad(int n, int reps) {
+  quad_ctx c;
+  memset(&c, 0, sizeof c);
+  cryo_seaice_params_cyclone(&c.p);
+  c.p.quad = 1;
+  c.b = (cryo_block){n, n, 0, 0, n, n, CRYO_CYCLONE_L / n, CRYO_CYCLONE_L / n, 0, 0};
+  const cryo_block *b = &c.b;
+  const size_t nc = (size_t)CRYO_NCELL(b), nn = (size_t)CRYO_NNODE(b);
+  char size[32];
+  snprintf(size, sizeof size, "%dx%d cells", n, n);
+  seaice_host hs;
+  seaice_host_init(&c.p, b, &hs);
+  double *geom = host_alloc(nc * CRYO_SEAICE_NGEOM), *rot = host_alloc(2 * nc);
+  double *fcor = host_alloc(nn), *nrot = host_alloc(2 * nn);
+  double *pos = host_alloc(3 * nn), *e1 = host_alloc(3 * nn);
+  quad_geometry_host(b, 6.0e6, geom, rot, fcor, nrot, pos, e1);
+  c.pos = dev_alloc(3 * nn);
+  c.e1 = dev_alloc(3 * nn);
+  to_dev(c.pos, pos, 3 * nn);
+  to_dev(c.e1, e1, 3 * nn);
+  /* host state for the reference, device state for the kernels */
+  cryo_seaice_state h = {0}, *d = &c.s;
+  double *hn[] = {hs.u, hs.v, hs.u_n, hs.v_n, hs.uair, hs.vair, hs.uocn, hs.vocn};
+  double **hp[] = {&h.u, &h.v, &h.u_n, &h.v_n, &h.uair, &h.vair, &h.uocn, &h.vocn};
+  double **dp[] = {&d->u, &d->v, &d->u_n, &d->v_n, &d->uair, &d->vair, &d->uocn, &d->vocn};
+  for (int q = 0; q < 8; ++q) {
+    *hp[q] = hn[q];
+    *dp[q] = dev_alloc(nn);
+    to_dev(*dp[q], hn[q], nn);
+  }
+  double *hc[] = {hs.h, hs.a, hs.mask, hs.h_work, hs.a_work};
+  double **hcp[] = {&h.h, &h.a, &h.mask, &h.h_work, &h.a_work};
+  double **dcp[] = {&d->h, &d->a, &d->mask, &d->h_work, &d->a_work};
+  for (int q = 0; q < 5; ++q) {
+    *hcp[q] = hc[q];
+    *dcp[q] = dev_alloc(nc);
+    to_dev(*dcp[q], hc[q], nc);
+  }
+  double *hsx[] = {hs.s11, hs.s12, hs.s22};
+  double **hsp[] = {&h.s11, &h.s12, &h.s22}, **dsp[] = {&d->s11, &d->s12, &d->s22};
+  for (int q = 0; q < 3; ++q) {
+    *hsp[q] = hsx[q];
+    *dsp[q] = dev_alloc(3 * nc);
+    to_dev(*dsp[q], hsx[q], 3 * nc);
+  }
+  h.geom = geom, h.rot = rot, h.fcor = fcor, h.nrot = nrot;
+  d->geom = dev_alloc(nc * CRYO_SEAICE_NGEOM);
+  d->rot = dev_alloc(2 * nc);
+  d->fcor = dev_alloc(nn);
+  d->nrot = dev_alloc(2 * nn);
+  to_dev(d->geom, geom, nc * CRYO_SEAICE_NGEOM);
+  to_dev(d->rot, rot, 2 * nc);
+  to_dev(d->fcor, fcor, nn);
+  to_dev(d->nrot, nrot, 2 * nn);
+
+  if (!g_profile) {
+    run_quad_stress(&c);
+    ref_cryo_seaice_quad_stress_kernel(&c.p, b, &h);
+    check("seaice quad stress (s11,s12,s22)", size,
+          fmax(dev_diff(d->s11, h.s11, 3 * nc),
+               fmax(dev_diff(d->s12, h.s12, 3 * nc), dev_diff(d->s22, h.s22, 3 * nc))),
+          1e-12);
+    /* the same update from the same start, geometry computed as it goes */
+    for (int q = 0; q < 3; ++q)
+      to_dev(*dsp[q], hsx[q], 3 * nc);
+    ref_cryo_seaice_quad_stress_kernel(&c.p, b, &h);
+    run_quad_stress_fly(&c);
+    check("seaice quad stress, geometry on the fly", size,
+          fmax(dev_diff(d->s11, h.s11, 3 * nc),
+               fmax(dev_diff(d->s12, h.s12, 3 * nc), dev_diff(d->s22, h.s22, 3 * nc))),
+          1e-12);
+    run_quad_velocity(&c);
+    ref_cryo_seaice_quad_velocity_kernel(&c.p, b, &h);
+    check("seaice quad velocity (u,v)", size,
+          fmax(dev_diff(d->u, h.u, nn), dev_diff(d->v, h.v, nn)), 1e-12);
+    run_quad_advect(&c);
+    ref_cryo_seaice_quad_advect_kernel(&c.p, b, &h);
+    check("seaice quad advect (h,a work)", size,
+          fmax(dev_diff(d->h_work, h.h_work, nc), dev_diff(d->a_work, h.a_work, nc)), 1e-12);
+  }
+  /* floors of bench_seaice plus the geometry: 14 values of every active cell
+   * (stress, velocity), of every cell of the ring too (advection: the west
+   * and south faces come from the neighbours), fcor of inner nodes */
+  const double act = (double)n * n, ring = (double)nc, nod = (double)(n + 1) * (n + 1);
+  const double inner = (double)(n - 1) * (n - 1), wall = nod - inner, ng = CRYO_SEAICE_NGEOM;
+  const double b_stress = 8.0 * (2 * nod + 2 * act + ring + 18 * act + ng * act);
+  const double b_vel = 8.0 * (11 * act + ring + 10 * inner + 2 * wall + ng * act + inner);
+  const double b_adv = 8.0 * (2 * nod + 3 * ring + 2 * act + ng * ring);
+  const double f_stress = FLOPS_QUAD_STRESS_CELL * act;
+  const double f_vel = FLOPS_QUAD_VELOCITY_NODE * inner + FLOPS_MASK_NODE * nod;
+  const double t_stress = time_median(run_quad_stress, &c, warmups(3), reps);
+  add_row("seaice quad stress", size, t_stress, b_stress, act, "cells", f_stress);
+  /* on the fly: 6 values per node of the active cells instead of 14 per cell */
+  const double b_fly = 8.0 * (2 * nod + 2 * act + ring + 18 * act + 6 * nod);
+  add_row("seaice quad stress, geometry on the fly", size,
+          time_median(run_quad_stress_fly, &c, warmups(3), reps), b_fly, act, "cells",
+          (FLOPS_QUAD_STRESS_CELL + FLOPS_QUAD_GEOMETRY_CELL) * act);
+  const double t_vel = time_median(run_quad_velocity, &c, warmups(3), reps);
+  add_row("seaice quad velocity", size, t_vel, b_vel, nod, "nodes", f_vel);
+  add_row("seaice quad mEVP sub-step", size, time_median(run_quad_substep, &c, warmups(3), reps),
+          b_stress + b_vel, act, "cells", f_stress + f_vel);
+  add_row("seaice quad advect", size, time_median(run_quad_advect, &c, warmups(3), reps), b_adv,
+          act, "cells", 0.0);
+
+  seaice_host_free(&hs);
+  free(geom), free(rot), free(fcor), free(nrot), free(pos), free(e1);
+  dev_free(c.pos);
+  dev_free(c.e1);
+  double *all[] = {d->u,    d->v,   d->u_n,  d->v_n,  d->uair,   d->vair,   d->uocn,
+                   d->vocn, d->h,   d->a,    d->mask, d->h_work, d->a_work, d->s11,
+                   d->s12,  d->s22, d->geom, d->rot,  d->fcor,   d->nrot};
+  for (size_t q = 0; q < sizeof all / sizeof *all; ++q)
+    dev_free(all[q]);
 }
 
 /* ---------------------------------------------------------------- land ice */
@@ -1320,7 +1574,7 @@ static void print_table(double bw) {
 }
 
 static int bench_main(int argc, char **argv) {
-  int quick = 0, reps = 50, launch = 0, landice_only = 0;
+  int quick = 0, reps = 50, launch = 0, landice_only = 0, seaice_only = 0;
   const char *cyc_dir = NULL;
   int cyc_n = 0, cyc_nevp = 0;
   double cyc_days = 0.0, cyc_dt = 0.0;
@@ -1344,13 +1598,16 @@ static int bench_main(int argc, char **argv) {
       launch = 1;
     else if (!strcmp(argv[q], "--landice"))
       landice_only = 1;
+    else if (!strcmp(argv[q], "--seaice"))
+      seaice_only = 1;
     else if (!strcmp(argv[q], "--reps") && q + 1 < argc)
       reps = atoi(argv[++q]);
     else {
-      fprintf(stderr,
-              "usage: %s [--all | --quick | --profile | --launch] [--landice] [--reps N]\n"
-              "       %s --cyclone NX DAYS DT NEVP OUTDIR\n",
-              argv[0], argv[0]);
+      fprintf(
+          stderr,
+          "usage: %s [--all | --quick | --profile | --launch] [--landice | --seaice] [--reps N]\n"
+          "       %s --cyclone NX DAYS DT NEVP OUTDIR\n",
+          argv[0], argv[0]);
       return EXIT_FAILURE;
     }
   }
@@ -1398,12 +1655,14 @@ static int bench_main(int argc, char **argv) {
   const double bw = measure_copy(quick ? (1L << 24) : (1L << 27), reps);
   printf("copy bandwidth (read + write): %.1f GB/s\n", bw / 1e9);
   const int sea[2] = {quick ? 256 : 1024, quick ? 512 : 4096};
-  for (int q = 0; q < 2 && !landice_only; ++q)
+  for (int q = 0; q < 2 && !landice_only; ++q) {
     bench_seaice(sea[q], reps);
+    bench_seaice_quad(sea[q], reps);
+  }
   const int li[2] = {quick ? 32 : 128, quick ? 64 : 512};
-  for (int q = 0; q < 2; ++q)
+  for (int q = 0; q < 2 && !seaice_only; ++q)
     bench_landice(li[q], 16, q == 0 ? reps : (reps + 1) / 2, q == 0);
-  if (g_profile)
+  if (g_profile || seaice_only)
     ;
   else if (quick)
     bench_solve(20, 5, 80.0e3, 1);

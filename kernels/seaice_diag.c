@@ -36,15 +36,27 @@ void cryo_seaice_diag_rates(const cryo_block *b, const double *u, const double *
 #define CELL_MAX_VARS hmax, amax
 #define CELL_SUM_VARS hhi, hlo, ahi, alo
 
+/* Weight of cell c in the totals: 1 on rectangles (times dx dy at the end),
+ * its area 4 d0 on general quadrilaterals (kernels/seaice.h). */
+#if defined(_OPENACC)
+#pragma acc routine seq
+#endif
+static inline __attribute__((always_inline)) double cell_weight(const double *geom, long c) {
+  if (!geom) return 1.0;
+  const double *g = geom + c * CRYO_SEAICE_NGEOM;
+  return 4.0 * (g[CRYO_GEOM_A1X] * g[CRYO_GEOM_A2Y] - g[CRYO_GEOM_A1Y] * g[CRYO_GEOM_A2X]);
+}
+
 static void cell_max(long nx, long ncell, const double *h, const double *a, const double *mask,
-                     int na, double *hmax_out, double *amax_out) {
+                     const double *geom, int na, double *hmax_out, double *amax_out) {
   double hmax = 0.0, amax = 0.0;
-  CRYO_DEVICE_LOOP_REDUCE((h, a, mask), max, CELL_MAX_VARS)
+  CRYO_DEVICE_LOOP_REDUCE((h, a, mask, geom), max, CELL_MAX_VARS)
   for (long e = 0; e < ncell; ++e) {
     const long j = e / nx, i = e - j * nx;
     const long c = (j + 1) * (nx + 2) + i + 1;
-    hmax = cryo_seaice_max(hmax, fabs(mask[c] * h[c * na]));
-    amax = cryo_seaice_max(amax, fabs(mask[c] * a[c * na]));
+    const double w = mask[c] * cell_weight(geom, c);
+    hmax = cryo_seaice_max(hmax, fabs(w * h[c * na]));
+    amax = cryo_seaice_max(amax, fabs(w * a[c * na]));
   }
   *hmax_out = hmax;
   *amax_out = amax;
@@ -62,17 +74,18 @@ static double node_max_speed2(long nx, long nnode, const double *u, const double
 }
 
 static void cell_sums(long nx, long ncell, const double *h, const double *a, const double *mask,
-                      int na, double hscale, double ascale, long long sums[4]) {
+                      const double *geom, int na, double hscale, double ascale, long long sums[4]) {
   long long hhi = 0, hlo = 0, ahi = 0, alo = 0;
-  CRYO_DEVICE_LOOP_REDUCE((h, a, mask), +, CELL_SUM_VARS)
+  CRYO_DEVICE_LOOP_REDUCE((h, a, mask, geom), +, CELL_SUM_VARS)
   for (long e = 0; e < ncell; ++e) {
     const long j = e / nx, i = e - j * nx;
     const long c = (j + 1) * (nx + 2) + i + 1;
+    const double w = mask[c] * cell_weight(geom, c);
     long long hi, lo;
-    cryo_fixed_split(mask[c] * h[c * na], hscale, &hi, &lo);
+    cryo_fixed_split(w * h[c * na], hscale, &hi, &lo);
     hhi += hi;
     hlo += lo;
-    cryo_fixed_split(mask[c] * a[c * na], ascale, &hi, &lo);
+    cryo_fixed_split(w * a[c * na], ascale, &hi, &lo);
     ahi += hi;
     alo += lo;
   }
@@ -88,18 +101,20 @@ int cryo_seaice_diag_totals(const cryo_seaice_params *p, const cryo_block *b,
   const int na = CRYO_SEAICE_NA(p->tracer_order);
   const long ncell = (long)b->nx * b->ny, nnode = (long)(b->nx + 1) * (b->ny + 1);
   double m[3];
-  cell_max(b->nx, ncell, s->h, s->a, s->mask, na, &m[0], &m[1]);
+  const double *geom = p->quad ? s->geom : NULL;
+  cell_max(b->nx, ncell, s->h, s->a, s->mask, geom, na, &m[0], &m[1]);
   m[2] = node_max_speed2(b->nx, nnode, s->u, s->v);
   int status = ops->max_double(ops->ctx, m, 3);
   if (status) return status;
   const long nterms = (long)b->nx_global * b->ny_global;
   const double hscale = cryo_fixed_scale(m[0], nterms), ascale = cryo_fixed_scale(m[1], nterms);
   long long sums[4];
-  cell_sums(b->nx, ncell, s->h, s->a, s->mask, na, hscale, ascale, sums);
+  cell_sums(b->nx, ncell, s->h, s->a, s->mask, geom, na, hscale, ascale, sums);
   status = ops->sum_int64(ops->ctx, sums, 4);
   if (status) return status;
-  *volume = cryo_fixed_join(sums[0], sums[1], hscale) * (b->dx * b->dy);
-  *area = cryo_fixed_join(sums[2], sums[3], ascale) * (b->dx * b->dy);
+  const double cell_area = p->quad ? 1.0 : b->dx * b->dy;
+  *volume = cryo_fixed_join(sums[0], sums[1], hscale) * cell_area;
+  *area = cryo_fixed_join(sums[2], sums[3], ascale) * cell_area;
   *max_speed = sqrt(m[2]);
   return status;
 }

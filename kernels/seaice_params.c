@@ -100,12 +100,33 @@ int cryo_seaice_params_check(const cryo_seaice_params *p, cryo_err *err) {
               "divergence_of_sea_ice_velocity", "sea ice divergence rate at the cell centre"),     \
         ENTRY(h_work, CRYO_AT_CELL, NA, CRYO_SEAICE_WORK, "m", "", "advection scratch for h"),     \
         ENTRY(a_work, CRYO_AT_CELL, NA, CRYO_SEAICE_WORK, "1", "", "advection scratch for a")      \
+            GEOMETRY                                                                               \
   }
+/* The geometry arrays of general quadrilateral cells (kernels/seaice.h). */
+#define QUAD_ENTRIES                                                                               \
+  ,                                                                                                \
+      ENTRY(geom, CRYO_AT_CELL, CRYO_SEAICE_NGEOM, CRYO_SEAICE_STATIC, "m", "",                    \
+            "bilinear map of the cell in its plane and rotations of its corners' frames"),         \
+      ENTRY(rot, CRYO_AT_CELL, 2, CRYO_SEAICE_STATIC, "1", "",                                     \
+            "cosine and sine of the cell frame's angle from east"),                                \
+      ENTRY(fcor, CRYO_AT_NODE, 1, CRYO_SEAICE_STATIC, "s-1", "coriolis_parameter",                \
+            "Coriolis parameter"),                                                                 \
+      ENTRY(nrot, CRYO_AT_NODE, 2, CRYO_SEAICE_STATIC, "1", "",                                    \
+            "cosine and sine of the node's grid direction from east")
 
+#define GEOMETRY
 static const cryo_seaice_array_info table_dg0[] = SEAICE_TABLE(1);
 static const cryo_seaice_array_info table_dg1[] = SEAICE_TABLE(3);
+#undef GEOMETRY
+#define GEOMETRY QUAD_ENTRIES
+static const cryo_seaice_array_info table_quad_dg0[] = SEAICE_TABLE(1);
+static const cryo_seaice_array_info table_quad_dg1[] = SEAICE_TABLE(3);
 
 int cryo_seaice_arrays(const cryo_seaice_params *p, const cryo_seaice_array_info **table) {
+  if (p->quad) {
+    *table = p->tracer_order == 1 ? table_quad_dg1 : table_quad_dg0;
+    return (int)(sizeof table_quad_dg0 / sizeof table_quad_dg0[0]);
+  }
   *table = p->tracer_order == 1 ? table_dg1 : table_dg0;
   return (int)(sizeof table_dg0 / sizeof table_dg0[0]);
 }

@@ -16,27 +16,49 @@
 /* Heun RK2 of the limited dG1 transport; each stage's result needs its halo
  * before the limiter (neighbour means) and again before the next stage
  * (neighbour traces). h and a have their halo filled on entry. */
+static void dg1_stage(const cryo_seaice_params *p, const cryo_block *b, cryo_seaice_state *s,
+                      double w_base, const double *h, const double *a, double *h_out,
+                      double *a_out) {
+  if (p->quad)
+    cryo_seaice_quad_advect_dg1_kernel(p, b, s, w_base, s->h, s->a, h, a, h_out, a_out);
+  else
+    cryo_seaice_advect_dg1_kernel(p, b, s->u, s->v, s->mask, w_base, s->h, s->a, h, a, h_out,
+                                  a_out);
+}
+
+static void dg1_limit(const cryo_seaice_params *p, const cryo_block *b, cryo_seaice_state *s,
+                      double *h, double *a) {
+  if (p->quad)
+    cryo_seaice_quad_limit_dg1_kernel(b, s, h, a);
+  else
+    cryo_seaice_limit_dg1_kernel(b, s->mask, h, a);
+}
+
 static int transport_dg1(const cryo_seaice_params *p, const cryo_block *b, cryo_seaice_state *s,
                          const cryo_comm_ops *ops) {
   double *work[2] = {s->h_work, s->a_work};
   double *tracers[2] = {s->h, s->a};
-  cryo_seaice_advect_dg1_kernel(p, b, s->u, s->v, s->mask, 0.0, s->h, s->a, s->h, s->a, s->h_work,
-                                s->a_work);
+  dg1_stage(p, b, s, 0.0, s->h, s->a, s->h_work, s->a_work);
   CRYO_CALL(ops->halo(ops->ctx, CRYO_AT_CELL, 3, 2, work));
-  cryo_seaice_limit_dg1_kernel(b, s->mask, s->h_work, s->a_work);
+  dg1_limit(p, b, s, s->h_work, s->a_work);
   CRYO_CALL(ops->halo(ops->ctx, CRYO_AT_CELL, 3, 2, work));
-  cryo_seaice_advect_dg1_kernel(p, b, s->u, s->v, s->mask, 0.5, s->h, s->a, s->h_work, s->a_work,
-                                s->h, s->a);
+  dg1_stage(p, b, s, 0.5, s->h_work, s->a_work, s->h, s->a);
   CRYO_CALL(ops->halo(ops->ctx, CRYO_AT_CELL, 3, 2, tracers));
-  cryo_seaice_limit_dg1_kernel(b, s->mask, s->h, s->a);
-  cryo_seaice_bound_dg1_kernel(b, s->h, s->a);
+  dg1_limit(p, b, s, s->h, s->a);
+  if (p->quad)
+    cryo_seaice_quad_bound_dg1_kernel(b, s, s->h, s->a);
+  else
+    cryo_seaice_bound_dg1_kernel(b, s->h, s->a);
   return CRYO_OK;
 }
 
 int cryo_seaice_transport(const cryo_seaice_params *p, const cryo_block *b, cryo_seaice_state *s,
                           const cryo_comm_ops *ops) {
   if (p->tracer_order == 1) return transport_dg1(p, b, s, ops);
-  cryo_seaice_advect_kernel(p, b, s->u, s->v, s->mask, s->h, s->a, s->h_work, s->a_work);
+  if (p->quad)
+    cryo_seaice_quad_advect_kernel(p, b, s);
+  else
+    cryo_seaice_advect_kernel(p, b, s->u, s->v, s->mask, s->h, s->a, s->h_work, s->a_work);
   cryo_seaice_advect_finish_kernel(p, b, s->h_work, s->a_work, s->h, s->a);
   return CRYO_OK;
 }
@@ -52,9 +74,14 @@ int cryo_seaice_step(const cryo_seaice_params *p, const cryo_block *b, cryo_seai
   CRYO_CALL(ops->halo(ops->ctx, CRYO_AT_NODE, 1, 2, vel));
   cryo_seaice_velocity_save_kernel(b, s->u, s->v, s->u_n, s->v_n);
   for (int it = 0; it < p->n_evp; ++it) {
-    cryo_seaice_stress_kernel(p, b, s->u, s->v, s->h, s->a, s->mask, s->s11, s->s12, s->s22);
-    cryo_seaice_velocity_kernel(p, b, s->s11, s->s12, s->s22, s->h, s->a, s->mask, s->uair, s->vair,
-                                s->uocn, s->vocn, s->u_n, s->v_n, s->u, s->v);
+    if (p->quad) {
+      cryo_seaice_quad_stress_kernel(p, b, s);
+      cryo_seaice_quad_velocity_kernel(p, b, s);
+    } else {
+      cryo_seaice_stress_kernel(p, b, s->u, s->v, s->h, s->a, s->mask, s->s11, s->s12, s->s22);
+      cryo_seaice_velocity_kernel(p, b, s->s11, s->s12, s->s22, s->h, s->a, s->mask, s->uair,
+                                  s->vair, s->uocn, s->vocn, s->u_n, s->v_n, s->u, s->v);
+    }
     CRYO_CALL(ops->halo(ops->ctx, CRYO_AT_NODE, 1, 2, vel));
   }
   /* the sub-cycle's kernels are queued asynchronously (cryo_acc.h) */

@@ -1,0 +1,222 @@
+/* mEVP stress and velocity updates on general quadrilateral cells
+ * (docs/seaice.md, Curvilinear grids on the sphere): the updates of
+ * seaice_stress.c and seaice_velocity.c with each cell's bilinear map
+ * (kernels/seaice.h, geometry layout) in place of dx x dy rectangles.
+ *
+ * Stress, per active cell: the corner velocities rotated into the cell's
+ * frame; at each 2x2 Gauss point the gradient of the bilinear velocity,
+ * (u_x, u_y) = (u_X, u_Y) J^-1, the strain, the VP stress; its projection on
+ * {1, X, Y} in reference coordinates (weights 1/4, 3/4 X, 3/4 Y as on the
+ * rectangles: the L2 projection exactly on parallelograms, a second-order one
+ * on smooth grids), relaxed with 1/alpha.
+ *
+ * Velocity, per node with 4 active cells: the weak divergence of each cell's
+ * stress against the node's basis function phi,
+ *   F = -int_K sigma . grad(phi) dA = -sum_g sigma(X_g) . (det J J^-T grad_X phi)(X_g),
+ * where det J J^-T grad_X phi = (phi_X y_Y - phi_Y y_X, phi_Y x_X - phi_X x_Y) is
+ * polynomial, so the 2x2 Gauss points integrate it exactly; F rotated into the
+ * node's grid frame. The lumped mass is rho_i max(H, h_min) times the node's
+ * area sum_K int_K phi det J = sum_K (d0 + (d1 X_k + d2 Y_k) / 3), H the
+ * area-weighted mean of the cells' tracers at the corner; Coriolis from fcor.
+ * On rectangles both reduce to the rectangle kernels' formulas.
+ *
+ * Minimum bytes (dG0 tracers, doubles): stress 184 B per cell as on the
+ * rectangles plus the 14 geometry values, 296 B; velocity 160 B per node plus
+ * the 14 geometry values of its cells (each shared by 4 nodes) and fcor,
+ * 280 B.
+ */
+#include <math.h>
+
+#include "cryo_acc.h"
+#include "seaice.h"
+#include "seaice_quad_cell.h"
+
+/* Launch arguments on the device (kernels/cryo_acc.h, no-map launches). */
+typedef struct {
+  quad_stress_consts k;
+  long nxc, ncell; /* cells per row and in all, halo ring included */
+  const double *u, *v, *h, *a, *mask, *geom;
+  double *s11, *s12, *s22;
+} quad_stress_args;
+
+static quad_stress_args quad_stress_dev;
+CRYO_DEVICE_ARGS(quad_stress_dev)
+
+/* Cell index e over the whole array, halo ring included; its lower-left node
+ * is e + j + 1 (rows of nodes are one longer). */
+#define QUAD_STRESS_LOOP(name, na)                                                                 \
+  static void name(void) {                                                                         \
+    CRYO_DEVICE_LOOP_NOMAP                                                                         \
+    for (long e = 0; e < quad_stress_dev.ncell; ++e) {                                             \
+      const quad_stress_args *g = &quad_stress_dev;                                                \
+      if (g->mask[e] != 0.0)                                                                       \
+        quad_stress_cell(e, e + (int)e / (int)g->nxc, g->nxc + 1, g->k,                            \
+                         g->geom + e * CRYO_SEAICE_NGEOM, g->u, g->v, g->h, g->a, na, g->s11,      \
+                         g->s12, g->s22);                                                          \
+    }                                                                                              \
+  }
+QUAD_STRESS_LOOP(quad_stress_dg0, 1)
+QUAD_STRESS_LOOP(quad_stress_dg1, 3)
+
+void cryo_seaice_quad_stress_kernel(const cryo_seaice_params *p, const cryo_block *b,
+                                    cryo_seaice_state *s) {
+  const double re2 = 1.0 / (p->ecc * p->ecc);
+  const quad_stress_args fresh = {{p->pstar, p->c_strength, 1.0 + re2, 1.0 - re2, re2,
+                                   p->delta_min * p->delta_min, 1.0 / p->alpha},
+                                  b->nx + 2,
+                                  CRYO_NCELL(b),
+                                  s->u,
+                                  s->v,
+                                  s->h,
+                                  s->a,
+                                  s->mask,
+                                  s->geom,
+                                  s->s11,
+                                  s->s12,
+                                  s->s22};
+  cryo_device_args_acquire(&quad_stress_dev, &fresh, sizeof fresh);
+  (p->tracer_order == 1 ? quad_stress_dg1 : quad_stress_dg0)();
+  cryo_device_args_release();
+}
+
+typedef struct {
+  double dt, beta, rho_ice, h_min;
+  double tau_air; /* rho_a C_a, kg m-3 */
+  double drag_o;  /* rho_o C_o, kg m-3 */
+} quad_velocity_consts;
+
+/* Force, area and area-weighted tracers of cell q at its corner k = (Xk, Yk). */
+#if defined(_OPENACC)
+#pragma acc routine seq
+#endif
+static inline __attribute__((always_inline)) void
+quad_corner(long q, int k, double Xk, double Yk, int na, const double *geom, const double *s11,
+            const double *s12, const double *s22, const double *h, const double *a, double *fx,
+            double *fy, double *area, double *ha, double *aa) {
+  const double *g = geom + q * CRYO_SEAICE_NGEOM;
+  const long i = q * 3;
+  double cx = 0.0, cy = 0.0;
+#pragma GCC unroll 4
+  for (int m = 0; m < 4; ++m) {
+    const double X = (m & 1) ? QUAD_GAUSS : -QUAD_GAUSS;
+    const double Y = (m & 2) ? QUAD_GAUSS : -QUAD_GAUSS;
+    const quad_jac J = quad_jacobian(g, X, Y);
+    const double phX = 0.25 * Xk * (1.0 + Yk * Y), phY = 0.25 * Yk * (1.0 + Xk * X);
+    const double g1 = phX * J.yY - phY * J.yX, g2 = phY * J.xX - phX * J.xY;
+    const double t11 = s11[i] + s11[i + 1] * X + s11[i + 2] * Y;
+    const double t12 = s12[i] + s12[i + 1] * X + s12[i + 2] * Y;
+    const double t22 = s22[i] + s22[i + 1] * X + s22[i + 2] * Y;
+    cx -= t11 * g1 + t12 * g2;
+    cy -= t12 * g1 + t22 * g2;
+  }
+  double nxv, nyv;
+  quad_to_node(g, k, cx, cy, &nxv, &nyv);
+  *fx += nxv;
+  *fy += nyv;
+  double d0, d1, d2;
+  quad_det_coeffs(g, &d0, &d1, &d2);
+  const double ak = d0 + (d1 * Xk + d2 * Yk) * (1.0 / 3.0);
+  double hk = h[q], ac = a[q];
+  if (na == 3) {
+    double xc, yc;
+    quad_centroid(d0, d1, d2, &xc, &yc);
+    const double wx = Xk * (1.0 / 3.0) - xc, wy = Yk * (1.0 / 3.0) - yc;
+    hk = h[i] + h[i + 1] * wx + h[i + 2] * wy;
+    ac = a[i] + a[i + 1] * wx + a[i + 2] * wy;
+  }
+  *area += ak;
+  *ha += ak * hk;
+  *aa += ak * ac;
+}
+
+#if defined(_OPENACC)
+#pragma acc routine seq
+#endif
+static inline __attribute__((always_inline)) void
+quad_velocity_node(long n, long cur, long nxc, quad_velocity_consts k, int na, const double *geom,
+                   const double *s11, const double *s12, const double *s22, const double *h,
+                   const double *a, const double *mask, const double *fcor, const double *uair,
+                   const double *vair, const double *uocn, const double *vocn, const double *u_n,
+                   const double *v_n, double *u, double *v) {
+  const long cul = cur - 1, clr = cur - nxc, cll = clr - 1;
+  if (mask[cll] * mask[clr] * mask[cul] * mask[cur] == 0.0) {
+    u[n] = 0.0;
+    v[n] = 0.0;
+    return;
+  }
+  double fx = 0.0, fy = 0.0, area = 0.0, ha = 0.0, aa = 0.0;
+  /* the node is corner 3 of (i-1,j-1), 2 of (i,j-1), 1 of (i-1,j), 0 of (i,j) */
+  quad_corner(cll, 3, 1.0, 1.0, na, geom, s11, s12, s22, h, a, &fx, &fy, &area, &ha, &aa);
+  quad_corner(clr, 2, -1.0, 1.0, na, geom, s11, s12, s22, h, a, &fx, &fy, &area, &ha, &aa);
+  quad_corner(cul, 1, 1.0, -1.0, na, geom, s11, s12, s22, h, a, &fx, &fy, &area, &ha, &aa);
+  quad_corner(cur, 0, -1.0, -1.0, na, geom, s11, s12, s22, h, a, &fx, &fy, &area, &ha, &aa);
+  const double ra = 1.0 / area;
+  fx *= ra;
+  fy *= ra;
+  const double ac = cryo_seaice_min(cryo_seaice_max(aa * ra, 0.0), 1.0);
+  const double m = k.rho_ice * cryo_seaice_max(ha * ra, k.h_min);
+  const double ua = uair[n], va = vair[n], uo = uocn[n], vo = vocn[n];
+  const double up = u[n], vp = v[n];
+  const double tau = ac * k.tau_air * sqrt(ua * ua + va * va);
+  const double c = ac * k.drag_o * sqrt((uo - up) * (uo - up) + (vo - vp) * (vo - vp));
+  const double gc = k.dt * m * fcor[n];
+  const double d = (1.0 + k.beta) * m + k.dt * c;
+  const double ru = m * (k.beta * up + u_n[n]) + k.dt * (fx + tau * ua + c * uo) - gc * vo;
+  const double rv = m * (k.beta * vp + v_n[n]) + k.dt * (fy + tau * va + c * vo) + gc * uo;
+  const double rdet = 1.0 / (d * d + gc * gc);
+  u[n] = (d * ru + gc * rv) * rdet;
+  v[n] = (d * rv - gc * ru) * rdet;
+}
+
+typedef struct {
+  quad_velocity_consts k;
+  long nx, nnode; /* owned cells per row; owned nodes (nx + 1)(ny + 1) */
+  const double *s11, *s12, *s22, *h, *a, *mask, *geom, *fcor, *uair, *vair, *uocn, *vocn, *u_n,
+      *v_n;
+  double *u, *v;
+} quad_velocity_args;
+
+static quad_velocity_args quad_velocity_dev;
+CRYO_DEVICE_ARGS(quad_velocity_dev)
+
+#define QUAD_VELOCITY_LOOP(name, na)                                                               \
+  static void name(void) {                                                                         \
+    CRYO_DEVICE_LOOP_NOMAP_N(quad_velocity_dev.nnode)                                              \
+    for (long e = 0; e < quad_velocity_dev.nnode; ++e) {                                           \
+      const quad_velocity_args *g = &quad_velocity_dev;                                            \
+      const int nx = (int)g->nx;                                                                   \
+      const int j = (int)e / (nx + 1), i = (int)e - j * (nx + 1);                                  \
+      quad_velocity_node((long)(j + 1) * (nx + 3) + i + 1, (long)(j + 1) * (nx + 2) + i + 1,       \
+                         nx + 2, g->k, na, g->geom, g->s11, g->s12, g->s22, g->h, g->a, g->mask,   \
+                         g->fcor, g->uair, g->vair, g->uocn, g->vocn, g->u_n, g->v_n, g->u, g->v); \
+    }                                                                                              \
+  }
+QUAD_VELOCITY_LOOP(quad_velocity_dg0, 1)
+QUAD_VELOCITY_LOOP(quad_velocity_dg1, 3)
+
+void cryo_seaice_quad_velocity_kernel(const cryo_seaice_params *p, const cryo_block *b,
+                                      cryo_seaice_state *s) {
+  const quad_velocity_args fresh = {
+      {p->dt, p->beta, p->rho_ice, p->h_min, p->rho_air * p->c_air, p->rho_ocean * p->c_ocean},
+      b->nx,
+      (long)(b->nx + 1) * (b->ny + 1),
+      s->s11,
+      s->s12,
+      s->s22,
+      s->h,
+      s->a,
+      s->mask,
+      s->geom,
+      s->fcor,
+      s->uair,
+      s->vair,
+      s->uocn,
+      s->vocn,
+      s->u_n,
+      s->v_n,
+      s->u,
+      s->v};
+  cryo_device_args_acquire(&quad_velocity_dev, &fresh, sizeof fresh);
+  (p->tracer_order == 1 ? quad_velocity_dg1 : quad_velocity_dg0)();
+  cryo_device_args_release();
+}
