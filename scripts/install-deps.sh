@@ -33,7 +33,7 @@ else
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y --no-install-recommends $missing
 fi
 
-tools=${CRYODYN_TOOLS:-${XDG_CACHE_HOME:-${HOME:?}/.cache}/cryodyn-tools}
+tools=${CRYODYN_TOOLS:-${XDG_CACHE_HOME:-${HOME:-$(getent passwd "$(id -u)" | cut -d: -f6)}/.cache}/cryodyn-tools}
 imports=$(echo $tools_modules | sed 's/ /, /g')
 if [ -x "$tools/bin/python" ] && "$tools/bin/python" -c "import $imports" 2>/dev/null; then
   echo "install-deps: tools environment present ($tools)"
