@@ -115,39 +115,49 @@ static int file_coords_gather(cryo_component *c, file_coords *f) {
   return CRYO_OK;
 }
 
-/* The names of a grid file's coordinates: [0] on the sphere, [1] planar. */
-static const struct coord_names {
-  const char *cx, *cy, *bx, *by, *nx, *ny, *cell_coords, *node_coords, *units[2], *std[2];
-} coord_names[2] = {{"lon",
-                     "lat",
-                     "lon_bnds",
-                     "lat_bnds",
-                     "lon_node",
-                     "lat_node",
-                     "lat lon",
-                     "lat_node lon_node",
-                     {"degrees_east", "degrees_north"},
-                     {"longitude", "latitude"}},
-                    {"x_c",
-                     "y_c",
-                     "x_bnds",
-                     "y_bnds",
-                     "x_node_c",
-                     "y_node_c",
-                     "y_c x_c",
-                     "y_node_c x_node_c",
-                     {"m", "m"},
-                     {"projection_x_coordinate", "projection_y_coordinate"}}};
+/* The names of a grid file's coordinates, on the sphere or in a plane. */
+typedef struct coord_names {
+  const char *cx, *cy, *bx, *by, *nx, *ny; /* centres, corners, nodes */
+  const char *cell_coords, *node_coords;   /* the data variables' coordinates attribute */
+  const char *units[2], *std[2], *what[2];
+} coord_names;
 
-static const struct coord_names *names_of(const cryo_component *c) {
-  return &coord_names[!c->gridfile->points.spherical];
+static const coord_names sphere_names = {
+    .cx = "lon",
+    .cy = "lat",
+    .bx = "lon_bnds",
+    .by = "lat_bnds",
+    .nx = "lon_node",
+    .ny = "lat_node",
+    .cell_coords = "lat lon",
+    .node_coords = "lat_node lon_node",
+    .units = {"degrees_east", "degrees_north"},
+    .std = {"longitude", "latitude"},
+    .what = {"longitude", "latitude"},
+};
+static const coord_names plane_names = {
+    .cx = "x_c",
+    .cy = "y_c",
+    .bx = "x_bnds",
+    .by = "y_bnds",
+    .nx = "x_node_c",
+    .ny = "y_node_c",
+    .cell_coords = "y_c x_c",
+    .node_coords = "y_node_c x_node_c",
+    .units = {"m", "m"},
+    .std = {"projection_x_coordinate", "projection_y_coordinate"},
+    .what = {"x", "y"},
+};
+
+static const coord_names *names_of(const cryo_component *c) {
+  return c->gridfile->points.spherical ? &sphere_names : &plane_names;
 }
 
 /* Define the 2-D coordinates of a grid file (ids: centres x, y, bounds x,
  * y, nodes x, y). */
 static int define_file_coords(cryo_component *c, int ncid, int dx, int dy, int dxn, int dyn,
                               int ids[6]) {
-  const struct coord_names *nm = names_of(c);
+  const coord_names *nm = names_of(c);
   int dnv;
   NC_TRY(c, nc_def_dim(ncid, "nv", 4, &dnv), "defining nv");
   const int cell[2] = {dy, dx}, bnds[3] = {dy, dx, dnv}, node[2] = {dyn, dxn};
@@ -161,7 +171,7 @@ static int define_file_coords(cryo_component *c, int ncid, int dx, int dy, int d
            names[v]);
     if (v == 2 || v == 3) continue; /* bounds inherit their variable's attributes (CF 7.1) */
     char lname[96];
-    snprintf(lname, sizeof lname, "%s of the %s", nm->std[v % 2], what[v]);
+    snprintf(lname, sizeof lname, "%s of the %s", nm->what[v % 2], what[v]);
     CRYO_CALL(put_text(c, ncid, ids[v], "units", nm->units[v % 2]));
     CRYO_CALL(put_text(c, ncid, ids[v], "standard_name", nm->std[v % 2]));
     CRYO_CALL(put_text(c, ncid, ids[v], "long_name", lname));
