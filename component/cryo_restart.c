@@ -357,6 +357,7 @@ static int read_header(cryo_component *c, const char *path, unsigned char *image
   CRYO_CHECK(s == NC_NOERR, &c->err, CRYO_ERR_MISSING, "restart %s: no 'time' attribute", path);
   s = nc_get_att_longlong(*ncid, NC_GLOBAL, "step", step);
   CRYO_CHECK(s == NC_NOERR, &c->err, CRYO_ERR_MISSING, "restart %s: no 'step' attribute", path);
+  CRYO_CALL(check_grid(c, *ncid, path, grid_sum));
   const char *names[2] = {"x", "y"};
   int want[2] = {c->grid.block.nx_global, c->grid.block.ny_global};
   for (int d = 0; d < 2; ++d) {
@@ -382,7 +383,6 @@ static int read_header(cryo_component *c, const char *path, unsigned char *image
                "restart %s: grid has %s = %.17g m, the namelist says %.17g m", path, spacing[d],
                stored, size[d]);
   }
-  CRYO_CALL(check_grid(c, *ncid, path, grid_sum));
   CRYO_CHECK(*t >= 0 && *t < c->clock.run_length && *t % c->clock.interval == 0, &c->err,
              CRYO_ERR_RANGE,
              "restart %s: time %lld s is not a coupling time before the end of the run (%lld s)",
