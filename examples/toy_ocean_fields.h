@@ -2,8 +2,9 @@
  * (tests/oasis_exchange_comp.c, tests/oasis_remap_comp.c) send each other: field
  * names of namelists/namcouple_seaice_toyocean and namcouple_seaice_remap, the
  * forcing the toy sends (a steady gyre or a uniform current on the toy's own
- * cells, or a gyre defined in metres that any grid can evaluate, and a uniform
- * wind), the value pattern the test sends so that the receiver can check every
+ * cells, a gyre defined in metres that any grid can evaluate, or on a
+ * longitude-latitude grid a solid-body rotation of the sphere given east and
+ * north, and a uniform wind), the value pattern the test sends so that the receiver can check every
  * value exactly, and the options the programs share (the grids OASIS needs for
  * a remapping are described by the components themselves through
  * cryo_oasis_write_plane_grid, coupling/cryo_oasis.h). Both sides evaluate the same inline
