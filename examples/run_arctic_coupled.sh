@@ -10,7 +10,7 @@
 # Writes into arctic_coupled/: arctic_grid.nc, the namelist, the namcouple, the OASIS files
 # (grids.nc, masks.nc, areas.nc, the rmp_*.nc weights, debug.*), the output arctic_coupled.nc
 # and log. On 2 CPU ranks OASIS computes the weights in about 20 s and each coupled hour takes
-# about 11 s (9 minutes in all).
+# about 13 s (11 minutes in all).
 # Environment: CRYODYN, TOY_OCEAN (default ./cryodyn, ./cryodyn-toy-ocean), MPIRUN (default
 # mpirun), CRYODYN_TOOLS (the tools environment of scripts/tools-python: make_arctic.py needs
 # global_land_mask). Exits non-zero on failure.
