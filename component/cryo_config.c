@@ -4,6 +4,7 @@
 #include "cryo_config.h"
 #include "cryo_clock.h"
 #include "cryo_fields.h"
+#include "cryo_gridfile.h"
 #include "cryo_namelist.h"
 #include "cryo_oasis.h"
 
@@ -41,6 +42,7 @@ static const char *const precisions[] = {"double", "single", NULL};
 static const char *const li_cases[] = {"slab", "ismip-hom-a", "ismip-hom-c", "file", NULL};
 static const char *const li_basal[] = {"no_slip", "friction", NULL};
 static const char *const li_lateral[] = {"free", "dirichlet", NULL};
+static const char *const vector_frames[] = {"east_north", "grid", NULL};
 
 void cryo_config_defaults(cryo_config *cfg) {
   memset(cfg, 0, sizeof *cfg);
@@ -63,6 +65,9 @@ void cryo_config_defaults(cryo_config *cfg) {
   g->dx = 8000.0;
   g->dy = 8000.0;
   strcpy(g->mask_var, "mask");
+  g->earth_radius = 6371229.0; /* the sphere of NEMO and CICE */
+  strcpy(g->vector_frame, "east_north");
+  g->east_north = 1;
   cryo_seaice_params_cyclone(&cfg->seaice.p);
   strcpy(cfg->seaice.init, "cyclone");
   strcpy(cfg->seaice.stress_precision, "double");
@@ -215,20 +220,72 @@ static int check_config(cryo_config *cfg, const time_keys *t, cryo_err *err) {
   CRYO_CHECK(dt > 0 && steps == floor(steps), err, CRYO_ERR_RANGE,
              "%s: coupling_interval = %lld s is not a multiple of the %s time step dt = %g s", src,
              r->coupling_interval, r->model, dt);
-  if (!strcmp(r->model, "seaice"))
+  /* A grid file's cells have no single size: the condition is checked with
+   * the narrowest cell once the geometry is known (component/cryo_seaice.c). */
+  if (!strcmp(r->model, "seaice") && !cfg->grid.grid_file[0])
     CRYO_CALL(cryo_config_check_mevp(cfg, fmin(cfg->grid.dx, cfg->grid.dy), err));
   return CRYO_OK;
 }
 
 enum { G_RUN, G_GRID, G_SEAICE, G_LANDICE, G_COUPLING, G_COUNT };
 
+/* The line where key `name` of group g was given, 0 if it was not. */
+static int key_line(const cryo_nml_group *g, const char *name) {
+  for (int k = 0; k < g->nkeys; ++k)
+    if (!strcmp(g->keys[k].name, name)) return g->given[k];
+  return 0;
+}
+
+/* &cryo_grid: the built-in box needs nx and ny; a grid file (sea ice only,
+ * not with the analytic cyclone) gives them, asked here on every rank
+ * (namelists/README.md, Grid files). */
+static int check_grid(cryo_config *cfg, const cryo_nml_group *g, cryo_err *err) {
+  cryo_grid_config *grid = &cfg->grid;
+  const char *src = cfg->source;
+  const int nx_line = key_line(g, "nx"), ny_line = key_line(g, "ny");
+  const int file_line = key_line(g, "grid_file");
+  grid->east_north = !strcmp(grid->vector_frame, "east_north");
+  if (!grid->grid_file[0]) {
+    CRYO_CHECK(nx_line && ny_line, err, CRYO_ERR_MISSING,
+               "%s: &cryo_grid: required name %s is missing from the group (without grid_file the "
+               "built-in box needs nx and ny)",
+               src, nx_line ? "ny" : "nx");
+    return CRYO_OK;
+  }
+  CRYO_CHECK(!strcmp(cfg->run.model, "seaice"), err, CRYO_ERR_RANGE,
+             "%s:%d: &cryo_grid: grid_file = '%s' is for model = 'seaice'; land ice keeps its "
+             "Cartesian box (periodic or not): leave grid_file out",
+             src, file_line, grid->grid_file);
+  CRYO_CHECK(strcmp(cfg->run.forcing, "analytic"), err, CRYO_ERR_RANGE,
+             "%s: &cryo_run forcing = 'analytic' is the cyclone benchmark of the built-in box and "
+             "cannot run on &cryo_grid grid_file = '%s' (line %d): choose forcing = 'netcdf', "
+             "'oasis' or 'host'",
+             src, grid->grid_file, file_line);
+  int nx, ny, spherical;
+  cryo_err file_err = {0};
+  int status = cryo_gridfile_inquire(grid->grid_file, &nx, &ny, &spherical, &file_err);
+  if (status != CRYO_OK)
+    return CRYO_ERROR(err, status, "%s:%d: &cryo_grid grid_file: %s", src, file_line, file_err.msg);
+  CRYO_CHECK(!nx_line || grid->nx == nx, err, CRYO_ERR_RANGE,
+             "%s:%d: &cryo_grid: nx = %d but grid_file '%s' has %d cells along x: leave nx out "
+             "(the file sets it) or make it %d",
+             src, nx_line, grid->nx, grid->grid_file, nx, nx);
+  CRYO_CHECK(!ny_line || grid->ny == ny, err, CRYO_ERR_RANGE,
+             "%s:%d: &cryo_grid: ny = %d but grid_file '%s' has %d cells along y: leave ny out "
+             "(the file sets it) or make it %d",
+             src, ny_line, grid->ny, grid->grid_file, ny, ny);
+  grid->nx = nx;
+  grid->ny = ny;
+  grid->spherical = spherical;
+  cfg->seaice.p.quad = 1;
+  return CRYO_OK;
+}
+
 /* If key `name` of group g was given, add "<source>:<line>: &group: name is
  * ignored: <why>" to cfg->warnings (truncated when the list is full). */
 static void warn_ignored(cryo_config *cfg, const cryo_nml_group *g, const char *name,
                          const char *why) {
-  int line = 0;
-  for (int k = 0; k < g->nkeys && !line; ++k)
-    if (!strcmp(g->keys[k].name, name)) line = g->given[k];
+  int line = key_line(g, name);
   if (!line) return;
   size_t used = strlen(cfg->warnings);
   snprintf(cfg->warnings + used, sizeof cfg->warnings - used, "%s%s:%d: &%s: %s is ignored: %s",
@@ -316,6 +373,19 @@ static void collect_warnings(cryo_config *cfg, const cryo_nml_group *g) {
   } else if (!cfg->grid.mask_file[0]) {
     warn_ignored(cfg, &g[G_GRID], "mask_var", "mask_file = ''");
   }
+  if (cfg->grid.grid_file[0]) {
+    snprintf(why, sizeof why, "grid_file = '%.100s' (the file gives the cells)",
+             cfg->grid.grid_file);
+    warn_ignored(cfg, &g[G_GRID], "dx", why);
+    warn_ignored(cfg, &g[G_GRID], "dy", why);
+    if (!cfg->grid.spherical)
+      warn_ignored(cfg, &g[G_GRID], "earth_radius",
+                   "grid_file holds a planar grid (x_c, y_c in m)");
+  } else {
+    warn_ignored(cfg, &g[G_GRID], "earth_radius", "grid_file = '' (the built-in box is planar)");
+    warn_ignored(cfg, &g[G_GRID], "vector_frame",
+                 "grid_file = '' (the built-in box's grid directions are east and north)");
+  }
   if (!seaice && cfg->landice.p.domain_length > 0 &&
       (kase == CRYO_LANDICE_CASE_ISMIP_HOM_A || kase == CRYO_LANDICE_CASE_ISMIP_HOM_C)) {
     snprintf(why, sizeof why, "case = '%s' with domain_length > 0 sets dx = dy = L / nx",
@@ -367,14 +437,18 @@ static int read_config(cryo_config *cfg, const char *text, const char *path, cry
       STR_KEY("halo_device_buffers", r->halo_device_buffers, halo_paths),
   };
   const cryo_nml_key grid_keys[] = {
-      KEY("nx", CRYO_NML_INT, &g->nx, 2, 1e6, 1, NULL),
-      KEY("ny", CRYO_NML_INT, &g->ny, 2, 1e6, 1, NULL),
+      /* required without grid_file (check_grid) */
+      INT_KEY("nx", &g->nx, 2, 1e6),
+      INT_KEY("ny", &g->ny, 2, 1e6),
       REAL_KEY("dx", &g->dx, 1e-3, 1e8, "m"),
       REAL_KEY("dy", &g->dy, 1e-3, 1e8, "m"),
       STR_KEY("mask_file", g->mask_file, NULL),
       STR_KEY("mask_var", g->mask_var, NULL),
       INT_KEY("nprocs_x", &g->nprocs_x, 0, 1e6),
       INT_KEY("nprocs_y", &g->nprocs_y, 0, 1e6),
+      STR_KEY("grid_file", g->grid_file, NULL),
+      REAL_KEY("earth_radius", &g->earth_radius, 1e5, 1e8, "m"),
+      STR_KEY("vector_frame", g->vector_frame, vector_frames),
   };
   const cryo_nml_key seaice_keys[] = {
       REAL_KEY("dt", &sp->dt, 1e-3, 86400, "s"),
@@ -463,6 +537,7 @@ static int read_config(cryo_config *cfg, const char *text, const char *path, cry
                     : cryo_namelist_read_file(path, groups, G_COUNT, err);
 #undef N
   if (status != CRYO_OK) return status;
+  CRYO_CALL(check_grid(cfg, &groups[G_GRID], err));
   CRYO_CALL(check_config(cfg, &t, err));
   collect_warnings(cfg, groups);
   return CRYO_OK;

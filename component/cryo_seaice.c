@@ -43,18 +43,20 @@ static seaice_model *model_of(cryo_component *c) {
 }
 
 /* Cells of a grid file: read this rank's part, compute the geometry arrays
- * (kernels/seaice.h), check the file's areas against the corners' and the
- * mEVP stability condition against the narrowest cell, and take the file's
- * land mask. */
-static int init_geometry(cryo_component *c, seaice_model *m, cryo_field *mask) {
+ * (kernels/seaice.h), check the mEVP stability condition against the
+ * narrowest cell, and take the file's land mask (times mask_file's). */
+static int init_geometry(cryo_component *c, cryo_field *mask) {
   const cryo_block *b = &c->grid.block;
   const cryo_grid_config *gc = &c->cfg.grid;
   const char *path = gc->grid_file;
   cryo_gridfile *gf = calloc(1, sizeof *gf);
   CRYO_CHECK(gf, &c->err, CRYO_ERR_MEMORY, "out of memory for the grid file");
   c->gridfile = gf;
-  CRYO_CALL(cryo_gridfile_read(path, "&cryo_grid grid_file", b, gc->earth_radius, CRYO_EARTH_OMEGA,
-                               c->cfg.seaice.p.coriolis, gf, &c->err));
+  /* each rank checks its own window: a bad cell stops them all here, before
+   * the collective calls below */
+  CRYO_CALL(cryo_status_agree(c, cryo_gridfile_read(path, "&cryo_grid grid_file", b,
+                                                    gc->earth_radius, CRYO_EARTH_OMEGA,
+                                                    c->cfg.seaice.p.coriolis, gf, &c->err)));
   static const char *const names[4] = {"geom", "rot", "fcor", "nrot"};
   cryo_field *f[4];
   for (int k = 0; k < 4; ++k)
@@ -65,15 +67,6 @@ static int init_geometry(cryo_component *c, seaice_model *m, cryo_field *mask) {
     for (int i = 0; i < b->nx; ++i) {
       const long q = CRYO_CELL(b, i, j);
       const double *g = f[0]->host + q * CRYO_SEAICE_NGEOM;
-      const double area =
-          4.0 * (g[CRYO_GEOM_A1X] * g[CRYO_GEOM_A2Y] - g[CRYO_GEOM_A1Y] * g[CRYO_GEOM_A2X]);
-      /* a different area means other units or another grid, not round-off:
-       * the plane of a cell and the sphere differ by (size / radius)^2 */
-      CRYO_CHECK(!isfinite(gf->area[q]) || fabs(gf->area[q] - area) <= 1e-2 * area, &c->err,
-                 CRYO_ERR_DATA,
-                 "grid_file %s: 'area' of cell (i, j) = (%d, %d) is %g m2, its corners enclose "
-                 "%g m2: more than 1 %% apart (other units, or the area of another grid?)",
-                 path, b->i0 + i, b->j0 + j, gf->area[q], area);
       mask->host[q] = gf->mask[q] * (gc->mask_file[0] ? mask->host[q] : 1.0);
       if (mask->host[q] == 0.0) continue;
       const double w1 = 2.0 * hypot(g[CRYO_GEOM_A1X], g[CRYO_GEOM_A1Y]);
@@ -85,7 +78,6 @@ static int init_geometry(cryo_component *c, seaice_model *m, cryo_field *mask) {
   if (isfinite(width)) CRYO_CALL(cryo_config_check_mevp(&c->cfg, width, &c->err));
   for (int k = 0; k < 4; ++k)
     cryo_field_to_device(c, f[k]);
-  (void)m;
   return CRYO_OK;
 }
 
@@ -117,7 +109,7 @@ static int init_state(cryo_component *c, seaice_model *m) {
                "%s: &cryo_seaice init = 'cyclone' needs the built-in box (its formulas use x "
                "and y of the box), not grid_file = '%s': use init = 'uniform' or 'file'",
                c->cfg.source, c->cfg.grid.grid_file);
-    CRYO_CALL(init_geometry(c, m, mask));
+    CRYO_CALL(init_geometry(c, mask));
   }
   if (!strcmp(sc->init, "file")) {
     /* Cell means h (m) and a; the dG1 slopes start at zero. */

@@ -29,7 +29,7 @@
  * one, and each sqrt, division, exp or pow one (an FMA is two); what the
  * compilers finally execute differs a little (common subexpressions).
  *
- * Usage: cryodyn-bench [--all | --quick] [--profile | --launch] [--landice] [--reps N]
+ * Usage: cryodyn-bench [--all | --quick] [--profile | --launch] [--landice | --seaice] [--reps N]
  *        cryodyn-bench --cyclone NX DAYS DT NEVP OUTDIR
  *   --all      sea ice 1024^2 and 4096^2 cells, land ice 128x128x16 and
  *              512x512x16 elements, ISMIP-HOM A Newton solve 40x40x10 (default)
@@ -38,6 +38,7 @@
  *   --launch   only the fixed cost of a launch, with little and with 16 GiB
  *              of device memory allocated
  *   --landice  skip the sea-ice kernels (copy bandwidth, land ice, Newton solve only)
+ *   --seaice   skip the land-ice kernels and the Newton solve
  *   --reps N   calls per timing (median; default 50)
  *   --cyclone  the full Mehlmann cyclone on NX x NX cells (dx = 512 km / NX)
  *              for DAYS days with macro step DT s and NEVP mEVP iterations,
@@ -1573,7 +1574,7 @@ static void print_table(double bw) {
 }
 
 static int bench_main(int argc, char **argv) {
-  int quick = 0, reps = 50, launch = 0, landice_only = 0;
+  int quick = 0, reps = 50, launch = 0, landice_only = 0, seaice_only = 0;
   const char *cyc_dir = NULL;
   int cyc_n = 0, cyc_nevp = 0;
   double cyc_days = 0.0, cyc_dt = 0.0;
@@ -1597,13 +1598,16 @@ static int bench_main(int argc, char **argv) {
       launch = 1;
     else if (!strcmp(argv[q], "--landice"))
       landice_only = 1;
+    else if (!strcmp(argv[q], "--seaice"))
+      seaice_only = 1;
     else if (!strcmp(argv[q], "--reps") && q + 1 < argc)
       reps = atoi(argv[++q]);
     else {
-      fprintf(stderr,
-              "usage: %s [--all | --quick | --profile | --launch] [--landice] [--reps N]\n"
-              "       %s --cyclone NX DAYS DT NEVP OUTDIR\n",
-              argv[0], argv[0]);
+      fprintf(
+          stderr,
+          "usage: %s [--all | --quick | --profile | --launch] [--landice | --seaice] [--reps N]\n"
+          "       %s --cyclone NX DAYS DT NEVP OUTDIR\n",
+          argv[0], argv[0]);
       return EXIT_FAILURE;
     }
   }
@@ -1656,9 +1660,9 @@ static int bench_main(int argc, char **argv) {
     bench_seaice_quad(sea[q], reps);
   }
   const int li[2] = {quick ? 32 : 128, quick ? 64 : 512};
-  for (int q = 0; q < 2; ++q)
+  for (int q = 0; q < 2 && !seaice_only; ++q)
     bench_landice(li[q], 16, q == 0 ? reps : (reps + 1) / 2, q == 0);
-  if (g_profile)
+  if (g_profile || seaice_only)
     ;
   else if (quick)
     bench_solve(20, 5, 80.0e3, 1);

@@ -35,82 +35,6 @@ struct cryo_err;
  * into calls to the device libm. (A NaN in x gives y.) */
 #if defined(_OPENACC)
 #pragma acc routine seq
-/* Rotation rate of the Earth (sidereal day), s-1. */
-#define CRYO_EARTH_OMEGA 7.292115e-5
-
-/* Positions from which cryo_seaice_geometry computes the geometry arrays. */
-typedef struct cryo_seaice_grid_points {
-  int spherical;  /* 1: lon/lat in degrees on a sphere of radius `radius`; 0: x/y in m, a plane */
-  double radius;  /* m */
-  double omega;   /* rotation rate of the Earth, s-1: spherical grids get f = 2 omega sin(lat) */
-  double f_plane; /* planar grids: the Coriolis parameter of every node, s-1 */
-  /* nodes (i, j), i in [-2, nx+2], j in [-2, ny+2] (two rings, so that the
-   * frame of a halo node is computed from the same neighbours as by its
-   * owner), at [(j + 2) * (nx + 5) + i + 2]; node_ok 1 where the node belongs
-   * to the domain (values elsewhere are not read) */
-  const double *node_x, *node_y;
-  const unsigned char *node_ok;
-  /* cell centres in block layout (CRYO_CELL), halo ring included: the
-   * directions east and north of a cell are taken there */
-  const double *cell_x, *cell_y;
-  const unsigned char *cell_ok;
-} cryo_seaice_grid_points;
-
-/* Host code, once per run: geom and rot of every cell of the block with all
- * 4 corners in the domain (others 0), fcor and nrot of every node in the
- * domain (others 0), halo ring included, from the node positions alone, so
- * that every rank computes the same values for a cell or node. */
-void cryo_seaice_geometry(const cryo_block *b, const cryo_seaice_grid_points *g, double *geom,
-                          double *rot, double *fcor, double *nrot);
-/* The node data from which a kernel computes a cell's geom as it goes
- * (quad_cell_geometry in kernels/seaice_quad_cell.h; cryodyn-bench measures
- * that against the stored geom, docs/performance.md): position (m) and grid
- * direction e1 of every node of the block in the domain, 3 values each. */
-void cryo_seaice_node_frames(const cryo_block *b, const cryo_seaice_grid_points *g, double *pos,
-                             double *e1);
-
-/* The kernels of general quadrilateral cells (seaice_quad_*.c): the same
- * updates as their rectangle counterparts above, from the geometry arrays of
- * s; velocity and forcing in the nodes' grid frames, stress in the cells'
- * frames, Coriolis from fcor. */
-void cryo_seaice_quad_stress_kernel(const cryo_seaice_params *p, const cryo_block *b,
-                                    cryo_seaice_state *s);
-void cryo_seaice_quad_velocity_kernel(const cryo_seaice_params *p, const cryo_block *b,
-                                      cryo_seaice_state *s);
-/* dG0 upwind transport: each face's flux is computed from the geometry of
- * one cell (the face's lower-index cell: its east or north face), so both
- * neighbours use the same value and sum(h area) is conserved to round-off. */
-void cryo_seaice_quad_advect_kernel(const cryo_seaice_params *p, const cryo_block *b,
-                                    cryo_seaice_state *s);
-/* dG1 stage, limiter and bounds as cryo_seaice_advect_dg1_kernel and
- * friends, in the centroid-shifted basis {1, X - Xc, Y - Yc} (seaice_quad_advect_dg1.c). */
-void cryo_seaice_quad_advect_dg1_kernel(const cryo_seaice_params *p, const cryo_block *b,
-                                        const cryo_seaice_state *s, double w_base,
-                                        const double *h_base, const double *a_base, const double *h,
-                                        const double *a, double *h_out, double *a_out);
-void cryo_seaice_quad_limit_dg1_kernel(const cryo_block *b, const cryo_seaice_state *s, double *h,
-                                       double *a);
-void cryo_seaice_quad_bound_dg1_kernel(const cryo_block *b, const cryo_seaice_state *s, double *h,
-                                       double *a);
-/* shear and divergence at the cell centres (as cryo_seaice_diag_rates) */
-void cryo_seaice_quad_diag_rates(const cryo_block *b, cryo_seaice_state *s);
-/* Node forcing in grid frames from cell-centred components: along east and
- * north (east_north = 1; each rotated into its cell's frame with rot) or
- * along the grid's own directions (east_north = 0); then each cell's vector
- * into the node's frame, mean of the node's 4 cells. */
-void cryo_seaice_quad_forcing_to_nodes(const cryo_block *b, cryo_seaice_state *s, int east_north,
-                                       const double *uair_c, const double *vair_c,
-                                       const double *uocn_c, const double *vocn_c);
-/* As cryo_seaice_coupling_fields, vectors at the cell centres along east and
- * north (east_north = 1) or the cell's grid directions. */
-void cryo_seaice_quad_coupling_fields(const cryo_seaice_params *p, const cryo_block *b,
-                                      const cryo_seaice_state *s, int east_north, double *uice,
-                                      double *vice, double *aice, double *hice, double *taux,
-                                      double *tauy);
-/* Node velocity along east and north (output), every node of the block. */
-void cryo_seaice_quad_east_north(const cryo_block *b, const cryo_seaice_state *s, double *u_east,
-                                 double *v_north);
-
 #endif
 static inline double cryo_seaice_max(double x, double y) {
   return x > y ? x : y;
@@ -118,85 +42,6 @@ static inline double cryo_seaice_max(double x, double y) {
 
 #if defined(_OPENACC)
 #pragma acc routine seq
-/* Rotation rate of the Earth (sidereal day), s-1. */
-#define CRYO_EARTH_OMEGA 7.292115e-5
-
-/* Positions from which cryo_seaice_geometry computes the geometry arrays. */
-typedef struct cryo_seaice_grid_points {
-  int spherical;  /* 1: lon/lat in degrees on a sphere of radius `radius`; 0: x/y in m, a plane */
-  double radius;  /* m */
-  double omega;   /* rotation rate of the Earth, s-1: spherical grids get f = 2 omega sin(lat) */
-  double f_plane; /* planar grids: the Coriolis parameter of every node, s-1 */
-  /* nodes (i, j), i in [-2, nx+2], j in [-2, ny+2] (two rings, so that the
-   * frame of a halo node is computed from the same neighbours as by its
-   * owner), at [(j + 2) * (nx + 5) + i + 2]; node_ok 1 where the node belongs
-   * to the domain (values elsewhere are not read) */
-  const double *node_x, *node_y;
-  const unsigned char *node_ok;
-  /* cell centres in block layout (CRYO_CELL), halo ring included: the
-   * directions east and north of a cell are taken there */
-  const double *cell_x, *cell_y;
-  const unsigned char *cell_ok;
-} cryo_seaice_grid_points;
-
-/* Host code, once per run: geom and rot of every cell of the block with all
- * 4 corners in the domain (others 0), fcor and nrot of every node in the
- * domain (others 0), halo ring included, from the node positions alone, so
- * that every rank computes the same values for a cell or node. */
-void cryo_seaice_geometry(const cryo_block *b, const cryo_seaice_grid_points *g, double *geom,
-                          double *rot, double *fcor, double *nrot);
-/* The node data from which a kernel computes a cell's geom as it goes
- * (quad_cell_geometry in kernels/seaice_quad_cell.h; cryodyn-bench measures
- * that against the stored geom, docs/performance.md): position (m) and grid
- * direction e1 of every node of the block in the domain, 3 values each. */
-void cryo_seaice_node_frames(const cryo_block *b, const cryo_seaice_grid_points *g, double *pos,
-                             double *e1);
-
-/* The kernels of general quadrilateral cells (seaice_quad_*.c): the same
- * updates as their rectangle counterparts above, from the geometry arrays of
- * s; velocity and forcing in the nodes' grid frames, stress in the cells'
- * frames, Coriolis from fcor. */
-void cryo_seaice_quad_stress_kernel(const cryo_seaice_params *p, const cryo_block *b,
-                                    cryo_seaice_state *s);
-void cryo_seaice_quad_velocity_kernel(const cryo_seaice_params *p, const cryo_block *b,
-                                      cryo_seaice_state *s);
-/* dG0 upwind transport: each face's flux is computed from the geometry of
- * one cell (the face's lower-index cell: its east or north face), so both
- * neighbours use the same value and sum(h area) is conserved to round-off. */
-void cryo_seaice_quad_advect_kernel(const cryo_seaice_params *p, const cryo_block *b,
-                                    cryo_seaice_state *s);
-/* dG1 stage, limiter and bounds as cryo_seaice_advect_dg1_kernel and
- * friends, in the centroid-shifted basis {1, X - Xc, Y - Yc} (seaice_quad_advect_dg1.c). */
-void cryo_seaice_quad_advect_dg1_kernel(const cryo_seaice_params *p, const cryo_block *b,
-                                        const cryo_seaice_state *s, double w_base,
-                                        const double *h_base, const double *a_base, const double *h,
-                                        const double *a, double *h_out, double *a_out);
-void cryo_seaice_quad_limit_dg1_kernel(const cryo_block *b, const cryo_seaice_state *s, double *h,
-                                       double *a);
-void cryo_seaice_quad_bound_dg1_kernel(const cryo_block *b, const cryo_seaice_state *s, double *h,
-                                       double *a);
-/* shear and divergence at the cell centres (as cryo_seaice_diag_rates) */
-void cryo_seaice_quad_diag_rates(const cryo_block *b, cryo_seaice_state *s);
-/* Node forcing in grid frames from cell-centred components: along east and
- * north (east_north = 1; each rotated into its cell's frame with rot) or
- * along the grid's own directions (east_north = 0); then each cell's vector
- * into the node's frame, mean of the node's 4 cells. */
-void cryo_seaice_quad_forcing_to_nodes(const cryo_block *b, cryo_seaice_state *s, int east_north,
-                                       const double *uair_c, const double *vair_c,
-                                       const double *uocn_c, const double *vocn_c);
-/* As cryo_seaice_coupling_fields, vectors at the cell centres along east and
- * north (east_north = 1) or the cell's grid directions. */
-void cryo_seaice_quad_coupling_fields(const cryo_seaice_params *p, const cryo_block *b,
-                                      const cryo_seaice_state *s, int east_north, double *uice,
-                                      double *vice, double *aice, double *hice, double *taux,
-                                      double *tauy);
-/* Node velocity along east and north (output), every node of the block. */
-void cryo_seaice_quad_east_north(const cryo_block *b, const cryo_seaice_state *s, double *u_east,
-                                 double *v_north);
-/* Smallest width (m) of an owned active cell: the shorter of its two
- * midlines, for the mEVP stability bound. */
-double cryo_seaice_quad_min_width(const cryo_block *b, const cryo_seaice_state *s);
-
 #endif
 static inline double cryo_seaice_min(double x, double y) {
   return x < y ? x : y;
@@ -506,8 +351,5 @@ void cryo_seaice_quad_coupling_fields(const cryo_seaice_params *p, const cryo_bl
 /* Node velocity along east and north (output), every node of the block. */
 void cryo_seaice_quad_east_north(const cryo_block *b, const cryo_seaice_state *s, double *u_east,
                                  double *v_north);
-/* Smallest width (m) of an owned active cell: the shorter of its two
- * midlines, for the mEVP stability bound. */
-double cryo_seaice_quad_min_width(const cryo_block *b, const cryo_seaice_state *s);
 
 #endif

@@ -28,11 +28,13 @@
 #       weak scaling of land ice; writes DIR/pack/scale.md (see scale below)
 #
 # The cases: the sea-ice cyclone at 8 km for 6 h on 1, 2 and 4 ranks, free
-# drift from a NetCDF forcing file, ISMIP-HOM A at L = 80 km, and ISMIP-HOM A
-# with thickness evolution over two coupling intervals on 1 and 2 ranks. Ranks
-# take the node's GPUs in turn: on one GPU they share it, on several each
-# has its own. `run` also times the 2 km cyclone for 2 days (no CPU twin: it
-# takes about an hour on two cores); GPU_CHECK_TIMING=0 skips it.
+# drift from a NetCDF forcing file, ISMIP-HOM A at L = 80 km, ISMIP-HOM A
+# with thickness evolution over two coupling intervals on 1 and 2 ranks, and
+# the Arctic case (a 25 km polar stereographic grid file with land, docs/arctic.md)
+# for one day on 1 and 2 ranks. Ranks take the node's GPUs in turn: on one
+# GPU they share it, on several each has its own. `run` also times the 2 km
+# cyclone for 2 days and the Arctic case for 30 days (no CPU twins: hours on
+# two cores); GPU_CHECK_TIMING=0 skips them.
 #
 # The run fails (exit 1) when a GPU run fails, when its banner does not name
 # a GPU, when a variable differs from the CPU output by more than the case's
@@ -62,7 +64,9 @@ cyclone_8km_4ranks 4 cyclone_8km
 free_drift 1 free_drift
 ismip_hom_a_L80 1 ismip_hom_a_L80
 landice_evolve 1 landice_evolve
-landice_evolve_2ranks 2 landice_evolve"
+landice_evolve_2ranks 2 landice_evolve
+arctic 1 arctic
+arctic_2ranks 2 arctic"
 
 # Write case NAME's namelist (from the shipped ones in SRC/namelists) and
 # inputs into the current directory; print the output file's name.
@@ -94,6 +98,14 @@ make_case() { # NAME SRC
 /
 EOF
       echo landice_evolve.nc ;;
+    arctic*)
+      # the Arctic case (docs/arctic.md) on its grid file, one day
+      sed -e 's/^ *run_length = .*/  run_length = 86400/' \
+        -e 's/^ *output_interval = .*/  output_interval = 43200/' \
+        -e "s/^ *restart_out = .*/  restart_out = ''/" \
+        "$2/namelists/arctic.nml" > case.nml
+      cp "$2/arctic/arctic_grid.nc" "$2/arctic/arctic_forcing.nc" .
+      echo arctic.nc ;;
   esac
 }
 
@@ -277,6 +289,9 @@ build() {
   tar -cJf "$pack/libs.tar.xz" -C "$pack/lib-all" .
   rm -rf "$pack/lib-all"
   write_free_drift_forcing "$pack/free_drift_forcing.nc"
+  # the Arctic grid and forcing: the generator needs the tools environment
+  # of scripts/install-deps.sh (global-land-mask)
+  "$(sh "$src/scripts/tools-python")" "$src/scripts/make_arctic.py" --out-dir "$pack/arctic" > /dev/null
   write_reader "$pack/ncread.py"
   echo "$cases" | while read -r name np ref; do
     [ "$name" = "$ref" ] || continue
@@ -325,6 +340,15 @@ run() {
     mkdir -p "$dir/gpu/cyclone_2km"
     (cd "$dir/gpu/cyclone_2km" && cp "$dir/namelists/cyclone_2km.nml" case.nml &&
       "$dir/cryodyn" case.nml > run.log 2>&1 < /dev/null)
+    echo "gpu-check: the Arctic case, 30 days"
+    mkdir -p "$dir/gpu/arctic_30d"
+    (cd "$dir/gpu/arctic_30d" && cp "$dir/namelists/arctic.nml" case.nml &&
+      cp "$dir/arctic/arctic_grid.nc" "$dir/arctic/arctic_forcing.nc" . &&
+      "$dir/cryodyn" case.nml > run.log 2>&1 < /dev/null) || {
+      echo "gpu-check: error: the 30-day Arctic run failed; its log:" >&2
+      tail -20 "$dir/gpu/arctic_30d/run.log" >&2
+      return 1
+    }
   fi
   compare
 }
@@ -726,7 +750,7 @@ from ncread import read_doubles as read
 # per operation are then carried through the iterations. The tolerances are
 # relative to the largest magnitude of each variable.
 tolerance = {"cyclone_8km": 1e-10, "free_drift": 1e-10, "ismip_hom_a_L80": 1e-12,
-             "landice_evolve": 1e-12}
+             "landice_evolve": 1e-12, "arctic": 1e-10}
 
 def out_name(case_dir):
     return open(os.path.join(case_dir, "output_name")).read().strip()
@@ -777,6 +801,15 @@ if os.path.exists(timing):
                  "dynamics %.1f s, init %.1f s, output %.1f s, restart %.1f s"
                  % tuple(phase(timing, p) for p in ("dynamics", "init", "output", "restart")))
     last = [l for l in log.splitlines() if l.startswith("cryodyn: t =")]
+    if last:
+        lines.append("last progress line: `%s`" % last[-1])
+timing = os.path.join(pack, "gpu", "arctic_30d", "run.log")
+if os.path.exists(timing):
+    lines.append("")
+    lines.append("Arctic case (300 x 300 cells of 25 km, 30 days, dt 1800 s, 500 mEVP iterations) on "
+                 "the GPU: dynamics %.1f s, init %.1f s, forcing %.1f s, output %.1f s, restart %.1f s"
+                 % tuple(phase(timing, p) for p in ("dynamics", "init", "forcing", "output", "restart")))
+    last = [l for l in open(timing).read().splitlines() if l.startswith("cryodyn: t =")]
     if last:
         lines.append("last progress line: `%s`" % last[-1])
 banner = open(os.path.join(pack, "gpu", cases[0][0], "run.log")).read().splitlines()[:5]

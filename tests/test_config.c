@@ -36,6 +36,12 @@ static void test_defaults(void) {
   CU_ASSERT_EQUAL(cfg.seaice.p.coriolis, 1.46e-4);
   CU_ASSERT_STRING_EQUAL(cfg.run.forcing, "analytic");
   CU_ASSERT_STRING_EQUAL(cfg.run.calendar, "proleptic_gregorian");
+  /* without grid_file: the built-in box, vectors along east and north */
+  CU_ASSERT_STRING_EQUAL(cfg.grid.grid_file, "");
+  CU_ASSERT_STRING_EQUAL(cfg.grid.vector_frame, "east_north");
+  CU_ASSERT_EQUAL(cfg.grid.east_north, 1);
+  CU_ASSERT_EQUAL(cfg.grid.earth_radius, 6371229.0);
+  CU_ASSERT_EQUAL(cfg.seaice.p.quad, 0);
 }
 
 typedef struct {
@@ -97,6 +103,22 @@ static void test_inconsistent(void) {
       {"&cryo_run model='landice', run_length=86400, coupling_interval=86400 /\n&cryo_grid "
        "nx=8, ny=8 /\n&cryo_landice case = 'ismip-hom-b' /\n",
        CRYO_ERR_RANGE, "ismip-hom-b"},
+      /* &cryo_grid grid_file (namelists/README.md, Grid files): refused
+       * before the file is opened */
+      {"&cryo_run model='seaice', run_length=7200, coupling_interval=3600 /\n&cryo_grid "
+       "grid_file='g.nc' /\n",
+       CRYO_ERR_RANGE, "forcing = 'analytic' is the cyclone benchmark of the built-in box"},
+      {"&cryo_run model='landice', run_length=86400, coupling_interval=86400 /\n&cryo_grid "
+       "grid_file='g.nc' /\n",
+       CRYO_ERR_RANGE, "case.nml:2: &cryo_grid: grid_file = 'g.nc' is for model = 'seaice'"},
+      {"&cryo_run model='seaice', run_length=7200, coupling_interval=3600, forcing='host' /\n"
+       "&cryo_grid nx=8, ny=8, vector_frame='north' /\n",
+       CRYO_ERR_RANGE, "vector_frame"},
+      {"&cryo_run model='seaice', run_length=7200, coupling_interval=3600 /\n&cryo_grid nx=8, "
+       "ny=8, earth_radius=6371. /\n",
+       CRYO_ERR_RANGE, "earth_radius"},
+      {"&cryo_run model='seaice', run_length=7200, coupling_interval=3600 /\n&cryo_grid ny=8 /\n",
+       CRYO_ERR_MISSING, "required name nx"},
   };
   for (size_t k = 0; k < sizeof cases / sizeof cases[0]; ++k) {
     cryo_config cfg;

@@ -16,6 +16,7 @@
 #include <netcdf.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static int read_text(cryo_config *cfg, const char *text, cryo_err *err) {
   return cryo_config_read_string(cfg, text, "t.nml", err);
@@ -76,10 +77,17 @@ static void test_bounds(void) {
   CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "thickness = 20000 m is above max_thickness = 15000 m"));
 }
 
+/* Every shipped namelist reads without error or warning. Those naming a grid
+ * file read it from CRYO_GRID_DIR (tests/config_checks.test writes them). */
 static void test_shipped(void) {
-  const char *top = getenv("top_srcdir");
-  char dir[1024];
-  snprintf(dir, sizeof dir, "%s/namelists", top ? top : ".");
+  const char *top = getenv("top_srcdir"), *grids = getenv("CRYO_GRID_DIR");
+  char dir[1024], cwd[512];
+  CU_ASSERT_PTR_NOT_NULL_FATAL(getcwd(cwd, sizeof cwd));
+  if (top && top[0] == '/')
+    snprintf(dir, sizeof dir, "%s/namelists", top);
+  else
+    snprintf(dir, sizeof dir, "%s/%s/namelists", cwd, top ? top : ".");
+  if (grids) CU_ASSERT_EQUAL_FATAL(chdir(grids), 0);
   DIR *d = opendir(dir);
   CU_ASSERT_PTR_NOT_NULL_FATAL(d);
   int count = 0;
@@ -106,6 +114,7 @@ static void test_shipped(void) {
     count++;
   }
   closedir(d);
+  CU_ASSERT_EQUAL(chdir(cwd), 0);
   CU_ASSERT(count >= 20);
 }
 
@@ -138,6 +147,10 @@ static void test_ignored(void) {
        "&cryo_run: forcing_vars is ignored: forcing = 'analytic'"},
       {SEAICE_RUN " /\n&cryo_grid nx = 8, ny = 8, mask_var = 'm' /\n",
        "&cryo_grid: mask_var is ignored: mask_file = ''"},
+      {SEAICE_RUN " /\n&cryo_grid nx = 8, ny = 8, vector_frame = 'grid' /\n",
+       "&cryo_grid: vector_frame is ignored: grid_file = '' (the built-in box's grid directions"},
+      {SEAICE_RUN " /\n&cryo_grid nx = 8, ny = 8, earth_radius = 6.4e6 /\n",
+       "t.nml:2: &cryo_grid: earth_radius is ignored: grid_file = '' (the built-in box is planar)"},
       {SEAICE_RUN " /\n&cryo_grid nx = 8, ny = 8 /\n&cryo_coupling component = 'ice' /\n",
        "&cryo_coupling: component is ignored: forcing = 'analytic' (only 'oasis' uses "
        "&cryo_coupling)"},

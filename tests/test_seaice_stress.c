@@ -283,26 +283,33 @@ static void test_adjointness(void) {
   free(mask);
 }
 
+/* The table lists every member of the state once; rectangles (p.quad = 0)
+ * leave out the geometry arrays, the last QUAD_ARRAYS members. */
+#define QUAD_ARRAYS 4 /* geom, rot, fcor, nrot */
 static void test_array_table(void) {
-  for (int order = 0; order <= 1; ++order) {
-    cryo_seaice_params p;
-    cryo_seaice_params_cyclone(&p);
-    p.tracer_order = order;
-    const cryo_seaice_array_info *t;
-    const int n = cryo_seaice_arrays(&p, &t);
-    CU_ASSERT_EQUAL(n * sizeof(double *), sizeof(cryo_seaice_state));
-    int seen[64] = {0};
-    for (int k = 0; k < n; ++k) {
-      const size_t slot = t[k].offset / sizeof(double *);
-      CU_ASSERT(slot < (size_t)n && t[k].offset % sizeof(double *) == 0);
-      if (slot < 64) ++seen[slot];
-      if (!strcmp(t[k].name, "h") || !strcmp(t[k].name, "a"))
-        CU_ASSERT_EQUAL(t[k].nlev, order == 1 ? 3 : 1);
-      if (!strcmp(t[k].name, "u")) CU_ASSERT_STRING_EQUAL(t[k].standard_name, "sea_ice_x_velocity");
+  const int nall = (int)(sizeof(cryo_seaice_state) / sizeof(double *));
+  for (int quad = 0; quad <= 1; ++quad)
+    for (int order = 0; order <= 1; ++order) {
+      cryo_seaice_params p;
+      cryo_seaice_params_cyclone(&p);
+      p.tracer_order = order;
+      p.quad = quad;
+      const cryo_seaice_array_info *t;
+      const int n = cryo_seaice_arrays(&p, &t);
+      CU_ASSERT_EQUAL(n, quad ? nall : nall - QUAD_ARRAYS);
+      int seen[64] = {0};
+      for (int k = 0; k < n; ++k) {
+        const size_t slot = t[k].offset / sizeof(double *);
+        CU_ASSERT(slot < (size_t)n && t[k].offset % sizeof(double *) == 0);
+        if (slot < 64) ++seen[slot];
+        if (!strcmp(t[k].name, "h") || !strcmp(t[k].name, "a"))
+          CU_ASSERT_EQUAL(t[k].nlev, order == 1 ? 3 : 1);
+        if (!strcmp(t[k].name, "u"))
+          CU_ASSERT_STRING_EQUAL(t[k].standard_name, "sea_ice_x_velocity");
+      }
+      for (int k = 0; k < n; ++k)
+        CU_ASSERT_EQUAL(seen[k], 1);
     }
-    for (int k = 0; k < n; ++k)
-      CU_ASSERT_EQUAL(seen[k], 1);
-  }
 }
 
 int main(void) {

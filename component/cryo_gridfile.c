@@ -1,0 +1,703 @@
+/* Grid files (cryo_gridfile.h; namelists/README.md, Grid files).
+ *
+ * Every rank opens the file and reads only a window of cells around its
+ * block, [-2, nx+2] x [-2, ny+2] clipped to the file: the halo ring of cells,
+ * the two rings of nodes of kernels/seaice.h, and one more column and row so
+ * that every node is taken from the same cell of the file (its corner 0, or
+ * at the top and right edges of the grid a corner of the last cell) by every
+ * rank that holds it: shared nodes are then bit-identical on all ranks, even
+ * where the file's neighbouring cells agree only within the tolerance.
+ *
+ * What is checked, in this order, each error naming the file, the variable
+ * and the global cell (i, j):
+ *   the file cannot be opened                                CRYO_ERR_FILE
+ *   the NetCDF library fails                                 CRYO_ERR_NETCDF
+ *   missing dimension or variable                            CRYO_ERR_MISSING
+ *   sizes other than the grid's, dimensions other than
+ *   (y, x) and (y, x, 4), units that are not the format's    CRYO_ERR_FORMAT
+ *   NaN, Inf, fill values; latitudes outside [-90, 90];
+ *   corners of neighbouring cells that disagree; cells that
+ *   are degenerate, folded or clockwise, or whose centre lies
+ *   outside their corners; mask values other than 0 and 1;
+ *   areas not > 0 or far from what the corners enclose;
+ *   angles more than 1 degree from the corners' direction    CRYO_ERR_DATA
+ */
+#include "cryo_gridfile.h"
+
+#include "cryo_ncvar.h"
+
+#include <math.h>
+#include <netcdf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#define NV 4 /* corners of a cell */
+/* Neighbouring cells' copies of a corner agree within this many degrees
+ * (spherical) or this fraction of the coordinate or the cell size (planar):
+ * far below any cell size, far above the round-off of a generator. */
+#define CORNER_TOL 1e-6
+/* Longitude means nothing at the poles: it is not compared there. */
+#define POLE_LAT (90.0 - 1e-9)
+/* A turn at a corner whose sine is below this counts as no turn (a straight
+ * angle: the cell is a triangle or flat). */
+#define TURN_TOL    1e-10
+#define ANGLE_TOL   1.0 /* degrees, file angle against the corners' direction */
+#define AREA_FACTOR 2.0
+#define MAX_CELLS   1000000 /* along x or y, as &cryo_grid nx, ny */
+#define ATT_LEN     256
+
+static const double deg = M_PI / 180.0;
+
+/* The open file and what it holds. */
+typedef struct gf_file {
+  int ncid;
+  char where[CRYO_ERR_MSG_LEN / 2]; /* "<source> '<path>'", the start of every message */
+  int dim_y, dim_x;
+  int nx, ny; /* cells */
+  int spherical;
+  /* centre and corner variables: lon, lat, lon_bnds, lat_bnds or x_c, y_c, x_bnds, y_bnds */
+  char cx[NC_MAX_NAME + 1], cy[NC_MAX_NAME + 1], bx[NC_MAX_NAME + 1], by[NC_MAX_NAME + 1];
+  cryo_err *err;
+} gf_file;
+
+/* Cells [gi0, gi0 + ni) x [gj0, gj0 + nj) of the file, as read. */
+typedef struct gf_window {
+  int gi0, gj0, ni, nj;
+  double *cx, *cy, *bx, *by; /* centres; corners, 4 per cell */
+  double *mask, *area, *angle;
+  double angle_unit; /* radians per unit of the angle variable */
+} gf_window;
+
+/* Text attribute `name` of variable varid (characters, or one string) into
+ * out (ATT_LEN bytes); *present = 0 when it is absent. */
+static int text_att(const gf_file *f, int varid, const char *var, const char *name, char *out,
+                    int *present) {
+  nc_type type;
+  size_t len;
+  int s = nc_inq_att(f->ncid, varid, name, &type, &len);
+  *present = s == NC_NOERR;
+  out[0] = '\0';
+  if (s == NC_ENOTATT) return CRYO_OK;
+  CRYO_NC(s, f->err, "%s: variable '%s', attribute '%s'", f->where, var, name);
+  if (type == NC_STRING && len == 1) {
+    char *str = NULL;
+    CRYO_NC(nc_get_att_string(f->ncid, varid, name, &str), f->err,
+            "%s: variable '%s', attribute '%s'", f->where, var, name);
+    snprintf(out, ATT_LEN, "%s", str ? str : "");
+    nc_free_string(1, &str);
+    return CRYO_OK;
+  }
+  CRYO_CHECK(type == NC_CHAR && len < ATT_LEN, f->err, CRYO_ERR_FORMAT,
+             "%s: variable '%s', attribute '%s' is not a text of at most %d characters", f->where,
+             var, name, ATT_LEN - 1);
+  CRYO_NC(nc_get_att_text(f->ncid, varid, name, out), f->err, "%s: variable '%s', attribute '%s'",
+          f->where, var, name);
+  out[len] = '\0';
+  return CRYO_OK;
+}
+
+static int find_dim(gf_file *f, const char *name, const char *meaning, int *id, int *len) {
+  int s = nc_inq_dimid(f->ncid, name, id);
+  CRYO_CHECK(s != NC_EBADDIM, f->err, CRYO_ERR_MISSING, "%s has no dimension '%s' (%s)", f->where,
+             name, meaning);
+  size_t n = 0;
+  if (s == NC_NOERR) s = nc_inq_dimlen(f->ncid, *id, &n);
+  CRYO_NC(s, f->err, "%s: dimension '%s'", f->where, name);
+  CRYO_CHECK(n >= 2 && n <= MAX_CELLS, f->err, CRYO_ERR_FORMAT,
+             "%s: dimension '%s' = %zu; a grid has 2 to %d cells each way", f->where, name, n,
+             MAX_CELLS);
+  *len = (int)n;
+  return CRYO_OK;
+}
+
+static int has_var(const gf_file *f, const char *name) {
+  int id;
+  return nc_inq_varid(f->ncid, name, &id) == NC_NOERR;
+}
+
+/* The name of the corner variable of centre variable `var`: its CF `bounds`
+ * attribute, else `fallback`. */
+static int bounds_name(gf_file *f, const char *var, const char *fallback, char *out) {
+  int id, present;
+  char att[ATT_LEN];
+  CRYO_NC(nc_inq_varid(f->ncid, var, &id), f->err, "%s: variable '%s'", f->where, var);
+  CRYO_CALL(text_att(f, id, var, "bounds", att, &present));
+  CRYO_CHECK(!present || (att[0] && strlen(att) <= NC_MAX_NAME), f->err, CRYO_ERR_FORMAT,
+             "%s: variable '%s', attribute 'bounds' = '%s' is not a variable name", f->where, var,
+             att);
+  snprintf(out, NC_MAX_NAME + 1, "%s", present ? att : fallback);
+  return CRYO_OK;
+}
+
+/* Open `path`, find the dimensions y and x and whether the grid is on the
+ * sphere (lon, lat) or planar (x_c, y_c). On error the file is closed. */
+static int open_file(gf_file *f, const char *path, const char *source, cryo_err *err) {
+  memset(f, 0, sizeof *f);
+  f->err = err;
+  f->ncid = -1;
+  snprintf(f->where, sizeof f->where, "%s '%s'", source, path);
+  int s = nc_open(path, NC_NOWRITE, &f->ncid);
+  if (s != NC_NOERR) {
+    f->ncid = -1;
+    return cryo_nc_error(s, CRYO_ERR_FILE, err, "%s", f->where);
+  }
+  int status = find_dim(f, "y", "cells along j", &f->dim_y, &f->ny);
+  if (status == CRYO_OK) status = find_dim(f, "x", "cells along i", &f->dim_x, &f->nx);
+  if (status == CRYO_OK) {
+    int lon = has_var(f, "lon"), lat = has_var(f, "lat");
+    int xc = has_var(f, "x_c"), yc = has_var(f, "y_c");
+    f->spherical = lon || lat;
+    if (lon != lat)
+      status = CRYO_ERROR(err, CRYO_ERR_MISSING,
+                          "%s has variable '%s' but no '%s' (cell centres on the sphere need both)",
+                          f->where, lon ? "lon" : "lat", lon ? "lat" : "lon");
+    else if (!lon && xc != yc)
+      status = CRYO_ERROR(err, CRYO_ERR_MISSING,
+                          "%s has variable '%s' but no '%s' (cell centres in a plane need both)",
+                          f->where, xc ? "x_c" : "y_c", xc ? "y_c" : "x_c");
+    else if (!lon && !xc)
+      status = CRYO_ERROR(err, CRYO_ERR_MISSING,
+                          "%s has neither variables 'lon' and 'lat' (cell centres on the sphere, "
+                          "degrees) nor 'x_c' and 'y_c' (cell centres in a plane, m)",
+                          f->where);
+  }
+  if (status == CRYO_OK) {
+    snprintf(f->cx, sizeof f->cx, "%s", f->spherical ? "lon" : "x_c");
+    snprintf(f->cy, sizeof f->cy, "%s", f->spherical ? "lat" : "y_c");
+    status = bounds_name(f, f->cx, f->spherical ? "lon_bnds" : "x_bnds", f->bx);
+    if (status == CRYO_OK)
+      status = bounds_name(f, f->cy, f->spherical ? "lat_bnds" : "y_bnds", f->by);
+  }
+  if (status != CRYO_OK) {
+    nc_close(f->ncid);
+    f->ncid = -1;
+  }
+  return status;
+}
+
+int cryo_gridfile_inquire(const char *path, int *nx, int *ny, int *spherical, cryo_err *err) {
+  gf_file f;
+  CRYO_CALL(open_file(&f, path, "grid file", err));
+  *nx = f.nx;
+  *ny = f.ny;
+  *spherical = f.spherical;
+  nc_close(f.ncid);
+  return CRYO_OK;
+}
+
+/* Variable `name` with dimensions (y, x), or (y, x, 4) when ncorner is 4:
+ * its id, or *found = 0 when it is absent and `optional`. */
+static int find_var(const gf_file *f, const char *name, int ncorner, int optional,
+                    const char *meaning, int *id, int *found) {
+  int s = nc_inq_varid(f->ncid, name, id);
+  *found = s == NC_NOERR;
+  if (s == NC_ENOTVAR) {
+    CRYO_CHECK(optional, f->err, CRYO_ERR_MISSING, "%s has no variable '%s' (%s)", f->where, name,
+               meaning);
+    return CRYO_OK;
+  }
+  CRYO_NC(s, f->err, "%s: variable '%s'", f->where, name);
+  int ndims = 0, dims[NC_MAX_VAR_DIMS];
+  CRYO_NC(nc_inq_varndims(f->ncid, *id, &ndims), f->err, "%s: variable '%s'", f->where, name);
+  CRYO_NC(nc_inq_vardimid(f->ncid, *id, dims), f->err, "%s: variable '%s'", f->where, name);
+  const int want = ncorner > 1 ? 3 : 2;
+  int ok = ndims == want && dims[0] == f->dim_y && dims[1] == f->dim_x;
+  /* "y, x = 4, 4": the names and sizes found, for the message */
+  char names[4 * (NC_MAX_NAME + 2)] = "", sizes[4 * 24] = "";
+  for (int k = 0; k < ndims && k < 4; ++k) {
+    char dn[NC_MAX_NAME + 1];
+    size_t len;
+    CRYO_NC(nc_inq_dim(f->ncid, dims[k], dn, &len), f->err, "%s: variable '%s'", f->where, name);
+    snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", k ? ", " : "", dn);
+    snprintf(sizes + strlen(sizes), sizeof sizes - strlen(sizes), "%s%zu", k ? ", " : "", len);
+    if (k == 2) ok = ok && len == NV;
+  }
+  CRYO_CHECK(ok, f->err, CRYO_ERR_FORMAT,
+             "%s: variable '%s' has dimensions (%s%s) = (%s); it must be (y, x%s) = (%d, %d%s)%s",
+             f->where, name, names, ndims > 4 ? ", ..." : "", sizes, ncorner > 1 ? ", nv" : "",
+             f->ny, f->nx, ncorner > 1 ? ", 4" : "",
+             ncorner > 1 ? " (the corner dimension may have any name)" : "");
+  return CRYO_OK;
+}
+
+/* The units attribute of `var`, if present, must be one of `allowed`;
+ * returns in *which the index of the match (-1: absent). */
+static int check_units(const gf_file *f, int id, const char *var, const char *const *allowed,
+                       const char *expect, int required, int *which) {
+  char units[ATT_LEN];
+  int present;
+  CRYO_CALL(text_att(f, id, var, "units", units, &present));
+  *which = -1;
+  for (int k = 0; present && allowed[k]; ++k)
+    if (!strcasecmp(units, allowed[k])) *which = k;
+  CRYO_CHECK(present || !required, f->err, CRYO_ERR_FORMAT,
+             "%s: variable '%s' has no 'units' attribute (it must say %s)", f->where, var, expect);
+  CRYO_CHECK(!present || *which >= 0, f->err, CRYO_ERR_FORMAT,
+             "%s: variable '%s' has units '%s'; they must be %s (convert the data)", f->where, var,
+             units, expect);
+  return CRYO_OK;
+}
+
+/* Read the window of variable `id` (ncorner values per cell) into out,
+ * unpacked (cryo_ncvar.h); a missing or non-finite value is an error. */
+static int read_window(const gf_file *f, int id, const char *name, int ncorner, const gf_window *w,
+                       double *out) {
+  char where[CRYO_ERR_MSG_LEN / 2 + NC_MAX_NAME + 32];
+  snprintf(where, sizeof where, "%s: variable '%s'", f->where, name);
+  cryo_ncvar nv;
+  CRYO_CALL(cryo_ncvar_open(&nv, f->ncid, id, where, f->err));
+  size_t start[3] = {(size_t)w->gj0, (size_t)w->gi0, 0};
+  size_t count[3] = {(size_t)w->nj, (size_t)w->ni, NV};
+  CRYO_NC(nc_get_vara_double(f->ncid, id, start, count, out), f->err, "%s", where);
+  const char *fill;
+  long bad = cryo_ncvar_unpack(&nv, out, (long)w->ni * w->nj * ncorner, &fill);
+  if (bad < 0) return CRYO_OK;
+  long q = bad / ncorner;
+  char corner[32] = "";
+  if (ncorner > 1) snprintf(corner, sizeof corner, ", corner %ld", bad % ncorner);
+  int gi = w->gi0 + (int)(q % w->ni), gj = w->gj0 + (int)(q / w->ni);
+  CRYO_CHECK(fill, f->err, CRYO_ERR_DATA, "%s at cell (i, j) = (%d, %d)%s: non-finite value %g",
+             where, gi, gj, corner, out[bad]);
+  return CRYO_ERROR(f->err, CRYO_ERR_DATA, "%s at cell (i, j) = (%d, %d)%s: fill value %g (%s)",
+                    where, gi, gj, corner, out[bad], fill);
+}
+
+static int check_latitudes(const gf_file *f, const gf_window *w, const char *name, int ncorner,
+                           const double *v) {
+  for (long q = 0; q < (long)w->ni * w->nj * ncorner; ++q) {
+    long c = q / ncorner;
+    char corner[32] = "";
+    if (ncorner > 1) snprintf(corner, sizeof corner, ", corner %ld", q % ncorner);
+    CRYO_CHECK(v[q] >= -90.0 && v[q] <= 90.0, f->err, CRYO_ERR_DATA,
+               "%s: variable '%s' at cell (i, j) = (%d, %d)%s is %g; latitudes must be in "
+               "[-90, 90] degrees_north",
+               f->where, name, w->gi0 + (int)(c % w->ni), w->gj0 + (int)(c / w->ni), corner, v[q]);
+  }
+  return CRYO_OK;
+}
+
+/* Whether two copies of one coordinate of a node agree: lon modulo 360 and
+ * not at the poles (lat_a, lat_b), lat, or planar within the tolerance
+ * relative to the coordinates and the cell size `size`. */
+static int agree(const gf_file *f, int is_lon, double a, double b, double lat_a, double lat_b,
+                 double size, double *tol) {
+  if (!f->spherical) {
+    *tol = CORNER_TOL * fmax(fmax(fabs(a), fabs(b)), size);
+    return fabs(a - b) <= *tol;
+  }
+  *tol = CORNER_TOL;
+  if (!is_lon) return fabs(a - b) <= *tol;
+  if (fabs(lat_a) > POLE_LAT || fabs(lat_b) > POLE_LAT) return 1;
+  return fabs(remainder(a - b, 360.0)) <= *tol;
+}
+
+/* Corner ka of window cell qa and corner kb of window cell qb are the same
+ * node of the grid. */
+static int check_shared(const gf_file *f, const gf_window *w, long qa, int ka, long qb, int kb) {
+  const double *bx = w->bx, *by = w->by;
+  double size = hypot(bx[qa * NV + 2] - bx[qa * NV], by[qa * NV + 2] - by[qa * NV]);
+  for (int c = 0; c < 2; ++c) {
+    const double *v = c ? by : bx;
+    double a = v[qa * NV + ka], b = v[qb * NV + kb], tol;
+    if (agree(f, c == 0, a, b, by[qa * NV + ka], by[qb * NV + kb], size, &tol)) continue;
+    return CRYO_ERROR(f->err, CRYO_ERR_DATA,
+                      "%s: variable '%s': corner %d of cell (i, j) = (%d, %d) is %.10g but corner "
+                      "%d of its neighbour (%d, %d) is %.10g; they are the same node and must "
+                      "agree within %g%s",
+                      f->where, c ? f->by : f->bx, ka, w->gi0 + (int)(qa % w->ni),
+                      w->gj0 + (int)(qa / w->ni), a, kb, w->gi0 + (int)(qb % w->ni),
+                      w->gj0 + (int)(qb / w->ni), b, tol, f->spherical ? " degrees" : " m");
+  }
+  return CRYO_OK;
+}
+
+static int check_neighbours(const gf_file *f, const gf_window *w) {
+  for (int j = 0; j < w->nj; ++j)
+    for (int i = 0; i < w->ni; ++i) {
+      long q = (long)j * w->ni + i;
+      if (i + 1 < w->ni) {
+        CRYO_CALL(check_shared(f, w, q, 1, q + 1, 0));
+        CRYO_CALL(check_shared(f, w, q, 2, q + 1, 3));
+      }
+      if (j + 1 < w->nj) {
+        CRYO_CALL(check_shared(f, w, q, 3, q + w->ni, 0));
+        CRYO_CALL(check_shared(f, w, q, 2, q + w->ni, 1));
+      }
+    }
+  return CRYO_OK;
+}
+
+/* A point of the grid as a 3-vector: on the unit sphere, or (x, y, 0) m. */
+static void position(int spherical, double x, double y, double p[3]) {
+  if (spherical) {
+    double lon = x * deg, lat = y * deg;
+    p[0] = cos(lat) * cos(lon);
+    p[1] = cos(lat) * sin(lon);
+    p[2] = sin(lat);
+  } else {
+    p[0] = x;
+    p[1] = y;
+    p[2] = 0.0;
+  }
+}
+
+static void sub(const double a[3], const double b[3], double out[3]) {
+  for (int k = 0; k < 3; ++k)
+    out[k] = a[k] - b[k];
+}
+
+/* (a x b) . n */
+static double triple(const double a[3], const double b[3], const double n[3]) {
+  return (a[1] * b[2] - a[2] * b[1]) * n[0] + (a[2] * b[0] - a[0] * b[2]) * n[1] +
+         (a[0] * b[1] - a[1] * b[0]) * n[2];
+}
+
+static double norm(const double a[3]) {
+  return sqrt(a[0] * a[0] + a[1] * a[1] + a[2] * a[2]);
+}
+
+/* The shape of one cell: corners p, outward normal n, edges e (e[k] from
+ * corner k to k + 1), their lengths. */
+typedef struct cell_shape {
+  double p[NV][3], n[3], e[NV][3], len[NV];
+} cell_shape;
+
+static void shape_of(const gf_file *f, const gf_window *w, long q, cell_shape *s) {
+  for (int k = 0; k < NV; ++k)
+    position(f->spherical, w->bx[q * NV + k], w->by[q * NV + k], s->p[k]);
+  for (int k = 0; k < NV; ++k) {
+    sub(s->p[(k + 1) % NV], s->p[k], s->e[k]);
+    s->len[k] = norm(s->e[k]);
+  }
+  s->n[0] = s->n[1] = 0.0;
+  s->n[2] = 1.0;
+  if (f->spherical) {
+    for (int c = 0; c < 3; ++c)
+      s->n[c] = s->p[0][c] + s->p[1][c] + s->p[2][c] + s->p[3][c];
+    double m = norm(s->n);
+    for (int c = 0; c < 3; ++c)
+      s->n[c] = m > 0 ? s->n[c] / m : 0.0;
+  }
+}
+
+/* "(lon, lat) = (a, b), (c, d), (e, f), (g, h)" of cell q into out, for
+ * messages (built only when one is written). */
+static const char *corner_list(const gf_file *f, const gf_window *w, long q, char *out,
+                               size_t len) {
+  int n = snprintf(out, len, "(%s, %s) = ", f->bx, f->by);
+  for (int k = 0; k < NV && n > 0 && (size_t)n < len; ++k)
+    n += snprintf(out + n, len - (size_t)n, "%s(%.10g, %.10g)", k ? ", " : "", w->bx[q * NV + k],
+                  w->by[q * NV + k]);
+  return out;
+}
+
+/* Degenerate, folded or clockwise cells, and centres outside their cell. */
+static int check_cell(const gf_file *f, const gf_window *w, long q) {
+  const int gi = w->gi0 + (int)(q % w->ni), gj = w->gj0 + (int)(q / w->ni);
+  const char *up = f->spherical ? "outside the sphere" : "+z";
+  char corners[320];
+  cell_shape s;
+  shape_of(f, w, q, &s);
+  double longest = fmax(fmax(s.len[0], s.len[1]), fmax(s.len[2], s.len[3]));
+  for (int k = 0; k < NV; ++k)
+    CRYO_CHECK(s.len[k] > 1e-9 * longest, f->err, CRYO_ERR_DATA,
+               "%s: variables '%s', '%s': cell (i, j) = (%d, %d) is degenerate: its corners %d "
+               "and %d are the same point; corners %s",
+               f->where, f->bx, f->by, gi, gj, k, (k + 1) % NV,
+               corner_list(f, w, q, corners, sizeof corners));
+  /* the turn at each corner, seen from outside: all left (> 0) for a convex
+   * counterclockwise cell */
+  int left = 0, right = 0, odd = -1;
+  double sine[NV];
+  for (int k = 0; k < NV; ++k) {
+    sine[k] = triple(s.e[(k + NV - 1) % NV], s.e[k], s.n) / (s.len[(k + NV - 1) % NV] * s.len[k]);
+    left += sine[k] > TURN_TOL;
+    right += sine[k] < -TURN_TOL;
+  }
+  CRYO_CHECK(left || right, f->err, CRYO_ERR_DATA,
+             "%s: variables '%s', '%s': cell (i, j) = (%d, %d) is degenerate: its corners lie on "
+             "a line (no area); corners %s",
+             f->where, f->bx, f->by, gi, gj, corner_list(f, w, q, corners, sizeof corners));
+  CRYO_CHECK(right < NV, f->err, CRYO_ERR_DATA,
+             "%s: variables '%s', '%s': the corners of cell (i, j) = (%d, %d) run clockwise seen "
+             "from %s; they must run counterclockwise, (i, j), (i+1, j), (i+1, j+1), (i, j+1), "
+             "with j increasing to the left of i (reverse the y dimension of the file); "
+             "corners %s",
+             f->where, f->bx, f->by, gi, gj, up, corner_list(f, w, q, corners, sizeof corners));
+  for (int k = 0; k < NV && odd < 0; ++k)
+    if (!(sine[k] > TURN_TOL)) odd = k;
+  CRYO_CHECK(left == NV, f->err, CRYO_ERR_DATA,
+             "%s: variables '%s', '%s': cell (i, j) = (%d, %d) is folded or not convex: its "
+             "boundary turns %s at corner %d (sine %.3g) but left at %d other corner%s (seen from "
+             "%s); corners %s",
+             f->where, f->bx, f->by, gi, gj, sine[odd] < 0 ? "right" : "not at all", odd,
+             odd >= 0 ? sine[odd] : 0.0, left, left == 1 ? "" : "s", up,
+             corner_list(f, w, q, corners, sizeof corners));
+  double c[3], d[3];
+  position(f->spherical, w->cx[q], w->cy[q], c);
+  for (int k = 0; k < NV; ++k) {
+    sub(c, s.p[k], d);
+    CRYO_CHECK(triple(s.e[k], d, s.n) > 0.0, f->err, CRYO_ERR_DATA,
+               "%s: variables '%s', '%s': the centre (%.10g, %.10g) of cell (i, j) = (%d, %d) "
+               "lies outside its corners %s (beyond the edge from corner %d to %d)",
+               f->where, f->cx, f->cy, w->cx[q], w->cy[q], gi, gj,
+               corner_list(f, w, q, corners, sizeof corners), k, (k + 1) % NV);
+  }
+  return CRYO_OK;
+}
+
+/* The direction of the grid's i axis at the centre of cell q, radians
+ * counterclockwise from east: from the middle of the cell's (i) edge to the
+ * middle of its (i+1) edge. */
+static double i_direction(const gf_file *f, const gf_window *w, long q) {
+  cell_shape s;
+  shape_of(f, w, q, &s);
+  double e[3];
+  for (int c = 0; c < 3; ++c)
+    e[c] = s.p[1][c] + s.p[2][c] - s.p[0][c] - s.p[3][c];
+  if (!f->spherical) return atan2(e[1], e[0]);
+  double lon = w->cx[q] * deg, lat = w->cy[q] * deg;
+  double east = -sin(lon) * e[0] + cos(lon) * e[1];
+  double north = -sin(lat) * cos(lon) * e[0] - sin(lat) * sin(lon) * e[1] + cos(lat) * e[2];
+  return atan2(north, east);
+}
+
+/* Area enclosed by the corners of cell q, m2: half the cross product of the
+ * diagonals (exact for a planar quadrilateral; on the sphere, the chords'
+ * quadrilateral, close to the cell's area for any cell a grid file holds). */
+static double corner_area(const gf_file *f, const gf_window *w, long q, double radius) {
+  cell_shape s;
+  shape_of(f, w, q, &s);
+  double d0[3], d1[3];
+  sub(s.p[2], s.p[0], d0);
+  sub(s.p[3], s.p[1], d1);
+  double a = 0.5 * triple(d0, d1, s.n);
+  return f->spherical ? a * radius * radius : a;
+}
+
+static int check_optional(const gf_file *f, const gf_window *w, double radius) {
+  for (long q = 0; q < (long)w->ni * w->nj; ++q) {
+    const int gi = w->gi0 + (int)(q % w->ni), gj = w->gj0 + (int)(q / w->ni);
+    if (w->mask)
+      CRYO_CHECK(w->mask[q] == 0.0 || w->mask[q] == 1.0, f->err, CRYO_ERR_DATA,
+                 "%s: variable 'mask' at cell (i, j) = (%d, %d) is %g; it must be 1 (ocean) or 0 "
+                 "(land)",
+                 f->where, gi, gj, w->mask[q]);
+    if (w->area) {
+      double a = corner_area(f, w, q, radius);
+      CRYO_CHECK(w->area[q] > 0.0, f->err, CRYO_ERR_DATA,
+                 "%s: variable 'area' at cell (i, j) = (%d, %d) is %g m2; it must be > 0", f->where,
+                 gi, gj, w->area[q]);
+      CRYO_CHECK(w->area[q] <= AREA_FACTOR * a && a <= AREA_FACTOR * w->area[q], f->err,
+                 CRYO_ERR_DATA,
+                 "%s: variable 'area' at cell (i, j) = (%d, %d) is %g m2 but its corners enclose "
+                 "%g m2 (%s %g m): more than a factor %g apart (units other than m2?)",
+                 f->where, gi, gj, w->area[q], a,
+                 f->spherical ? "on the sphere of radius" : "in the plane, a cell of width",
+                 f->spherical ? radius : sqrt(a), AREA_FACTOR);
+    }
+    if (w->angle && !(f->spherical && fabs(w->cy[q]) > POLE_LAT)) {
+      double got = w->angle[q] * w->angle_unit, want = i_direction(f, w, q);
+      double diff = remainder(got - want, 2.0 * M_PI) / deg;
+      CRYO_CHECK(fabs(diff) <= ANGLE_TOL, f->err, CRYO_ERR_DATA,
+                 "%s: variable 'angle' at cell (i, j) = (%d, %d) is %g %s (%.4f degrees from "
+                 "east) but the cell's corners give %.4f degrees: more than %g degree apart",
+                 f->where, gi, gj, w->angle[q], w->angle_unit == 1.0 ? "radians" : "degrees",
+                 got / deg + 0.0, want / deg + 0.0, ANGLE_TOL);
+    }
+  }
+  return CRYO_OK;
+}
+
+static void window_free(gf_window *w) {
+  free(w->cx);
+  free(w->cy);
+  free(w->bx);
+  free(w->by);
+  free(w->mask);
+  free(w->area);
+  free(w->angle);
+  memset(w, 0, sizeof *w);
+}
+
+/* Read the window of every variable and check it. */
+static int read_checked(const gf_file *f, gf_window *w, double radius) {
+  static const char *const lon_units[] = {"degrees_east", "degree_east", "degrees_E", "degree_E",
+                                          "degreesE",     "degreeE",     NULL};
+  static const char *const lat_units[] = {"degrees_north", "degree_north", "degrees_N", "degree_N",
+                                          "degreesN",      "degreeN",      NULL};
+  static const char *const m_units[] = {"m", "metre", "meter", "metres", "meters", NULL};
+  static const char *const m2_units[] = {"m2", "m^2", "m**2", "square_metres", "square_meters",
+                                         NULL};
+  static const char *const angle_units[] = {"radians", "degrees", "radian", "degree",
+                                            "rad",     "deg",     NULL};
+  const long n = (long)w->ni * w->nj;
+  w->cx = malloc((size_t)n * sizeof(double));
+  w->cy = malloc((size_t)n * sizeof(double));
+  w->bx = malloc((size_t)n * NV * sizeof(double));
+  w->by = malloc((size_t)n * NV * sizeof(double));
+  CRYO_CHECK(w->cx && w->cy && w->bx && w->by, f->err, CRYO_ERR_MEMORY,
+             "%s: out of memory for %ld cells", f->where, n);
+  const struct {
+    const char *name;
+    int ncorner;
+    double *out;
+    const char *meaning;
+    const char *const *units;
+    const char *expect;
+  } coords[4] = {
+      {f->cx, 1, w->cx, f->spherical ? "longitude of the cell centres" : "x of the cell centres",
+       f->spherical ? lon_units : m_units, f->spherical ? "'degrees_east'" : "'m'"},
+      {f->cy, 1, w->cy, f->spherical ? "latitude of the cell centres" : "y of the cell centres",
+       f->spherical ? lat_units : m_units, f->spherical ? "'degrees_north'" : "'m'"},
+      {f->bx, NV, w->bx, "the cell corners: bounds of the centres", NULL, NULL},
+      {f->by, NV, w->by, "the cell corners: bounds of the centres", NULL, NULL},
+  };
+  for (int v = 0; v < 4; ++v) {
+    int id, found, which;
+    CRYO_CALL(find_var(f, coords[v].name, coords[v].ncorner, 0, coords[v].meaning, &id, &found));
+    if (coords[v].units)
+      CRYO_CALL(check_units(f, id, coords[v].name, coords[v].units, coords[v].expect, 0, &which));
+    CRYO_CALL(read_window(f, id, coords[v].name, coords[v].ncorner, w, coords[v].out));
+  }
+  if (f->spherical) {
+    CRYO_CALL(check_latitudes(f, w, f->cy, 1, w->cy));
+    CRYO_CALL(check_latitudes(f, w, f->by, NV, w->by));
+  }
+  const struct {
+    const char *name;
+    double **out;
+    const char *const *units;
+    const char *expect;
+  } extras[3] = {{"mask", &w->mask, NULL, NULL},
+                 {"area", &w->area, m2_units, "'m2'"},
+                 {"angle", &w->angle, angle_units, "'radians' or 'degrees'"}};
+  for (int v = 0; v < 3; ++v) {
+    int id, found, which = -1;
+    CRYO_CALL(find_var(f, extras[v].name, 1, 1, "", &id, &found));
+    if (!found) continue;
+    if (extras[v].units)
+      CRYO_CALL(check_units(f, id, extras[v].name, extras[v].units, extras[v].expect,
+                            extras[v].out == &w->angle, &which));
+    if (extras[v].out == &w->angle) w->angle_unit = which % 2 ? deg : 1.0;
+    *extras[v].out = malloc((size_t)n * sizeof(double));
+    CRYO_CHECK(*extras[v].out, f->err, CRYO_ERR_MEMORY, "%s: out of memory", f->where);
+    CRYO_CALL(read_window(f, id, extras[v].name, 1, w, *extras[v].out));
+  }
+  CRYO_CALL(check_neighbours(f, w));
+  for (long q = 0; q < n; ++q)
+    CRYO_CALL(check_cell(f, w, q));
+  return check_optional(f, w, radius);
+}
+
+/* Fill gf from the window read: nodes, cells, corners in block layouts. */
+static int fill(const gf_file *f, const gf_window *w, const cryo_block *b, cryo_gridfile *gf) {
+  const long nnode = (long)(b->nx + 5) * (b->ny + 5), ncell = CRYO_NCELL(b);
+  gf->node_x = calloc((size_t)nnode, sizeof(double));
+  gf->node_y = calloc((size_t)nnode, sizeof(double));
+  gf->node_ok = calloc((size_t)nnode, 1);
+  gf->cell_x = calloc((size_t)ncell, sizeof(double));
+  gf->cell_y = calloc((size_t)ncell, sizeof(double));
+  gf->cell_ok = calloc((size_t)ncell, 1);
+  gf->corner_x = calloc((size_t)ncell * NV, sizeof(double));
+  gf->corner_y = calloc((size_t)ncell * NV, sizeof(double));
+  gf->mask = calloc((size_t)ncell, sizeof(double));
+  gf->area = calloc((size_t)ncell, sizeof(double));
+  CRYO_CHECK(gf->node_x && gf->node_y && gf->node_ok && gf->cell_x && gf->cell_y && gf->cell_ok &&
+                 gf->corner_x && gf->corner_y && gf->mask && gf->area,
+             f->err, CRYO_ERR_MEMORY, "%s: out of memory", f->where);
+  const int nxg = f->nx, nyg = f->ny;
+  for (int j = -2; j <= b->ny + 2; ++j)
+    for (int i = -2; i <= b->nx + 2; ++i) {
+      const int gi = b->i0 + i, gj = b->j0 + j;
+      if (gi < 0 || gj < 0 || gi > nxg || gj > nyg) continue;
+      /* corner 0 of cell (gi, gj), or at the top and right edges of the grid
+       * corner 1, 2 or 3 of the last cell: the same cell on every rank */
+      const int ci = gi < nxg ? gi : nxg - 1, cj = gj < nyg ? gj : nyg - 1;
+      static const int corner_at[2][2] = {{0, 1}, {3, 2}}; /* [gj - cj][gi - ci] */
+      const int k = corner_at[gj - cj][gi - ci];
+      const long q = (long)(cj - w->gj0) * w->ni + (ci - w->gi0);
+      const long p = (long)(j + 2) * (b->nx + 5) + i + 2;
+      gf->node_x[p] = w->bx[q * NV + k];
+      gf->node_y[p] = w->by[q * NV + k];
+      gf->node_ok[p] = 1;
+    }
+  for (int j = -1; j <= b->ny; ++j)
+    for (int i = -1; i <= b->nx; ++i) {
+      const int gi = b->i0 + i, gj = b->j0 + j;
+      if (gi < 0 || gj < 0 || gi >= nxg || gj >= nyg) continue;
+      const long q = (long)(gj - w->gj0) * w->ni + (gi - w->gi0), c = CRYO_CELL(b, i, j);
+      gf->cell_x[c] = w->cx[q];
+      gf->cell_y[c] = w->cy[q];
+      gf->cell_ok[c] = 1;
+      for (int k = 0; k < NV; ++k) {
+        gf->corner_x[c * NV + k] = w->bx[q * NV + k];
+        gf->corner_y[c * NV + k] = w->by[q * NV + k];
+      }
+      gf->mask[c] = w->mask ? w->mask[q] : 1.0;
+      gf->area[c] = w->area ? w->area[q] : NAN;
+    }
+  return CRYO_OK;
+}
+
+static int read_grid(gf_file *f, const cryo_block *b, double radius, cryo_gridfile *gf) {
+  CRYO_CHECK(f->nx == b->nx_global && f->ny == b->ny_global, f->err, CRYO_ERR_FORMAT,
+             "%s has (y, x) = (%d, %d) cells but the grid has (ny, nx) = (%d, %d)", f->where, f->ny,
+             f->nx, b->ny_global, b->nx_global);
+  gf_window w = {0};
+  /* cells [-2, nx+2] x [-2, ny+2] of the block, clipped to the file */
+  const int gi0 = b->i0 - 2 > 0 ? b->i0 - 2 : 0, gj0 = b->j0 - 2 > 0 ? b->j0 - 2 : 0;
+  const int gi1 = b->i0 + b->nx + 2 < f->nx - 1 ? b->i0 + b->nx + 2 : f->nx - 1;
+  const int gj1 = b->j0 + b->ny + 2 < f->ny - 1 ? b->j0 + b->ny + 2 : f->ny - 1;
+  w.gi0 = gi0;
+  w.gj0 = gj0;
+  w.ni = gi1 - gi0 + 1;
+  w.nj = gj1 - gj0 + 1;
+  int status = read_checked(f, &w, radius);
+  if (status == CRYO_OK) status = fill(f, &w, b, gf);
+  window_free(&w);
+  return status;
+}
+
+int cryo_gridfile_read(const char *path, const char *source, const cryo_block *b, double radius,
+                       double omega, double f_plane, cryo_gridfile *gf, cryo_err *err) {
+  memset(gf, 0, sizeof *gf);
+  CRYO_CHECK(radius > 0.0 && isfinite(radius), err, CRYO_ERR_ARG,
+             "%s '%s': the sphere's radius %g m must be > 0", source, path, radius);
+  gf_file f;
+  CRYO_CALL(open_file(&f, path, source, err));
+  int status = read_grid(&f, b, radius, gf);
+  nc_close(f.ncid);
+  if (status != CRYO_OK) {
+    cryo_gridfile_free(gf);
+    return status;
+  }
+  gf->points = (cryo_seaice_grid_points){.spherical = f.spherical,
+                                         .radius = radius,
+                                         .omega = omega,
+                                         .f_plane = f_plane,
+                                         .node_x = gf->node_x,
+                                         .node_y = gf->node_y,
+                                         .node_ok = gf->node_ok,
+                                         .cell_x = gf->cell_x,
+                                         .cell_y = gf->cell_y,
+                                         .cell_ok = gf->cell_ok};
+  return CRYO_OK;
+}
+
+void cryo_gridfile_free(cryo_gridfile *gf) {
+  if (!gf) return;
+  free(gf->node_x);
+  free(gf->node_y);
+  free(gf->node_ok);
+  free(gf->cell_x);
+  free(gf->cell_y);
+  free(gf->cell_ok);
+  free(gf->corner_x);
+  free(gf->corner_y);
+  free(gf->mask);
+  free(gf->area);
+  memset(gf, 0, sizeof *gf);
+}
