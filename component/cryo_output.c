@@ -1,6 +1,12 @@
 /* CF-1.8 NetCDF output, gathered to rank 0 (docs/design.md, Files): one
  * record per output time, coordinates x, y at cell centres and x_node,
  * y_node at cell corners, a `time` axis in seconds since the start date.
+ * On a grid file (&cryo_grid grid_file) the dimensions stay and the
+ * coordinates become 2-D auxiliary coordinates named by every variable's
+ * `coordinates` attribute: lon, lat (degrees) with their cell bounds
+ * lon_bnds, lat_bnds and lon_node, lat_node at the nodes on the sphere, or
+ * x_c, y_c (m) with x_bnds, y_bnds and x_node_c, y_node_c for a planar file
+ * (the names of the grid file format, scripts/make_grid.py).
  * The file is NetCDF classic with 64-bit offsets, written by NetCDF's own
  * I/O layer: after a failed write (a full disk) HDF5, behind NetCDF-4,
  * cannot close the file and crashes the process at exit, while the classic
@@ -8,6 +14,7 @@
 #include "cryo_output.h"
 
 #include "config.h" /* PACKAGE_VERSION */
+#include "cryo_gridfile.h"
 #include "cryo_impl.h"
 #include "cryo_ncvar.h"
 #include "cryo_restart.h"
@@ -48,8 +55,141 @@ static int write_axis(cryo_component *c, int ncid, int var, int n, double step, 
   return CRYO_OK;
 }
 
-/* Create the file and define every variable (rank 0). */
-static int output_define(cryo_component *c) {
+/* A grid file's coordinates as rank 0 holds them for a new output file:
+ * centres (nx*ny each), corners (4 a cell, counterclockwise from the cell's
+ * node (i, j)) and nodes ((nx+1)*(ny+1) each); NULL on other ranks. */
+typedef struct file_coords {
+  double *cx, *cy, *bx, *by, *nx, *ny;
+} file_coords;
+
+static void file_coords_free(file_coords *f) {
+  free(f->cx);
+  *f = (file_coords){0};
+}
+
+/* Node (i, j) from the gathered corners: corner 0 of cell (i, j), and at the
+ * top and right edges the corner of the last cell that touches it; k is 0
+ * for x, 1 for y. */
+static double node_from_corners(const file_coords *f, const cryo_block *b, int k, int i, int j) {
+  const int ci = i < b->nx_global ? i : i - 1, cj = j < b->ny_global ? j : j - 1;
+  static const int corner[2][2] = {{0, 3}, {1, 2}}; /* [right edge][top edge] */
+  const int m = corner[i != ci][j != cj];
+  const double *bnds = k ? f->by : f->bx;
+  return bnds[((long)cj * b->nx_global + ci) * 4 + m];
+}
+
+/* Gather the grid file's centres and corners to rank 0 and compute the
+ * nodes there (collective). */
+static int file_coords_gather(cryo_component *c, file_coords *f) {
+  const cryo_block *b = &c->grid.block;
+  const cryo_gridfile *gf = c->gridfile;
+  const size_t ncell = (size_t)b->nx_global * b->ny_global;
+  const size_t nnode = (size_t)(b->nx_global + 1) * (b->ny_global + 1);
+  int ok = 1;
+  if (c->rank == 0) {
+    f->cx = malloc(sizeof(double) * (10 * ncell + 2 * nnode));
+    ok = f->cx != NULL;
+    if (ok) {
+      f->cy = f->cx + ncell;
+      f->bx = f->cy + ncell;
+      f->by = f->bx + 4 * ncell;
+      f->nx = f->by + 4 * ncell;
+      f->ny = f->nx + nnode;
+    }
+  }
+  CRYO_MPI(MPI_Bcast(&ok, 1, MPI_INT, 0, c->comm), "MPI_Bcast (output coordinates)", &c->err);
+  CRYO_CHECK(ok, &c->err, CRYO_ERR_MEMORY, "out of memory for the coordinates of %d x %d cells",
+             b->nx_global, b->ny_global);
+  const double *local[4] = {gf->cell_x, gf->cell_y, gf->corner_x, gf->corner_y};
+  double *global[4] = {f->cx, f->cy, f->bx, f->by};
+  for (int v = 0; v < 4; ++v)
+    CRYO_CALL(
+        cryo_grid_gather(&c->grid, CRYO_AT_CELL, v < 2 ? 1 : 4, local[v], global[v], &c->err));
+  if (c->rank == 0)
+    for (int j = 0; j <= b->ny_global; ++j)
+      for (int i = 0; i <= b->nx_global; ++i) {
+        const size_t n = (size_t)j * (b->nx_global + 1) + i;
+        f->nx[n] = node_from_corners(f, b, 0, i, j);
+        f->ny[n] = node_from_corners(f, b, 1, i, j);
+      }
+  return CRYO_OK;
+}
+
+/* The names of a grid file's coordinates, on the sphere or in a plane. */
+typedef struct coord_names {
+  const char *cx, *cy, *bx, *by, *nx, *ny; /* centres, corners, nodes */
+  const char *cell_coords, *node_coords;   /* the data variables' coordinates attribute */
+  const char *units[2], *std[2], *what[2];
+} coord_names;
+
+static const coord_names sphere_names = {
+    .cx = "lon",
+    .cy = "lat",
+    .bx = "lon_bnds",
+    .by = "lat_bnds",
+    .nx = "lon_node",
+    .ny = "lat_node",
+    .cell_coords = "lat lon",
+    .node_coords = "lat_node lon_node",
+    .units = {"degrees_east", "degrees_north"},
+    .std = {"longitude", "latitude"},
+    .what = {"longitude", "latitude"},
+};
+static const coord_names plane_names = {
+    .cx = "x_c",
+    .cy = "y_c",
+    .bx = "x_bnds",
+    .by = "y_bnds",
+    .nx = "x_node_c",
+    .ny = "y_node_c",
+    .cell_coords = "y_c x_c",
+    .node_coords = "y_node_c x_node_c",
+    .units = {"m", "m"},
+    .std = {"projection_x_coordinate", "projection_y_coordinate"},
+    .what = {"x", "y"},
+};
+
+static const coord_names *names_of(const cryo_component *c) {
+  return c->gridfile->points.spherical ? &sphere_names : &plane_names;
+}
+
+/* Define the 2-D coordinates of a grid file (ids: centres x, y, bounds x,
+ * y, nodes x, y). */
+static int define_file_coords(cryo_component *c, int ncid, int dx, int dy, int dxn, int dyn,
+                              int ids[6]) {
+  const coord_names *nm = names_of(c);
+  int dnv;
+  NC_TRY(c, nc_def_dim(ncid, "nv", 4, &dnv), "defining nv");
+  const int cell[2] = {dy, dx}, bnds[3] = {dy, dx, dnv}, node[2] = {dyn, dxn};
+  const char *names[6] = {nm->cx, nm->cy, nm->bx, nm->by, nm->nx, nm->ny};
+  static const char *const what[6] = {"cell centres",         "cell centres",
+                                      "cell corners",         "cell corners",
+                                      "nodes (cell corners)", "nodes (cell corners)"};
+  for (int v = 0; v < 6; ++v) {
+    const int *dims = v < 2 ? cell : v < 4 ? bnds : node;
+    NC_TRY(c, nc_def_var(ncid, names[v], NC_DOUBLE, v == 2 || v == 3 ? 3 : 2, dims, &ids[v]),
+           names[v]);
+    if (v == 2 || v == 3) continue; /* bounds inherit their variable's attributes (CF 7.1) */
+    char lname[96];
+    snprintf(lname, sizeof lname, "%s of the %s", nm->what[v % 2], what[v]);
+    CRYO_CALL(put_text(c, ncid, ids[v], "units", nm->units[v % 2]));
+    CRYO_CALL(put_text(c, ncid, ids[v], "standard_name", nm->std[v % 2]));
+    CRYO_CALL(put_text(c, ncid, ids[v], "long_name", lname));
+    if (v < 2) CRYO_CALL(put_text(c, ncid, ids[v], "bounds", names[v + 2]));
+  }
+  return CRYO_OK;
+}
+
+static int write_file_coords(cryo_component *c, int ncid, const int ids[6], const file_coords *f) {
+  const double *values[6] = {f->cx, f->cy, f->bx, f->by, f->nx, f->ny};
+  for (int v = 0; v < 6; ++v)
+    NC_TRY(c, nc_put_var_double(ncid, ids[v], values[v]), "writing the grid file's coordinates");
+  return CRYO_OK;
+}
+
+/* Create the file and define every variable (rank 0); coords: a grid
+ * file's, NULL for the built-in box. */
+static int output_define(cryo_component *c, const file_coords *coords) {
   cryo_output *o = c->output;
   const char *path = c->cfg.run.output_file;
   NC_TRY(c, nc_create(path, NC_64BIT_OFFSET | NC_CLOBBER, &o->ncid), "creating the file");
@@ -72,7 +212,10 @@ static int output_define(cryo_component *c) {
                {"y", "projection_y_coordinate", "y of cell centres", dy, 0},
                {"x_node", "projection_x_coordinate", "x of cell corners", dxn, 0},
                {"y_node", "projection_y_coordinate", "y of cell corners", dyn, 0}};
-  for (int a = 0; a < 4; ++a) {
+  int coord_ids[6];
+  if (coords) CRYO_CALL(define_file_coords(c, ncid, dx, dy, dxn, dyn, coord_ids));
+  /* a grid file's cells have no 1-D axes: x and y are indices */
+  for (int a = 0; a < (coords ? 0 : 4); ++a) {
     NC_TRY(c, nc_def_var(ncid, axes[a].name, NC_DOUBLE, 1, &axes[a].dim, &axes[a].id),
            axes[a].name);
     CRYO_CALL(put_text(c, ncid, axes[a].id, "units", "m"));
@@ -109,7 +252,9 @@ static int output_define(cryo_component *c) {
     CRYO_CALL(put_text(c, ncid, o->var[v], "units", ov->units));
     CRYO_CALL(put_text(c, ncid, o->var[v], "standard_name", ov->standard_name));
     CRYO_CALL(put_text(c, ncid, o->var[v], "long_name", ov->long_name));
-    CRYO_CALL(put_text(c, ncid, o->var[v], "coordinates", node ? "y_node x_node" : "y x"));
+    const char *coordinates = node ? "y_node x_node" : "y x";
+    if (coords) coordinates = node ? names_of(c)->node_coords : names_of(c)->cell_coords;
+    CRYO_CALL(put_text(c, ncid, o->var[v], "coordinates", coordinates));
   }
   CRYO_CALL(put_text(c, ncid, NC_GLOBAL, "Conventions", "CF-1.8"));
   CRYO_CALL(put_text(c, ncid, NC_GLOBAL, "title", c->model->name));
@@ -120,10 +265,14 @@ static int output_define(cryo_component *c) {
   CRYO_CALL(put_text(c, ncid, NC_GLOBAL, "namelist", c->namelist_text));
   CRYO_CALL(put_text(c, ncid, NC_GLOBAL, "warnings", c->cfg.warnings));
   NC_TRY(c, nc_enddef(ncid), "ending definitions");
-  CRYO_CALL(write_axis(c, ncid, axes[0].id, b->nx_global, b->dx, 0.5));
-  CRYO_CALL(write_axis(c, ncid, axes[1].id, b->ny_global, b->dy, 0.5));
-  CRYO_CALL(write_axis(c, ncid, axes[2].id, b->nx_global + 1, b->dx, 0.0));
-  CRYO_CALL(write_axis(c, ncid, axes[3].id, b->ny_global + 1, b->dy, 0.0));
+  if (coords) {
+    CRYO_CALL(write_file_coords(c, ncid, coord_ids, coords));
+  } else {
+    CRYO_CALL(write_axis(c, ncid, axes[0].id, b->nx_global, b->dx, 0.5));
+    CRYO_CALL(write_axis(c, ncid, axes[1].id, b->ny_global, b->dy, 0.5));
+    CRYO_CALL(write_axis(c, ncid, axes[2].id, b->nx_global + 1, b->dx, 0.0));
+    CRYO_CALL(write_axis(c, ncid, axes[3].id, b->ny_global + 1, b->dy, 0.0));
+  }
   if (dz >= 0) {
     int zid;
     NC_TRY(c, nc_inq_varid(ncid, "level", &zid), "level");
@@ -134,8 +283,8 @@ static int output_define(cryo_component *c) {
 
 /* Rank 0: a new output file, or none at all: a file that could not be
  * defined holds nothing worth keeping. */
-static int output_create(cryo_component *c) {
-  int status = output_define(c);
+static int output_create(cryo_component *c, const file_coords *coords) {
+  int status = output_define(c, coords);
   if (status != CRYO_OK) {
     if (c->output->ncid >= 0) nc_close(c->output->ncid);
     c->output->ncid = -1;
@@ -333,7 +482,11 @@ int cryo_output_check_paths(cryo_component *c) {
 
 int cryo_output_open(cryo_component *c, int *due) {
   int status = CRYO_OK, flags[2] = {0, 0}; /* status, a record is due now */
-  if (c->rank == 0) {
+  /* gathered by every rank whether or not rank 0 creates a file: only rank 0
+   * knows whether one is there to continue */
+  file_coords coords = {0};
+  if (c->gridfile) status = file_coords_gather(c, &coords);
+  if (c->rank == 0 && status == CRYO_OK) {
     cryo_output *o = calloc(1, sizeof *o);
     status = o ? CRYO_OK : CRYO_ERROR(&c->err, CRYO_ERR_MEMORY, "out of memory for output");
     c->output = o;
@@ -345,13 +498,14 @@ int cryo_output_open(cryo_component *c, int *due) {
       if (c->cfg.run.restart_in[0] && exists)
         status = output_reopen(c, &has_now);
       else
-        status = output_create(c);
+        status = output_create(c, c->gridfile ? &coords : NULL);
     }
     /* The record at the start is due unless already there, and, in a
      * continued run, only when it falls on the output times. */
     long long t = c->clock.time, every = c->cfg.run.output_interval;
     flags[1] = !has_now && (t == 0 || (every > 0 && t % every == 0));
   }
+  file_coords_free(&coords);
   flags[0] = status;
   CRYO_MPI(MPI_Bcast(flags, 2, MPI_INT, 0, c->comm), "MPI_Bcast (output file state)", &c->err);
   *due = flags[1];

@@ -6,10 +6,15 @@
  * line is verified before NetCDF sees a byte: HDF5 parses damaged metadata
  * unchecked and can crash or hang on it, and it cannot recover from a write
  * error (a full disk) either, so it never touches the disk here. Each
- * variable also carries an FNV-1a checksum of its values. */
+ * variable also carries an FNV-1a checksum of its values. A run on a grid
+ * file (&cryo_grid grid_file) records an FNV-1a checksum of the file's cell
+ * centres and corners in global layout (grid_checksum): a continued run on
+ * another grid of the same size is refused, one on the same cells whatever
+ * its decomposition or the file's name is accepted. */
 #include "cryo_restart.h"
 
 #include "config.h" /* PACKAGE_VERSION */
+#include "cryo_gridfile.h"
 #include "cryo_impl.h"
 #include "cryo_ncvar.h"
 
@@ -68,7 +73,33 @@ static int level_dim(cryo_component *c, int ncid, int n, int *dim, const char *p
   return CRYO_OK;
 }
 
-static int write_header(cryo_component *c, int ncid, const char *path) {
+/* FNV-1a 64 of a grid file's centres and corners in global layout (rank 0;
+ * collective; 0 for the built-in box), as hex digits in hex[17]. */
+static int grid_checksum(cryo_component *c, char hex[17]) {
+  hex[0] = '\0';
+  if (!c->gridfile) return CRYO_OK;
+  const cryo_block *b = &c->grid.block;
+  const size_t ncell = (size_t)b->nx_global * b->ny_global;
+  double *global = c->rank == 0 ? malloc(sizeof(double) * 4 * ncell) : NULL;
+  int ok = c->rank != 0 || global;
+  CRYO_MPI(MPI_Bcast(&ok, 1, MPI_INT, 0, c->comm), "MPI_Bcast (restart grid checksum)", &c->err);
+  CRYO_CHECK(ok, &c->err, CRYO_ERR_MEMORY, "out of memory for the restart's grid checksum");
+  const cryo_gridfile *gf = c->gridfile;
+  const double *local[4] = {gf->cell_x, gf->cell_y, gf->corner_x, gf->corner_y};
+  uint64_t h = FNV_OFFSET;
+  int status = CRYO_OK;
+  for (int v = 0; v < 4 && status == CRYO_OK; ++v) {
+    const int nlev = v < 2 ? 1 : 4;
+    status = cryo_grid_gather(&c->grid, CRYO_AT_CELL, nlev, local[v], global, &c->err);
+    if (status == CRYO_OK && c->rank == 0)
+      h = fnv1a(h, global, sizeof(double) * ncell * (size_t)nlev);
+  }
+  free(global);
+  snprintf(hex, 17, "%016" PRIx64, h);
+  return status;
+}
+
+static int write_header(cryo_component *c, int ncid, const char *path, const char *grid_sum) {
   const cryo_block *b = &c->grid.block;
   int dims[4];
   NC_RST(c, nc_def_dim(ncid, "x", (size_t)b->nx_global, &dims[0]), path, "x");
@@ -86,6 +117,12 @@ static int write_header(cryo_component *c, int ncid, const char *path) {
   NC_RST(c, nc_put_att_double(ncid, NC_GLOBAL, "dx", NC_DOUBLE, 1, &b->dx), path, "dx");
   NC_RST(c, nc_put_att_double(ncid, NC_GLOBAL, "dy", NC_DOUBLE, 1, &b->dy), path, "dy");
   NC_RST(c, nc_put_att_text(ncid, NC_GLOBAL, "checksum", 8, "fnv1a-64"), path, "checksum");
+  if (grid_sum[0]) {
+    const char *file = c->cfg.grid.grid_file;
+    NC_RST(c, nc_put_att_text(ncid, NC_GLOBAL, "grid_file", strlen(file), file), path, "grid_file");
+    NC_RST(c, nc_put_att_text(ncid, NC_GLOBAL, "grid_checksum", 16, grid_sum), path,
+           "grid_checksum");
+  }
   const char *version = PACKAGE_VERSION;
   NC_RST(c, nc_put_att_text(ncid, NC_GLOBAL, "cryodyn_version", strlen(version), version), path,
          "version");
@@ -186,7 +223,9 @@ int cryo_restart_write(cryo_component *c, const char *path) {
   snprintf(tmp, sizeof tmp, "%s.tmp", path);
   int status = CRYO_OK, ncid = -1;
   double *global = NULL;
-  if (c->rank == 0) {
+  char grid_sum[17];
+  status = grid_checksum(c, grid_sum);
+  if (c->rank == 0 && status == CRYO_OK) {
     global = global_buffer(c);
     if (!global) status = CRYO_ERROR(&c->err, CRYO_ERR_MEMORY, "out of memory writing a restart");
     /* 1 MiB to start with; the image grows as variables are added. */
@@ -194,7 +233,7 @@ int cryo_restart_write(cryo_component *c, const char *path) {
     if (s != NC_NOERR)
       status =
           cryo_nc_error(s, CRYO_ERR_NETCDF, &c->err, "restart %s: cannot create in memory", tmp);
-    if (status == CRYO_OK) status = write_header(c, ncid, tmp);
+    if (status == CRYO_OK) status = write_header(c, ncid, tmp, grid_sum);
   }
   for (int i = 0; i < c->nfields; ++i) {
     cryo_field *f = &c->fields[i];
@@ -266,8 +305,31 @@ static int read_sealed(cryo_component *c, const char *path, unsigned char **imag
 }
 
 /* Rank 0: open the verified image and check its header against this run. */
+/* Rank 0: the restart's grid (its grid_checksum, none for the built-in
+ * box) is this run's (grid_sum, "" for the box). */
+static int check_grid(cryo_component *c, int ncid, const char *path, const char *grid_sum) {
+  char stored[17] = {0}, file[CRYO_PATH_LEN] = {0};
+  size_t len = 0, flen = 0;
+  const int has = nc_inq_attlen(ncid, NC_GLOBAL, "grid_checksum", &len) == NC_NOERR && len == 16 &&
+                  nc_get_att_text(ncid, NC_GLOBAL, "grid_checksum", stored) == NC_NOERR;
+  if (nc_inq_attlen(ncid, NC_GLOBAL, "grid_file", &flen) == NC_NOERR && flen < sizeof file)
+    nc_get_att_text(ncid, NC_GLOBAL, "grid_file", file);
+  CRYO_CHECK(has || !grid_sum[0], &c->err, CRYO_ERR_FORMAT,
+             "restart %s: written on the built-in box, this run is on &cryo_grid grid_file '%s'",
+             path, c->cfg.grid.grid_file);
+  CRYO_CHECK(!has || grid_sum[0], &c->err, CRYO_ERR_FORMAT,
+             "restart %s: written on grid_file '%s', this run is on the built-in box (no "
+             "&cryo_grid grid_file)",
+             path, file);
+  CRYO_CHECK(!has || !strcmp(stored, grid_sum), &c->err, CRYO_ERR_FORMAT,
+             "restart %s: written on another grid: its cells' centres and corners (grid_file '%s' "
+             "then) have checksum %s, those of this run's grid_file '%s' %s",
+             path, file, stored, c->cfg.grid.grid_file, grid_sum);
+  return CRYO_OK;
+}
+
 static int read_header(cryo_component *c, const char *path, unsigned char *image, size_t n,
-                       int *ncid, long long *t, long long *step) {
+                       int *ncid, long long *t, long long *step, const char *grid_sum) {
   int s = nc_open_mem(path, NC_NOWRITE, n, image, ncid);
   if (s != NC_NOERR) {
     *ncid = -1;
@@ -295,6 +357,7 @@ static int read_header(cryo_component *c, const char *path, unsigned char *image
   CRYO_CHECK(s == NC_NOERR, &c->err, CRYO_ERR_MISSING, "restart %s: no 'time' attribute", path);
   s = nc_get_att_longlong(*ncid, NC_GLOBAL, "step", step);
   CRYO_CHECK(s == NC_NOERR, &c->err, CRYO_ERR_MISSING, "restart %s: no 'step' attribute", path);
+  CRYO_CALL(check_grid(c, *ncid, path, grid_sum));
   const char *names[2] = {"x", "y"};
   int want[2] = {c->grid.block.nx_global, c->grid.block.ny_global};
   for (int d = 0; d < 2; ++d) {
@@ -368,12 +431,15 @@ int cryo_restart_read(cryo_component *c, const char *path) {
   long long clock[2] = {0, 0};
   double *global = NULL;
   unsigned char *image = NULL;
-  if (c->rank == 0) {
+  char grid_sum[17];
+  status = grid_checksum(c, grid_sum);
+  if (c->rank == 0 && status == CRYO_OK) {
     size_t n = 0;
     global = global_buffer(c);
     status = global ? read_sealed(c, path, &image, &n)
                     : CRYO_ERROR(&c->err, CRYO_ERR_MEMORY, "out of memory reading a restart");
-    if (status == CRYO_OK) status = read_header(c, path, image, n, &ncid, &clock[0], &clock[1]);
+    if (status == CRYO_OK)
+      status = read_header(c, path, image, n, &ncid, &clock[0], &clock[1], grid_sum);
   }
   status = cryo_status_from_root(c, status);
   for (int i = 0; i < c->nfields && status == CRYO_OK; ++i) {

@@ -174,6 +174,16 @@ static int seaice_create(cryo_component *c) {
       CRYO_CALL(cryo_output_var_add(c, en[k].name, "m s-1", en[k].standard_name, en[k].long_name,
                                     en[k].name, 0, 1, 1));
     }
+    /* the current as received (east, north or along the grid lines, as
+     * vector_frame says) and as the dynamics uses it, along the grid lines
+     * at the nodes: where a coupled run's remapping and rotation can be
+     * checked (docs/seaice.md) */
+    static const char *const ocean[4] = {"uocean", "vocean", "uocn", "vocn"};
+    for (int k = 0; k < 4; ++k) {
+      const cryo_field *f = &c->fields[cryo_field_find(c, ocean[k])];
+      CRYO_CALL(cryo_output_var_add(c, f->name, f->units, f->standard_name, f->long_name, f->name,
+                                    0, 1, 1));
+    }
   }
   CRYO_CALL(init_state(c, m));
 
@@ -189,6 +199,11 @@ static int seaice_create(cryo_component *c) {
       CRYO_CALL(cryo_field_add(c, fi->name, fi->units, fi->standard_name, fi->long_name,
                                CRYO_AT_CELL, 1, CRYO_ROLE_DIAGNOSTIC, &m->results[k]));
       m->result_field[k] = c->nfields - 1;
+      /* the stress sent, for the area integral a coupled test compares */
+      if (c->cfg.seaice.p.quad &&
+          (result_ids[k] == CRYO_F_TAUX_IO || result_ids[k] == CRYO_F_TAUY_IO))
+        CRYO_CALL(cryo_output_var_add(c, fi->name, fi->units, fi->standard_name, fi->long_name,
+                                      fi->name, 0, 1, 1));
     }
   }
   if (!m->analytic) {
@@ -203,6 +218,11 @@ static int seaice_create(cryo_component *c) {
     for (int f = 0; f < CRYO_NFIELD; ++f)
       xc.oasis_names[f] = c->cfg.coupling.names[f];
     xc.oasis_grid_name = c->cfg.coupling.grid_name;
+    if (c->gridfile) {
+      xc.gridfile = c->gridfile;
+      xc.geom = c->fields[cryo_field_find(c, "geom")].host;
+      xc.mask = c->fields[cryo_field_find(c, "mask")].host;
+    }
     CRYO_CALL(cryo_exchange_create(&c->exchange, forcing, CRYO_MODEL_SEAICE, &c->grid.block,
                                    c->comm, &xc, &c->err));
   }

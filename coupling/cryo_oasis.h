@@ -117,6 +117,10 @@ int cryo_oasis_write_grid(const char *name, int nx, int ny, const double *lon, c
 int cryo_oasis_plane_grid(int nx, int ny, double x0, double y0, double dx, double dy, double *lon,
                           double *lat, double *clon, double *clat, double *area, cryo_err *err);
 
+/* Where cryo_oasis_plane_grid lays the point (x, y) m of a plane on the
+ * sphere: *lon = 10 + x / R and *lat = y / R, degrees (R = 6371 km). */
+void cryo_oasis_plane_point(double x, double y, double *lon, double *lat);
+
 /* cryo_oasis_write_grid of the plane grid of cryo_oasis_plane_grid, every cell
  * valid. Same calling rules as cryo_oasis_write_grid. */
 int cryo_oasis_write_plane_grid(const char *name, int nx, int ny, double x0, double y0, double dx,

@@ -22,25 +22,41 @@
  * - A get or put that OASIS answers with "nothing exchanged" (kinfo 0) means
  *   the namcouple period differs from &cryo_run coupling_interval: an error,
  *   not a silent reuse of stale values.
- * - The component describes its own grid to OASIS (cryo_oasis_write_plane_grid)
- *   as grid cfg->oasis_grid_name (default default_grid_name; "" skips it,
- *   for same-grid couplings that need no remapping): the block's global grid of dx x dy cells with
- *   its lower-left corner at the origin, laid along the equator, every cell
- *   valid. Rank 0 computes the global arrays from the grid geometry (no gather:
- *   the grid is uniform) before enddef, where OASIS writes grids.nc, masks.nc
- *   and areas.nc one component at a time and computes any SCRIP weights. A
- *   namcouple without remapping never reads the files, so the same-grid setups
- *   are unaffected; writing always keeps one code path and costs one global
- *   grid on rank 0 (11 doubles a cell) once per run.
+ * - The component describes its own grid to OASIS as grid
+ *   cfg->oasis_grid_name (default default_grid_name; "" skips it, for
+ *   same-grid couplings that need no remapping), before enddef, where OASIS
+ *   writes grids.nc, masks.nc and areas.nc one component at a time and
+ *   computes any SCRIP weights. The built-in box (cryo_oasis_write_plane_grid):
+ *   the block's global grid of dx x dy cells with its lower-left corner at the
+ *   origin, laid along the equator, every cell valid; rank 0 computes it from
+ *   the grid geometry (no gather: the grid is uniform). A grid file
+ *   (describe_file_grid): every rank's owned cells gathered to rank 0, as the
+ *   file gives them: centres and the 4 corners in the file's order, which is
+ *   the counterclockwise order SCRIP's conservative remapping needs (its line
+ *   integrals give the area with that sign); on the sphere longitudes and
+ *   latitudes in degrees, a planar file's metres laid along the equator as
+ *   the box is (cryo_oasis_plane_point). Areas in m2 (OASIS3-MCT divides them
+ *   by its Earth radius squared for its CONSERV post-processing; SCRIP itself
+ *   computes its own from the corners): the file's area, else the area 4 d0
+ *   the dynamics integrates with. The mask in OASIS's convention, 0 valid and
+ *   1 masked (SCRIP's scriprmp and the CONSERV post-processing of
+ *   OASIS3-MCT 2.0 take mask 0 as the active points): land cells of the file
+ *   or of mask_file are masked. A namcouple without remapping never reads the
+ *   files, so the same-grid setups are unaffected; writing always keeps one
+ *   code path and costs one global grid on rank 0 (11 doubles a cell) once per
+ *   run.
  * - Sea ice receives wind as well as ocean current (I_Uwind1, I_Vwind1): the
  *   partner sends whatever wind it has (examples/toy_ocean sends a uniform
  *   one), so one coupled setup needs no forcing file.
  */
 #include "cryo_coupler.h"
 #include "cryo_exchange.h"
+#include "cryo_gridfile.h"
 #include "cryo_mpi.h"
 #include "cryo_oasis.h"
+#include "seaice.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -211,6 +227,151 @@ static int set_names(cryo_exchange *x, const cryo_exchange_config *cfg, cryo_err
   return CRYO_OK;
 }
 
+/* What describe_file_grid gathers of each cell: centre, corners, area, mask. */
+enum {
+  CELL_LON,
+  CELL_LAT,
+  CELL_CLON,
+  CELL_CLAT = CELL_CLON + CRYO_OASIS_NCORNER,
+  CELL_AREA = CELL_CLAT + CRYO_OASIS_NCORNER,
+  CELL_MASK,
+  CELL_NVAL
+};
+
+/* lon shifted by whole turns to within 180 degrees of ref: a cell's corners
+ * on the same side of the date line as its centre. */
+static double lon_near(double lon, double ref) {
+  return lon - 360.0 * round((lon - ref) / 360.0);
+}
+
+/* Point (x, y) of the grid file (degrees on the sphere, metres in a plane)
+ * as OASIS's longitude and latitude. */
+static int file_point(const cryo_gridfile *gf, double x, double y, double *lon, double *lat,
+                      cryo_err *err) {
+  if (gf->points.spherical) {
+    *lon = x;
+    *lat = y;
+    return CRYO_OK;
+  }
+  cryo_oasis_plane_point(x, y, lon, lat);
+  CRYO_CHECK(fabs(*lat) <= 80.0 && fabs(*lon - 10.0) <= 170.0, err, CRYO_ERR_RANGE,
+             "forcing = 'oasis': the planar grid file's point (%g, %g) m lies at longitude %g, "
+             "latitude %g degrees when laid along the equator for OASIS: planar grids must stay "
+             "within 80 degrees of latitude (8900 km) and 170 of longitude of their origin",
+             x, y, *lon, *lat);
+  return CRYO_OK;
+}
+
+/* This rank's owned cells, x fastest, CELL_NVAL values each. */
+static int pack_cells(const cryo_block *b, const cryo_exchange_config *cfg, double *out,
+                      cryo_err *err) {
+  const cryo_gridfile *gf = cfg->gridfile;
+  for (int j = 0; j < b->ny; ++j)
+    for (int i = 0; i < b->nx; ++i) {
+      const long q = CRYO_CELL(b, i, j);
+      double *v = out + ((long)j * b->nx + i) * CELL_NVAL;
+      CRYO_CALL(file_point(gf, gf->cell_x[q], gf->cell_y[q], &v[CELL_LON], &v[CELL_LAT], err));
+      for (int k = 0; k < CRYO_OASIS_NCORNER; ++k) {
+        double *lon = &v[CELL_CLON + k], *lat = &v[CELL_CLAT + k];
+        CRYO_CALL(file_point(gf, gf->corner_x[q * CRYO_OASIS_NCORNER + k],
+                             gf->corner_y[q * CRYO_OASIS_NCORNER + k], lon, lat, err));
+        *lon = lon_near(*lon, v[CELL_LON]);
+      }
+      const double *g = cfg->geom + q * CRYO_SEAICE_NGEOM;
+      v[CELL_AREA] =
+          isfinite(gf->area[q])
+              ? gf->area[q]
+              : 4.0 * (g[CRYO_GEOM_A1X] * g[CRYO_GEOM_A2Y] - g[CRYO_GEOM_A1Y] * g[CRYO_GEOM_A2X]);
+      v[CELL_MASK] = cfg->mask[q] != 0.0 ? 0.0 : 1.0;
+    }
+  return CRYO_OK;
+}
+
+/* Rank 0: every rank's packed cells (boxes: i0, j0, nx, ny of each) into
+ * the global arrays of cryo_oasis_write_grid, and write them. */
+static int write_file_grid(const char *grid, const cryo_block *b, int size, const int *boxes,
+                           const int *displs, const double *all, cryo_err *err) {
+  const long n = (long)b->nx_global * b->ny_global;
+  double *a = malloc(sizeof(double) * (size_t)n * (3 + 2 * CRYO_OASIS_NCORNER));
+  int *mask = malloc(sizeof(int) * (size_t)n);
+  if (!a || !mask) {
+    free(a);
+    free(mask);
+    return CRYO_ERROR(err, CRYO_ERR_MEMORY, "OASIS grid '%s': out of memory for %d x %d cells",
+                      grid, b->nx_global, b->ny_global);
+  }
+  double *lon = a, *lat = a + n, *area = a + 2 * n, *clon = a + 3 * n,
+         *clat = clon + CRYO_OASIS_NCORNER * n;
+  for (int r = 0; r < size; ++r) {
+    const int *box = boxes + 4 * r;
+    for (int j = 0; j < box[3]; ++j)
+      for (int i = 0; i < box[2]; ++i) {
+        const long g = (long)(box[1] + j) * b->nx_global + box[0] + i;
+        const double *v = all + displs[r] + ((long)j * box[2] + i) * CELL_NVAL;
+        lon[g] = v[CELL_LON];
+        lat[g] = v[CELL_LAT];
+        area[g] = v[CELL_AREA];
+        mask[g] = (int)v[CELL_MASK];
+        for (int k = 0; k < CRYO_OASIS_NCORNER; ++k) {
+          clon[k * n + g] = v[CELL_CLON + k];
+          clat[k * n + g] = v[CELL_CLAT + k];
+        }
+      }
+  }
+  int status = cryo_oasis_write_grid(grid, b->nx_global, b->ny_global, lon, lat, clon, clat, mask,
+                                     area, err);
+  free(a);
+  free(mask);
+  return status;
+}
+
+/* The cells of a grid file gathered to rank 0 and described to OASIS
+ * (collective over x->comm). */
+static int describe_file_grid(cryo_exchange *x, const cryo_exchange_config *cfg, const char *grid,
+                              cryo_err *err) {
+  const cryo_block *b = &x->block;
+  int size, rank;
+  CRYO_MPI(MPI_Comm_size(x->comm, &size), "forcing = 'oasis': MPI_Comm_size", err);
+  CRYO_MPI(MPI_Comm_rank(x->comm, &rank), "forcing = 'oasis': MPI_Comm_rank", err);
+  const long nown = (long)b->nx * b->ny;
+  int status = CRYO_OK;
+  if ((long)b->nx_global * b->ny_global > INT_MAX / CELL_NVAL)
+    status = CRYO_ERROR(err, CRYO_ERR_RANGE,
+                        "OASIS grid '%s': %d x %d cells are too many to gather (%d values a cell "
+                        "must fit MPI's int counts)",
+                        grid, b->nx_global, b->ny_global, CELL_NVAL);
+  double *mine = malloc(sizeof(double) * (size_t)(nown > 0 ? nown : 1) * CELL_NVAL);
+  int *boxes = rank == 0 ? malloc(sizeof(int) * 6 * (size_t)size) : NULL;
+  double *all =
+      rank == 0 ? malloc(sizeof(double) * (size_t)b->nx_global * b->ny_global * CELL_NVAL) : NULL;
+  if (status == CRYO_OK && (!mine || (rank == 0 && (!boxes || !all))))
+    status = CRYO_ERROR(err, CRYO_ERR_MEMORY, "OASIS grid '%s': out of memory for %d x %d cells",
+                        grid, b->nx_global, b->ny_global);
+  if (status == CRYO_OK) status = pack_cells(b, cfg, mine, err);
+  status = agree(x, status, "the gather of the grid description", err);
+  if (status == CRYO_OK) {
+    const int box[4] = {b->i0, b->j0, b->nx, b->ny};
+    int *counts = boxes ? boxes + 4 * size : NULL, *displs = boxes ? boxes + 5 * size : NULL;
+    status = cryo_mpi_check(MPI_Gather(box, 4, MPI_INT, boxes, 4, MPI_INT, 0, x->comm),
+                            "forcing = 'oasis': MPI_Gather (grid boxes)", err);
+    if (status == CRYO_OK && rank == 0)
+      for (int r = 0, at = 0; r < size; at += counts[r], ++r) {
+        counts[r] = boxes[4 * r + 2] * boxes[4 * r + 3] * CELL_NVAL;
+        displs[r] = at;
+      }
+    if (status == CRYO_OK)
+      status = cryo_mpi_check(MPI_Gatherv(mine, (int)nown * CELL_NVAL, MPI_DOUBLE, all, counts,
+                                          displs, MPI_DOUBLE, 0, x->comm),
+                              "forcing = 'oasis': MPI_Gatherv (grid description)", err);
+    if (status == CRYO_OK && rank == 0)
+      status = write_file_grid(grid, b, size, boxes, displs, all, err);
+  }
+  free(mine);
+  free(boxes);
+  free(all);
+  return status;
+}
+
 /* Partition, fields and (on rank 0) the grid: everything before enddef. */
 static int define(cryo_exchange *x, const cryo_exchange_config *cfg, cryo_err *err) {
   oasis_impl *o = impl_of(x);
@@ -229,7 +390,7 @@ static int define(cryo_exchange *x, const cryo_exchange_config *cfg, cryo_err *e
   /* x->comm is congruent with OASIS's local communicator (check_comm): its
    * rank 0 is the component's root, the one rank the grid API accepts. */
   const char *grid = cfg->oasis_grid_name ? cfg->oasis_grid_name : default_grid_name;
-  if (rank == 0 && grid[0])
+  if (rank == 0 && grid[0] && !cfg->gridfile)
     CRYO_CALL(
         cryo_oasis_write_plane_grid(grid, b->nx_global, b->ny_global, 0.0, 0.0, b->dx, b->dy, err));
   return CRYO_OK;
@@ -248,5 +409,8 @@ int cryo_exchange_oasis_create(cryo_exchange *x, const cryo_exchange_config *cfg
    * aborts the coupled run (cryo_coupler_abort), the only way to stop the
    * partners. */
   CRYO_CALL(agree(x, define(x, cfg, err), "oasis_enddef", err));
+  const char *grid = cfg->oasis_grid_name ? cfg->oasis_grid_name : default_grid_name;
+  if (grid[0] && cfg->gridfile)
+    CRYO_CALL(agree(x, describe_file_grid(x, cfg, grid, err), "oasis_enddef", err));
   return cryo_oasis_enddef(err);
 }

@@ -472,6 +472,15 @@ int cryo_oasis_write_grid(const char *name, int nx, int ny, const double *lon, c
   return CRYO_OK;
 }
 
+/* Metres of the plane to degrees on the sphere of radius 6371 km. */
+#define PLANE_RADIUS 6371.0e3
+static const double plane_deg = 180.0 / (3.14159265358979323846 * PLANE_RADIUS);
+
+void cryo_oasis_plane_point(double x, double y, double *lon, double *lat) {
+  *lon = 10.0 + x * plane_deg;
+  *lat = y * plane_deg;
+}
+
 int cryo_oasis_plane_grid(int nx, int ny, double x0, double y0, double dx, double dy, double *lon,
                           double *lat, double *clon, double *clat, double *area, cryo_err *err) {
   CRYO_CHECK(lon && lat && clon && clat && area, err, CRYO_ERR_ARG,
@@ -482,8 +491,7 @@ int cryo_oasis_plane_grid(int nx, int ny, double x0, double y0, double dx, doubl
              "OASIS plane grid: %d x %d cells of %g x %g m from (%g, %g) m: sizes must be >= 1, "
              "spacings > 0 and all finite",
              nx, ny, dx, dy, x0, y0);
-  const double R = 6371.0e3;                               /* m */
-  const double deg = 180.0 / (3.14159265358979323846 * R); /* degrees per metre */
+  const double deg = plane_deg; /* degrees per metre */
   double ylo = y0 * deg, yhi = (y0 + ny * dy) * deg, xhi = (x0 + nx * dx) * deg;
   CRYO_CHECK(fabs(ylo) <= 80.0 && fabs(yhi) <= 80.0 && fabs(x0 * deg) <= 170.0 &&
                  fabs(xhi) <= 170.0,
@@ -497,13 +505,11 @@ int cryo_oasis_plane_grid(int nx, int ny, double x0, double y0, double dx, doubl
   for (int j = 0; j < ny; j++)
     for (int i = 0; i < nx; i++) {
       size_t q = (size_t)j * nx + i;
-      lon[q] = 10.0 + (x0 + (i + 0.5) * dx) * deg;
-      lat[q] = (y0 + (j + 0.5) * dy) * deg;
+      cryo_oasis_plane_point(x0 + (i + 0.5) * dx, y0 + (j + 0.5) * dy, &lon[q], &lat[q]);
       area[q] = dx * dy;
-      for (int k = 0; k < CRYO_OASIS_NCORNER; k++) {
-        clon[k * n + q] = 10.0 + (x0 + (i + sx[k]) * dx) * deg;
-        clat[k * n + q] = (y0 + (j + sy[k]) * dy) * deg;
-      }
+      for (int k = 0; k < CRYO_OASIS_NCORNER; k++)
+        cryo_oasis_plane_point(x0 + (i + sx[k]) * dx, y0 + (j + sy[k]) * dy, &clon[k * n + q],
+                               &clat[k * n + q]);
     }
   return CRYO_OK;
 }

@@ -17,7 +17,21 @@
  *                     [--ocean gyre|uniform|analytic] [--u0 M_PER_S] [--v0 M_PER_S]
  *                     [--uwind M_PER_S] [--vwind M_PER_S] [--x0 M] [--y0 M] [--dx M] [--dy M]
  *                     [--lx M] [--ly M] [--check pattern|stress|none] [--die-at STEP]
- *                     [--grid NAME]
+ *                     [--grid NAME] [--latlon LON0,LON1,LAT0,LAT1] [--axis LON,LAT]
+ *                     [--radius M]
+ *
+ * --latlon LON0,LON1,LAT0,LAT1 (degrees): the toy's nx x ny cells are the
+ *   regular longitude-latitude grid over that box (toy_latlon_cell), on a
+ *   sphere of --radius metres (default 6371229, cryodyn's earth_radius),
+ *   described to OASIS with their true corners and areas; vectors are sent
+ *   and received east and north. After every coupling step rank 0 prints the
+ *   area integral of the stress it received, sum of tau A over its cells with
+ *   the areas it gave OASIS ("stress integral x ... y ... N"), which a
+ *   conservative remapping with OASIS's CONSERV GLOBAL keeps equal to
+ *   cryodyn's (tests/coupled_latlon.sh).
+ * --ocean solid (needs --latlon): the current is the solid-body rotation
+ *   about the axis through --axis LON,LAT degrees (default 0,0), --u0 m s-1
+ *   at 90 degrees from the axis (toy_solid_body), at the cell centres.
  *
  * --grid NAME (default toyt): the namcouple's name of this grid. Rank 0
  *   describes the grid (cell centres and corners from --x0 --y0 --dx --dy, laid
@@ -83,6 +97,26 @@ static int parse_options(int argc, char **argv, options *o, cryo_err *err) {
       CRYO_CHECK(*end == '\0' && end != val && v >= 0 && v < 10000000L, err, CRYO_ERR_RANGE,
                  "cryodyn-toy-ocean: --die-at %s: must be a step number >= 0", val);
       o->die_at = (int)v;
+    } else if (!strcmp(flag, "--latlon")) {
+      toy_setup *t = &o->s;
+      int n = sscanf(val, "%lf,%lf,%lf,%lf", &t->lon0, &t->lon1, &t->lat0, &t->lat1);
+      CRYO_CHECK(n == 4 && t->lon0 < t->lon1 && t->lon1 - t->lon0 <= 360.0 && t->lat0 >= -90.0 &&
+                     t->lat0 < t->lat1 && t->lat1 <= 90.0,
+                 err, CRYO_ERR_RANGE,
+                 "cryodyn-toy-ocean: --latlon %s: must be LON0,LON1,LAT0,LAT1 degrees with "
+                 "LON0 < LON1 <= LON0 + 360 and -90 <= LAT0 < LAT1 <= 90",
+                 val);
+      t->latlon = 1;
+    } else if (!strcmp(flag, "--axis")) {
+      CRYO_CHECK(sscanf(val, "%lf,%lf", &o->s.axis_lon, &o->s.axis_lat) == 2 &&
+                     fabs(o->s.axis_lat) <= 90.0,
+                 err, CRYO_ERR_RANGE,
+                 "cryodyn-toy-ocean: --axis %s: must be LON,LAT degrees with |LAT| <= 90", val);
+    } else if (!strcmp(flag, "--radius")) {
+      char *end;
+      o->s.radius = strtod(val, &end);
+      CRYO_CHECK(*end == '\0' && end != val && o->s.radius >= 1e5 && o->s.radius <= 1e8, err,
+                 CRYO_ERR_RANGE, "cryodyn-toy-ocean: --radius %s: must be 1e5 to 1e8 m", val);
     } else if (!strcmp(flag, "--grid")) {
       CRYO_CHECK(
           strlen(val) >= 1 && strlen(val) <= CRYO_OASIS_GRID_NAME_MAX && !strchr(val, '.'), err,
@@ -95,7 +129,7 @@ static int parse_options(int argc, char **argv, options *o, cryo_err *err) {
           err, CRYO_ERR_UNKNOWN,
           "cryodyn-toy-ocean: unknown option %s (known: --nx --ny --run --period --ocean "
           "--u0 --v0 --uwind --vwind --x0 --y0 --dx --dy --lx --ly --check "
-          "--die-at --grid)",
+          "--die-at --grid --latlon --axis --radius)",
           flag);
     }
   }
@@ -104,6 +138,8 @@ static int parse_options(int argc, char **argv, options *o, cryo_err *err) {
              o->s.period);
   CRYO_CHECK((long)o->s.nx * o->s.ny <= 10000000L, err, CRYO_ERR_RANGE,
              "cryodyn-toy-ocean: grid %d x %d has more than 1e7 points", o->s.nx, o->s.ny);
+  CRYO_CHECK(!o->s.solid || o->s.latlon, err, CRYO_ERR_ARG,
+             "cryodyn-toy-ocean: --ocean solid is a field on the sphere: it needs --latlon");
   return CRYO_OK;
 }
 
@@ -174,6 +210,26 @@ typedef struct ocean {
   long bad, checked, first_bad; /* this rank's, then (finish) all ranks' bad and checked */
 } ocean;
 
+/* Lat-lon grid: the area integral of the received stress over all ranks'
+ * cells, sum of tau A with the areas given to OASIS, printed by rank 0. */
+static int print_stress_integral(const options *o, int step, const toy_band *b, double *const rcv[],
+                                 cryo_err *err) {
+  double sum[2] = {0.0, 0.0}, total[2];
+  for (int j = 0; j < b->nyl; j++)
+    for (int i = 0; i < b->nx; i++) {
+      double lon, lat, clon[4], clat[4], area;
+      toy_latlon_cell(&o->s, i, b->j0 + j, &lon, &lat, clon, clat, &area);
+      sum[0] += rcv[TOY_ICE_TAUX][(long)j * b->nx + i] * area;
+      sum[1] += rcv[TOY_ICE_TAUY][(long)j * b->nx + i] * area;
+    }
+  CRYO_CHECK(MPI_Reduce(sum, total, 2, MPI_DOUBLE, MPI_SUM, 0, b->comm) == MPI_SUCCESS, err,
+             CRYO_ERR_MPI, "cryodyn-toy-ocean: MPI_Reduce of the stress integral failed");
+  if (b->rank == 0)
+    printf("cryodyn-toy-ocean: step %d stress integral x %.17g y %.17g N\n", step, total[0],
+           total[1]);
+  return CRYO_OK;
+}
+
 /* The four fields the toy sends (the same every step). */
 static void ocean_fill(void *ctx, int step, const toy_band *b, double *const snd[],
                        double *const prev[]) {
@@ -193,8 +249,8 @@ static int ocean_received(void *ctx, int step, const toy_band *b, double *const 
                           double *const rcv[], double *const prev[], cryo_err *err) {
   ocean *oc = ctx;
   (void)prev;
-  (void)err;
   check_step(oc->o, step, b->j0, b->nyl, rcv, snd, &oc->bad, &oc->checked, &oc->first_bad);
+  if (oc->o->s.latlon) CRYO_CALL(print_stress_integral(oc->o, step, b, rcv, err));
   return CRYO_OK;
 }
 
@@ -213,9 +269,38 @@ static int ocean_finish(void *ctx, const toy_band *b, cryo_err *err) {
   return CRYO_OK;
 }
 
+/* Rank 0: the longitude-latitude grid to OASIS, every cell valid. */
+static int write_latlon_grid(const options *o, cryo_err *err) {
+  const long n = (long)o->s.nx * o->s.ny;
+  double *a = malloc(sizeof(double) * (size_t)n * 11);
+  int *mask = calloc((size_t)n, sizeof *mask); /* OASIS: 0 valid */
+  if (!a || !mask) {
+    free(a);
+    free(mask);
+    return CRYO_ERROR(err, CRYO_ERR_MEMORY, "cryodyn-toy-ocean: out of memory for the grid");
+  }
+  double *lon = a, *lat = a + n, *area = a + 2 * n, *clon = a + 3 * n, *clat = a + 7 * n;
+  for (int j = 0; j < o->s.ny; j++)
+    for (int i = 0; i < o->s.nx; i++) {
+      const long q = (long)j * o->s.nx + i;
+      double cx[4], cy[4];
+      toy_latlon_cell(&o->s, i, j, &lon[q], &lat[q], cx, cy, &area[q]);
+      for (int k = 0; k < 4; k++) {
+        clon[k * n + q] = cx[k];
+        clat[k * n + q] = cy[k];
+      }
+    }
+  int status =
+      cryo_oasis_write_grid(o->grid_name, o->s.nx, o->s.ny, lon, lat, clon, clat, mask, area, err);
+  free(a);
+  free(mask);
+  return status;
+}
+
 /* Rank 0 describes the grid for a remapping namcouple. */
 static int ocean_define(void *ctx, const toy_band *b, cryo_err *err) {
   const options *o = ((const ocean *)ctx)->o;
+  if (b->rank == 0 && o->s.latlon) return write_latlon_grid(o, err);
   if (b->rank == 0)
     CRYO_CALL(cryo_oasis_write_plane_grid(o->grid_name, o->s.nx, o->s.ny, o->s.x0, o->s.y0, o->s.dx,
                                           o->s.dy, err));

@@ -2,8 +2,9 @@
  * (tests/oasis_exchange_comp.c, tests/oasis_remap_comp.c) send each other: field
  * names of namelists/namcouple_seaice_toyocean and namcouple_seaice_remap, the
  * forcing the toy sends (a steady gyre or a uniform current on the toy's own
- * cells, or a gyre defined in metres that any grid can evaluate, and a uniform
- * wind), the value pattern the test sends so that the receiver can check every
+ * cells, a gyre defined in metres that any grid can evaluate, or on a
+ * longitude-latitude grid a solid-body rotation of the sphere given east and
+ * north, and a uniform wind), the value pattern the test sends so that the receiver can check every
  * value exactly, and the options the programs share (the grids OASIS needs for
  * a remapping are described by the components themselves through
  * cryo_oasis_write_plane_grid, coupling/cryo_oasis.h). Both sides evaluate the same inline
@@ -45,6 +46,17 @@ typedef struct toy_setup {
   double x0, y0;       /* m, lower-left corner of cell (0, 0) */
   double dx, dy;       /* m, cell size: cell (i, j) is centred at x0 + (i + 1/2) dx, ... */
   double lx, ly;       /* m, extent of the analytic gyre */
+  /* 1: the toy's cells are the regular longitude-latitude grid of nx x ny
+   * cells over [lon0, lon1] x [lat0, lat1] degrees on a sphere of `radius`
+   * m (toy_latlon_cell) instead of the plane of x0, y0, dx, dy */
+  int latlon;
+  double lon0, lon1, lat0, lat1; /* degrees */
+  double radius;                 /* m */
+  /* 1: the current is a solid-body rotation of the sphere about the axis
+   * through (axis_lon, axis_lat) degrees, u0 m s-1 at 90 degrees from the
+   * axis, given east and north (toy_solid_body) */
+  int solid;
+  double axis_lon, axis_lat; /* degrees */
 } toy_setup;
 
 static inline void toy_setup_defaults(toy_setup *s) {
@@ -62,14 +74,18 @@ static inline void toy_setup_defaults(toy_setup *s) {
                    .dx = 1.0e4,
                    .dy = 1.0e4,
                    .lx = 4.0e5,
-                   .ly = 3.0e5};
+                   .ly = 3.0e5,
+                   .radius = 6371229.0,
+                   .axis_lat = 0.0};
 }
 
 /* Parse argv[*a] (and its value) if it is a shared option: --nx --ny --run
  * --period (integers >= 1), --ocean gyre|uniform|analytic, --u0 --v0 --uwind
  * --vwind (m s-1, |value| < 100), --x0 --y0 (m, |value| <= 1e8), --dx --dy --lx
  * --ly (m, 0 < value <= 1e8). Returns 1 and advances *a when consumed, 0 for an
- * option that is not shared, -1 with a message in msg for a bad value. */
+ * option that is not shared, -1 with a message in msg for a bad value.
+ * --ocean solid (toy_solid_body) takes its grid and axis from the toy
+ * ocean's own options (examples/toy_ocean.c). */
 static inline int toy_parse_option(int argc, char **argv, int *a, toy_setup *s, char *msg,
                                    size_t len) {
   const char *flag = argv[*a];
@@ -118,11 +134,13 @@ static inline int toy_parse_option(int argc, char **argv, int *a, toy_setup *s, 
       return -1;
     }
     *lvals[k] = v;
-  } else if (!strcmp(val, "gyre") || !strcmp(val, "uniform") || !strcmp(val, "analytic")) {
+  } else if (!strcmp(val, "gyre") || !strcmp(val, "uniform") || !strcmp(val, "analytic") ||
+             !strcmp(val, "solid")) {
     s->gyre = !strcmp(val, "gyre");
     s->analytic = !strcmp(val, "analytic");
+    s->solid = !strcmp(val, "solid");
   } else {
-    snprintf(msg, len, "--ocean %s: must be gyre, uniform or analytic", val);
+    snprintf(msg, len, "--ocean %s: must be gyre, uniform, analytic or solid", val);
     return -1;
   }
   return 1;
@@ -150,9 +168,49 @@ static inline void toy_analytic(const toy_setup *s, double x /* m */, double y /
   *v = s->u0 * cos(pi * X) * sin(pi * Y);
 }
 
+/* Cell (i, j) of the longitude-latitude grid: its centre (degrees), its
+ * corners counterclockwise from the south-west one (degrees, clon[4],
+ * clat[4]; the order SCRIP's conservative remapping needs) and its area on
+ * the sphere, radius^2 dlon (sin lat_north - sin lat_south), m2. */
+static inline void toy_latlon_cell(const toy_setup *s, int i, int j, double *lon, double *lat,
+                                   double clon[4], double clat[4], double *area /* m2 */) {
+  const double deg = 3.14159265358979323846 / 180.0;
+  const double dlon = (s->lon1 - s->lon0) / s->nx, dlat = (s->lat1 - s->lat0) / s->ny;
+  const double w = s->lon0 + i * dlon, e = s->lon0 + (i + 1) * dlon;
+  const double so = s->lat0 + j * dlat, no = s->lat0 + (j + 1) * dlat;
+  *lon = s->lon0 + (i + 0.5) * dlon;
+  *lat = s->lat0 + (j + 0.5) * dlat;
+  clon[0] = clon[3] = w;
+  clon[1] = clon[2] = e;
+  clat[0] = clat[1] = so;
+  clat[2] = clat[3] = no;
+  *area = s->radius * s->radius * (dlon * deg) * (sin(no * deg) - sin(so * deg));
+}
+
+/* Solid-body rotation about the unit vector a through (axis_lon, axis_lat):
+ * v = omega a x r with omega radius = u0, whose east and north components at
+ * (lon, lat) are u = u0 (sin lat_a cos lat - cos lat_a sin lat cos(lon - lon_a)),
+ * v = u0 cos lat_a sin(lon - lon_a). A smooth field on the whole sphere, poles
+ * included (only its east/north components are not); the second derivatives
+ * of u and v in lon and lat (radians) are bounded by u0, so a bilinear
+ * interpolation in lon and lat from cells of dlon x dlat radians is within
+ * u0 (dlon^2 + dlat^2) / 8 of it (tests/coupled_latlon.sh). */
+static inline void toy_solid_body(const toy_setup *s, double lon /* degrees */,
+                                  double lat /* degrees */, double *u /* m s-1 */,
+                                  double *v /* m s-1 */) {
+  const double deg = 3.14159265358979323846 / 180.0;
+  const double pa = s->axis_lat * deg, p = lat * deg, dl = (lon - s->axis_lon) * deg;
+  *u = s->u0 * (sin(pa) * cos(p) - cos(pa) * sin(p) * cos(dl));
+  *v = s->u0 * cos(pa) * sin(dl);
+}
+
 /* The four fields the toy sends, at global cell (i, j), in toy_ocn_send order. */
 static inline void toy_forcing(const toy_setup *s, int i, int j, double out[TOY_NOCN]) {
-  if (s->analytic) {
+  if (s->solid) {
+    double lon, lat, clon[4], clat[4], area;
+    toy_latlon_cell(s, i, j, &lon, &lat, clon, clat, &area);
+    toy_solid_body(s, lon, lat, &out[TOY_OCN_U], &out[TOY_OCN_V]);
+  } else if (s->analytic) {
     toy_analytic(s, s->x0 + (i + 0.5) * s->dx, s->y0 + (j + 0.5) * s->dy, &out[TOY_OCN_U],
                  &out[TOY_OCN_V]);
   } else if (s->gyre) {
