@@ -31,7 +31,7 @@
 # drift from a NetCDF forcing file, ISMIP-HOM A at L = 80 km, ISMIP-HOM A
 # with thickness evolution over two coupling intervals on 1 and 2 ranks, and
 # the Arctic case (a 25 km polar stereographic grid file with land, docs/arctic.md)
-# for one day on 1 and 2 ranks. Ranks take the node's GPUs in turn: on one
+# for one day on 1 and 2 ranks, and for 6 hours with dG1 tracers on 1 and 2 ranks. Ranks take the node's GPUs in turn: on one
 # GPU they share it, on several each has its own. `run` also times the 2 km
 # cyclone for 2 days and the Arctic case for 30 days (no CPU twins: hours on
 # two cores); GPU_CHECK_TIMING=0 skips them.
@@ -66,7 +66,9 @@ ismip_hom_a_L80 1 ismip_hom_a_L80
 landice_evolve 1 landice_evolve
 landice_evolve_2ranks 2 landice_evolve
 arctic 1 arctic
-arctic_2ranks 2 arctic"
+arctic_2ranks 2 arctic
+arctic_dg1 1 arctic_dg1
+arctic_dg1_2ranks 2 arctic_dg1"
 
 # Write case NAME's namelist (from the shipped ones in SRC/namelists) and
 # inputs into the current directory; print the output file's name.
@@ -98,6 +100,15 @@ make_case() { # NAME SRC
 /
 EOF
       echo landice_evolve.nc ;;
+    arctic_dg1*)
+      # the same with dG1 tracers (the quadrilateral dG1 transport), 6 hours
+      sed -e 's/^ *run_length = .*/  run_length = 21600/' \
+        -e 's/^ *output_interval = .*/  output_interval = 10800/' \
+        -e "s/^ *restart_out = .*/  restart_out = ''/" \
+        -e 's/^ *init = .*/  init = '"'uniform'"', tracer_order = 1/' \
+        "$2/namelists/arctic.nml" > case.nml
+      cp "$2/arctic/arctic_grid.nc" "$2/arctic/arctic_forcing.nc" .
+      echo arctic.nc ;;
     arctic*)
       # the Arctic case (docs/arctic.md) on its grid file, one day
       sed -e 's/^ *run_length = .*/  run_length = 86400/' \
@@ -750,7 +761,7 @@ from ncread import read_doubles as read
 # per operation are then carried through the iterations. The tolerances are
 # relative to the largest magnitude of each variable.
 tolerance = {"cyclone_8km": 1e-10, "free_drift": 1e-10, "ismip_hom_a_L80": 1e-12,
-             "landice_evolve": 1e-12, "arctic": 1e-10}
+             "landice_evolve": 1e-12, "arctic": 1e-10, "arctic_dg1": 1e-10}
 
 def out_name(case_dir):
     return open(os.path.join(case_dir, "output_name")).read().strip()
