@@ -304,7 +304,6 @@ static int read_sealed(cryo_component *c, const char *path, unsigned char **imag
   return CRYO_OK;
 }
 
-/* Rank 0: open the verified image and check its header against this run. */
 /* Rank 0: the restart's grid (its grid_checksum, none for the built-in
  * box) is this run's (grid_sum, "" for the box). */
 static int check_grid(cryo_component *c, int ncid, const char *path, const char *grid_sum) {
@@ -328,6 +327,7 @@ static int check_grid(cryo_component *c, int ncid, const char *path, const char 
   return CRYO_OK;
 }
 
+/* Rank 0: open the verified image and check its header against this run. */
 static int read_header(cryo_component *c, const char *path, unsigned char *image, size_t n,
                        int *ncid, long long *t, long long *step, const char *grid_sum) {
   int s = nc_open_mem(path, NC_NOWRITE, n, image, ncid);
