@@ -26,7 +26,8 @@
  * and its periodic image hold the same bits), or on a
  * non-periodic global edge either free (natural: zero lateral stress, elements
  * outside the domain do not exist) or Dirichlet (velocity held at its value on
- * entry at the edge nodes). Bed: linear friction beta2 u or no slip (u = 0).
+ * entry at the edge nodes). Bed: no slip (u = 0) or friction by one of the
+ * sliding laws (linear beta2 u, Weertman power law, Schoof regularized Coulomb).
  */
 #ifndef CRYO_LANDICE_H
 #define CRYO_LANDICE_H
@@ -44,6 +45,18 @@
 
 enum cryo_landice_lateral { CRYO_LANDICE_LATERAL_FREE = 0, CRYO_LANDICE_LATERAL_DIRICHLET = 1 };
 
+/* Basal sliding law of the friction bed (docs/landice.md, Sliding laws). */
+enum cryo_landice_sliding {
+  CRYO_LANDICE_SLIDING_LINEAR = 0, /* tau_b = beta2 u */
+  CRYO_LANDICE_SLIDING_WEERTMAN,   /* tau_b = C |u|^(m-1) u (Weertman 1957) */
+  CRYO_LANDICE_SLIDING_SCHOOF      /* regularized Coulomb (Schoof 2005) */
+};
+
+/* Velocity regularizing |u| of the power-law and Coulomb laws, m a-1:
+ * |u|^2 becomes |u|^2 + u_reg^2, so that the traction is differentiable at
+ * u = 0; Newton differentiates this regularized law exactly. */
+#define CRYO_LANDICE_U_REG 1.0e-3
+
 enum cryo_landice_case {
   CRYO_LANDICE_CASE_FILE = 0, /* geometry supplied by the caller */
   CRYO_LANDICE_CASE_SLAB,
@@ -58,7 +71,14 @@ typedef struct cryo_landice_params {
   double rho_ice;       /* kg m-3 */
   double gravity;       /* m s-2 */
   double beta2;         /* uniform basal friction, Pa a m-1 (slab; ISMIP-HOM C mean) */
-  int no_slip;          /* 1: u = 0 at the bed; 0: friction beta2 u */
+  int no_slip;          /* 1: u = 0 at the bed; 0: friction by sliding_law */
+  int sliding_law;      /* enum cryo_landice_sliding */
+  double sliding_c;     /* C of the Weertman and Schoof laws, Pa m^(-m) a^m (uniform) */
+  double sliding_m;     /* m of the Weertman and Schoof laws, > 0 */
+  double coulomb_c;     /* C_max of the Schoof law: |tau_b| <= C_max N, dimensionless */
+  int marine;           /* 1: sea water at sea_level loads the bed (effective pressure) */
+  double sea_level;     /* z_sl, m, on the bed's datum */
+  double rho_water;     /* sea water density, kg m-3 */
   int lateral_bc;       /* enum cryo_landice_lateral, non-periodic edges only */
   double eps_reg;       /* strain-rate regularization, a-1 */
   double slope_x;       /* background surface and bed slope ds/dx (set by the analytic cases) */

@@ -16,6 +16,15 @@ void cryo_landice_params_default(cryo_landice_params *p) {
   p->gravity = 9.81;
   p->beta2 = 1000.0;
   p->no_slip = 1;
+  p->sliding_law = CRYO_LANDICE_SLIDING_LINEAR;
+  /* MISMIP+ (Asay-Davis et al. 2016): C = 3.16e6 Pa m^(-1/3) s^(1/3), in a^(1/3):
+   * 3.16e6 / 31536000^(1/3) = 1.0e4; m = 1/3; C_max = 0.5 */
+  p->sliding_c = 1.0e4;
+  p->sliding_m = 1.0 / 3.0;
+  p->coulomb_c = 0.5;
+  p->marine = 0;
+  p->sea_level = 0.0;
+  p->rho_water = 1028.0;
   p->lateral_bc = CRYO_LANDICE_LATERAL_FREE;
   p->eps_reg = 1.0e-5;
   p->slope_x = 0.0;
@@ -44,6 +53,20 @@ int cryo_landice_params_check(const cryo_landice_params *p, cryo_err *err) {
              "&cryo_landice: rho_ice = %g, gravity = %g, both must be > 0", p->rho_ice, p->gravity);
   CRYO_CHECK(p->beta2 >= 0.0, err, CRYO_ERR_RANGE,
              "&cryo_landice: beta2 = %g Pa a m-1, must be >= 0", p->beta2);
+  CRYO_CHECK(p->sliding_law == CRYO_LANDICE_SLIDING_LINEAR ||
+                 p->sliding_law == CRYO_LANDICE_SLIDING_WEERTMAN ||
+                 p->sliding_law == CRYO_LANDICE_SLIDING_SCHOOF,
+             err, CRYO_ERR_RANGE,
+             "&cryo_landice: sliding_law = %d, must be 0 (linear), 1 (weertman) or 2 (schoof)",
+             p->sliding_law);
+  CRYO_CHECK(p->sliding_c >= 0.0 && isfinite(p->sliding_c), err, CRYO_ERR_RANGE,
+             "&cryo_landice: sliding_c = %g Pa m^(-m) a^m, must be >= 0", p->sliding_c);
+  CRYO_CHECK(p->sliding_m > 0.0 && p->sliding_m <= 1.0, err, CRYO_ERR_RANGE,
+             "&cryo_landice: sliding_m = %g, must be in (0, 1]", p->sliding_m);
+  CRYO_CHECK(p->coulomb_c > 0.0 && isfinite(p->coulomb_c), err, CRYO_ERR_RANGE,
+             "&cryo_landice: coulomb_c = %g, must be > 0", p->coulomb_c);
+  CRYO_CHECK(p->rho_water > 0.0, err, CRYO_ERR_RANGE,
+             "&cryo_landice: rho_water = %g kg m-3, must be > 0", p->rho_water);
   CRYO_CHECK(p->eps_reg > 0.0, err, CRYO_ERR_RANGE, "&cryo_landice: eps_reg = %g a-1, must be > 0",
              p->eps_reg);
   CRYO_CHECK(p->lateral_bc == CRYO_LANDICE_LATERAL_FREE ||
