@@ -359,6 +359,10 @@ static void warn_landice(cryo_config *cfg, const cryo_nml_group *g) {
   }
   if (li->p.sliding_law != CRYO_LANDICE_SLIDING_SCHOOF)
     warn_ignored(cfg, g, "coulomb_c", "sliding_law is not 'schoof'");
+  if (!li->p.marine) {
+    warn_ignored(cfg, g, "sea_level", "marine = .false.");
+    warn_ignored(cfg, g, "rho_water", "marine = .false.");
+  }
   if (li->periodic) warn_ignored(cfg, g, "lateral", "periodic = .true. (the domain has no edges)");
 }
 

@@ -123,8 +123,9 @@ typedef struct cryo_landice_state {
   double *cg_z;
   double *cg_p;
   double *cg_q;
-  double *trial;     /* node, 2(nz+1): line-search velocity */
-  double *work_cell; /* cell: per-column energies, thickness fluxes */
+  double *trial;             /* node, 2(nz+1): line-search velocity */
+  double *work_cell;         /* cell: per-column energies, thickness fluxes */
+  double *grounded_fraction; /* cell: grounded share of the bed, 1; allocated only when marine */
 } cryo_landice_state;
 
 enum cryo_landice_role {
@@ -191,6 +192,13 @@ void cryo_landice_energy_columns(const cryo_block *b, const cryo_landice_params 
 void cryo_landice_force_work_columns(const cryo_block *b, const cryo_landice_params *p,
                                      const double *vel, const double *bed, const double *thk_node,
                                      const double *beta2, const double *force, double *energy);
+
+/* Per owned cell: the grounded fraction of its bed (landice_grounded_fraction:
+ * exact for a flotation function linear in x and y) into gfrac[CRYO_CELL],
+ * from the flotation function rho_i H + rho_w (b - z_sl) at the 4 corner
+ * nodes; 1 everywhere unless p->marine. */
+void cryo_landice_grounded_fraction(const cryo_block *b, const cryo_landice_params *p,
+                                    const double *bed, const double *thk_node, double *gfrac);
 
 /* Residual and matrix rows of the Dirichlet dofs (bed with no slip, lateral
  * Dirichlet edges) become identity: res = 0, row and column zero, diagonal 1.

@@ -72,6 +72,8 @@ typedef struct landice_coef {
   double coulomb_c;        /* C_max */
   double rhowg;            /* rho_w g where marine, else 0, Pa m-1 */
   double sea_level;        /* m */
+  int marine;              /* flotation: floating lower surface, grounded-fraction friction */
+  double float_ratio;      /* rho_i / rho_w */
 } landice_coef;
 
 static inline landice_coef landice_coef_make(const cryo_block *b, const cryo_landice_params *p) {
@@ -97,20 +99,74 @@ static inline landice_coef landice_coef_make(const cryo_block *b, const cryo_lan
   c.coulomb_c = p->coulomb_c;
   c.rhowg = p->marine ? p->rho_water * p->gravity : 0.0;
   c.sea_level = p->sea_level;
+  c.marine = p->marine;
+  c.float_ratio = p->rho_ice / p->rho_water;
   return c;
 }
 
 /* Element inputs gathered from the column: node elevations z[8] (plane
  * included), surface s[4] at the corners, beta2[4], effective pressure
- * npress[4] (Pa; the Schoof law only, else 0), velocity u[16]. */
+ * npress[4] (Pa; the Schoof law only, else 0), velocity u[16], and the
+ * grounded fraction gfrac of the bed face (1 unless marine). */
 typedef struct landice_elem_in {
   double z[8];
   double s[4];
   double beta2[4];
   double npress[4];
   double u[16];
+  double gfrac;
   int bottom; /* layer 0: the bed face carries friction */
 } landice_elem_in;
+
+/* Grounded fraction of a cell from the flotation function at its corners,
+ * phi[m] (corner m = cx + 2 cy; grounded where phi > 0): the area of the
+ * polygon cut from the unit square by the zero line of the edge-wise linear
+ * interpolant, accumulated by the shoelace formula vertex by vertex (no
+ * vertex array). Exact when phi is linear in x and y (linear thickness and
+ * bed); for a general bilinear phi the zero line is taken straight between
+ * its edge crossings. The element's basal friction is weighted by it: the
+ * grounded-area-fraction scheme among the sub-element parameterizations of
+ * Seroussi et al. 2014 (The Cryosphere 8). 1 exactly (the same bits as
+ * without flotation) when the four corners are grounded, 0 when none is. */
+CRYO_LANDICE_ROUTINE
+static inline double landice_grounded_fraction(const double phi[4]) {
+  double area2 = 0.0, fx = 0.0, fy = 0.0, px = 0.0, py = 0.0;
+  int have = 0;
+  CRYO_LANDICE_UNROLL
+  for (int e = 0; e < 4; ++e) {
+    /* counter-clockwise corners: m = 0, 1, 3, 2 at (0,0), (1,0), (1,1), (0,1) */
+    int ma = e == 0 ? 0 : e == 1 ? 1 : e == 2 ? 3 : 2;
+    int mb = e == 0 ? 1 : e == 1 ? 3 : e == 2 ? 2 : 0;
+    double ax = (double)(ma & 1), ay = (double)(ma >> 1);
+    double bx = (double)(mb & 1), by = (double)(mb >> 1);
+    double pa = phi[ma], pb = phi[mb];
+    CRYO_LANDICE_UNROLL
+    for (int v = 0; v < 2; ++v) {
+      double vx, vy;
+      if (v == 0) {
+        if (!(pa > 0.0)) continue;
+        vx = ax;
+        vy = ay;
+      } else {
+        if ((pa > 0.0) == (pb > 0.0)) continue;
+        double t = pa / (pa - pb);
+        vx = ax + t * (bx - ax);
+        vy = ay + t * (by - ay);
+      }
+      if (have)
+        area2 += px * vy - vx * py;
+      else {
+        fx = vx;
+        fy = vy;
+      }
+      have = 1;
+      px = vx;
+      py = vy;
+    }
+  }
+  if (have) area2 += px * fy - fx * py;
+  return 0.5 * area2;
+}
 
 /* Surface gradient at (xi, eta) from the corner surface values, plane included. */
 CRYO_LANDICE_ROUTINE
@@ -338,7 +394,7 @@ static inline void landice_bed_point(const landice_elem_in *in, int q, double *n
 CRYO_LANDICE_ROUTINE
 static inline void landice_elem_sliding_residual(const landice_coef *c, const landice_elem_in *in,
                                                  double r[16]) {
-  double w = c->half_dx * c->half_dy;
+  double w = c->half_dx * c->half_dy * in->gfrac;
   for (int q = 0; q < 4; ++q) {
     double np, ub, vb, beta, dbeta;
     landice_bed_point(in, q, &np, &ub, &vb);
@@ -359,7 +415,7 @@ static inline void landice_elem_sliding_residual(const landice_coef *c, const la
 CRYO_LANDICE_ROUTINE
 static inline void landice_elem_sliding_rows(const landice_coef *c, const landice_elem_in *in,
                                              int a, double kr[2][16]) {
-  double w = c->half_dx * c->half_dy;
+  double w = c->half_dx * c->half_dy * in->gfrac;
   for (int q = 0; q < 4; ++q) {
     double np, ub, vb, beta, dbeta;
     landice_bed_point(in, q, &np, &ub, &vb);
@@ -429,7 +485,7 @@ static inline void landice_elem_residual(const landice_coef *c, const landice_el
   if (in->bottom && c->friction && c->law != CRYO_LANDICE_SLIDING_LINEAR)
     landice_elem_sliding_residual(c, in, r);
   if (in->bottom && c->friction && c->law == CRYO_LANDICE_SLIDING_LINEAR) {
-    double w = c->half_dx * c->half_dy;
+    double w = c->half_dx * c->half_dy * in->gfrac;
     for (int q = 0; q < 4; ++q) {
       double xi = (q & 1) ? CRYO_LANDICE_GP : -CRYO_LANDICE_GP;
       double eta = (q & 2) ? CRYO_LANDICE_GP : -CRYO_LANDICE_GP;
@@ -503,7 +559,7 @@ static inline void landice_elem_jacobian_rows(const landice_coef *c, const landi
   if (in->bottom && c->friction && a < 4 && c->law != CRYO_LANDICE_SLIDING_LINEAR)
     landice_elem_sliding_rows(c, in, a, kr);
   if (in->bottom && c->friction && a < 4 && c->law == CRYO_LANDICE_SLIDING_LINEAR) {
-    double w = c->half_dx * c->half_dy;
+    double w = c->half_dx * c->half_dy * in->gfrac;
     for (int q = 0; q < 4; ++q) {
       double xi = (q & 1) ? CRYO_LANDICE_GP : -CRYO_LANDICE_GP;
       double eta = (q & 2) ? CRYO_LANDICE_GP : -CRYO_LANDICE_GP;
@@ -543,7 +599,7 @@ static inline double landice_elem_energy(const landice_coef *c, const landice_el
         g.wdet * (c->afac * c->e_fac * pow(e2 + c->eps2, c->e_exp) + c->rhog * (sx * uq + sy * vq));
   }
   if (in->bottom && c->friction && c->law != CRYO_LANDICE_SLIDING_LINEAR) {
-    double w = c->half_dx * c->half_dy;
+    double w = c->half_dx * c->half_dy * in->gfrac;
     for (int q = 0; q < 4; ++q) {
       double np, ub, vb;
       landice_bed_point(in, q, &np, &ub, &vb);
@@ -551,7 +607,7 @@ static inline double landice_elem_energy(const landice_coef *c, const landice_el
     }
   }
   if (in->bottom && c->friction && c->law == CRYO_LANDICE_SLIDING_LINEAR) {
-    double w = c->half_dx * c->half_dy;
+    double w = c->half_dx * c->half_dy * in->gfrac;
     for (int q = 0; q < 4; ++q) {
       double xi = (q & 1) ? CRYO_LANDICE_GP : -CRYO_LANDICE_GP;
       double eta = (q & 2) ? CRYO_LANDICE_GP : -CRYO_LANDICE_GP;
@@ -646,20 +702,28 @@ static inline void landice_elem_gather(const landice_coef *c, const long n[4], i
                                        const double *beta2, landice_elem_in *in) {
   int nlev = 2 * (nz + 1);
   double lo = (double)k / nz, hi = (double)(k + 1) / nz;
+  double phi[4];
   CRYO_LANDICE_UNROLL
   for (int m = 0; m < 4; ++m) {
     /* plane relative to the element's corner 0: gradients see differences only */
     double plane = ((m & 1) ? 2.0 * c->half_dx * c->slope_x : 0.0) +
                    ((m & 2) ? 2.0 * c->half_dy * c->slope_y : 0.0);
     double bm = bed[n[m]], hm = thk_node[n[m]];
-    in->z[m] = bm + lo * hm + plane;
-    in->z[m + 4] = bm + hi * hm + plane;
-    in->s[m] = bm + hm;
-    in->beta2[m] = beta2[n[m]];
     /* N = rho_i g H - rho_w g max(z_sl - b, 0) >= 0 (water pressure only when marine) */
     in->npress[m] = 0.0;
     if (c->law == CRYO_LANDICE_SLIDING_SCHOOF)
       in->npress[m] = fmax(c->rhog * hm - c->rhowg * fmax(c->sea_level - bm, 0.0), 0.0);
+    /* flotation, phi = rho_i H + rho_w (b - z_sl) over rho_w: afloat (phi <= 0),
+     * the lower surface is z_sl - (rho_i / rho_w) H >= b, the upper one H above it */
+    phi[m] = 1.0;
+    if (c->marine) {
+      phi[m] = c->float_ratio * hm + bm - c->sea_level;
+      bm = fmax(bm, c->sea_level - c->float_ratio * hm);
+    }
+    in->z[m] = bm + lo * hm + plane;
+    in->z[m + 4] = bm + hi * hm + plane;
+    in->s[m] = bm + hm;
+    in->beta2[m] = beta2[n[m]];
     const double *um = vel + n[m] * nlev + 2 * k;
     in->u[2 * m] = um[0];
     in->u[2 * m + 1] = um[1];
@@ -667,6 +731,7 @@ static inline void landice_elem_gather(const landice_coef *c, const long n[4], i
     in->u[2 * m + 9] = um[3];
   }
   in->bottom = (k == 0);
+  in->gfrac = (c->marine && k == 0) ? landice_grounded_fraction(phi) : 1.0;
 }
 
 /* Column of global index (gi, gj) exists: inside the global domain, or

@@ -95,7 +95,7 @@ int cryo_landice_params_check(const cryo_landice_params *p, cryo_err *err) {
 #define LI_ENTRY(...) LI_ENTRY_(__VA_ARGS__)
 
 int cryo_landice_arrays(const cryo_landice_params *p, const cryo_landice_array_info **t) {
-  static cryo_landice_array_info table[22];
+  static cryo_landice_array_info table[23];
   const int nv = 2 * (p->n_layers + 1), np = p->n_layers + 1;
   const char *vel_units = "m/(365 day)";
   int n = 0;
@@ -138,6 +138,10 @@ int cryo_landice_arrays(const cryo_landice_params *p, const cryo_landice_array_i
       LI_ENTRY("trial", CRYO_AT_NODE, nv, CRYO_LANDICE_WORK, trial, "", "", "line-search velocity");
   table[n++] = LI_ENTRY("work_cell", CRYO_AT_CELL, 1, CRYO_LANDICE_WORK, work_cell, "", "",
                         "column energies, thickness update");
+  /* only marine runs have it, so that the outputs of the others keep their variables */
+  if (p->marine)
+    table[n++] = LI_ENTRY("grounded_fraction", CRYO_AT_CELL, 1, CRYO_LANDICE_DIAGNOSTIC,
+                          grounded_fraction, "1", "", "grounded fraction of the cell's bed");
   *t = table;
   return n;
 }

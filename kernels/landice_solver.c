@@ -596,6 +596,8 @@ int cryo_landice_solve_velocity(const cryo_block *b, const cryo_landice_params *
              "(nx_global = %d, ny_global = %d) for decomposition-independent results",
              b->nx_global, b->ny_global);
   CRYO_CALL(landice_check_thickness(b, s, ops, err));
+  if (p->marine && state->grounded_fraction)
+    cryo_landice_grounded_fraction(b, p, s->bed, s->thk_node, state->grounded_fraction);
   if (n_log) *n_log = 0;
   if (p->no_slip) landice_zero_bed(b, p, s->vel);
   CRYO_CALL(landice_halo_node(ops, nlev, s->vel));

@@ -1,6 +1,8 @@
 /* mpi-run ranks: 1 (tests/mpi-run runs this program once per count) */
 /* Nonlinear sliding laws of the land-ice bed (kernels/landice_element.h,
- * landice_sliding_law; docs/landice.md, Sliding laws).
+ * landice_sliding_law; docs/landice.md, Sliding laws) and flotation
+ * (landice_grounded_fraction, kernels/landice_flotation.c; docs/landice.md,
+ * Floating ice).
  *
  * 1. Slab on a plane (docs/benchmarks.md): periodic 4 x 4 columns of 2 km,
  *    H = 1000 m, alpha = 0.5 deg, n = 3, A = 1e-16 Pa-3 a-1, rho 910, g 9.81,
@@ -29,6 +31,23 @@
  *    potential is a quadrature, landice_sliding_potential).
  * 3. Bad input: sliding_law = 3, sliding_m = 0, coulomb_c = 0 are
  *    CRYO_ERR_RANGE naming the key.
+ * 4. Grounded fraction of one cell (cryo_landice_grounded_fraction) with a
+ *    thickness and a bed linear in x and y, so a linear flotation function
+ *    phi = (rho_i / rho_w) H + b - z_sl: the grounding line along the
+ *    diagonal through two corners (1/2), across a corner (7/8 and 1/8),
+ *    parallel to either edge (0.7, 0.6), oblique (0.65, 0.35), and not
+ *    crossing (1, 0); each within 1e-14 of the exact area.
+ * 5. A slab thinned across flotation (marine, z_sl = 0, flat bed at -700 m,
+ *    H = 650 + 300 cos(2 pi x / L) over 16 x 2 periodic columns of 1 km,
+ *    background slope 1e-3, nz = 5, linear friction beta2 = 1000 Pa a m-1;
+ *    grounded where H > 790.8 m, |x| < 2.7 km): after the solve, the
+ *    friction part of the bed residual (R with beta2 minus R with beta2 = 0)
+ *    is exactly 0 at the nodes whose 4 cells are all afloat and non-zero at
+ *    those whose 4 cells are all grounded; the surface of floating nodes is
+ *    (1 - rho_i / rho_w) H above sea level (to 1e-12 m). The Jacobian of
+ *    the same geometry (4 x 3 columns, 3 layers, random velocities; linear
+ *    and Weertman laws, cells cut by the grounding line included) matches
+ *    central differences to 1e-6 as in 2.
  */
 #include <CUnit/Basic.h>
 #include <stdio.h>
@@ -306,6 +325,180 @@ static void test_bad_params(void) {
   expect_range(q, "coulomb_c");
 }
 
+/* Grounded fraction of a 1 km x 1 km cell with phi = 100 (p0 + px x + py y) m,
+ * x, y in [0, 1] over the cell. */
+static double cell_fraction(double p0, double px, double py) {
+  cryo_block b = test_li_block(1, 1, 1000.0, 1000.0, 0);
+  cryo_landice_params p;
+  cryo_landice_params_default(&p);
+  p.marine = 1;
+  p.sea_level = 20.0;
+  cryo_landice_state s;
+  CU_ASSERT_FATAL(test_li_alloc(&b, &p, &s));
+  const double ratio = p.rho_ice / p.rho_water;
+  for (int j = 0; j <= 1; ++j)
+    for (int i = 0; i <= 1; ++i) {
+      long n = CRYO_NODE(&b, i, j);
+      s.thk_node[n] = 500.0 + 100.0 * i - 50.0 * j; /* linear */
+      s.bed[n] = 100.0 * (p0 + px * i + py * j) - ratio * s.thk_node[n] + p.sea_level;
+    }
+  cryo_landice_grounded_fraction(&b, &p, s.bed, s.thk_node, s.grounded_fraction);
+  double f = s.grounded_fraction[CRYO_CELL(&b, 0, 0)];
+  test_li_free(&p, &s);
+  return f;
+}
+
+static void test_grounded_fraction(void) {
+  const double c[][4] = {{-1.0, 1.0, 1.0, 0.5},   {-0.5, 1.0, 1.0, 0.875}, {0.5, -1.0, -1.0, 0.125},
+                         {-0.3, 1.0, 0.0, 0.7},   {0.6, 0.0, -1.0, 0.6},   {-1.2, 2.0, 1.0, 0.65},
+                         {1.2, -2.0, -1.0, 0.35}, {0.1, 0.2, 0.3, 1.0},    {-0.1, -0.2, -0.3, 0.0}};
+  double worst = 0.0;
+  for (size_t q = 0; q < sizeof c / sizeof c[0]; ++q) {
+    double f = cell_fraction(c[q][0], c[q][1], c[q][2]);
+    worst = fmax(worst, fabs(f - c[q][3]));
+    CU_ASSERT(fabs(f - c[q][3]) <= 1e-14);
+  }
+  printf("\n  grounded fraction, linear phi: worst error %.2e over 9 cells", worst);
+}
+
+/* The flotation slab's geometry on block b: flat bed at -700 m, thickness
+ * 650 + 300 cos(2 pi x / L), linear friction beta2. */
+static void thinned_slab(const cryo_block *b, cryo_landice_state *s, test_li_ctx *ctx) {
+  const double l = b->nx_global * b->dx;
+  for (int j = -1; j <= b->ny + 1; ++j)
+    for (int i = -1; i <= b->nx + 1; ++i) {
+      long n = CRYO_NODE(b, i, j);
+      s->bed[n] = -700.0;
+      s->thk_node[n] = 650.0 + 300.0 * cos(2.0 * TEST_PI * i * b->dx / l);
+      s->beta2[n] = 1000.0;
+    }
+  for (int j = -1; j <= b->ny; ++j)
+    for (int i = -1; i <= b->nx; ++i)
+      s->thk[CRYO_CELL(b, i, j)] = 650.0 + 300.0 * cos(2.0 * TEST_PI * (i + 0.5) * b->dx / l);
+  double *f[3] = {s->bed, s->thk_node, s->beta2};
+  for (int q = 0; q < 3; ++q) {
+    test_li_images(b, 1, f[q]);
+    test_li_halo(ctx, CRYO_AT_NODE, 1, 1, &f[q]);
+  }
+}
+
+static void test_flotation_slab(void) {
+  cryo_block b = test_li_block(16, 2, 1000.0, 1000.0, 1);
+  test_li_ctx ctx = {&b};
+  cryo_comm_ops ops = test_li_ops(&ctx);
+  cryo_landice_params p;
+  cryo_landice_params_default(&p);
+  p.n_layers = 5;
+  p.no_slip = 0;
+  p.marine = 1;
+  p.slope_x = -1.0e-3; /* a net push, so that the grounded ice slides */
+  p.newton_rtol = 1e-9;
+  p.linear_rtol = 1e-10;
+  cryo_landice_state s;
+  cryo_err err;
+  cryo_err_clear(&err);
+  CU_ASSERT_FATAL(test_li_alloc(&b, &p, &s));
+  thinned_slab(&b, &s, &ctx);
+  cryo_landice_newton_log hist[64];
+  int nlog = 0;
+  int st = cryo_landice_solve_velocity(&b, &p, &s, &ops, hist, 64, &nlog, &err);
+  if (st != CRYO_OK) printf("\n  solve failed: %s", err.msg);
+  CU_ASSERT_FATAL(st == CRYO_OK);
+  const int nlev = 2 * (p.n_layers + 1);
+  CU_ASSERT_FATAL(cryo_landice_residual(&b, &p, &s, s.vel, s.cg_r, &err) == CRYO_OK);
+  for (long e = 0; e < CRYO_NNODE(&b); ++e)
+    s.beta2[e] = 0.0;
+  CU_ASSERT_FATAL(cryo_landice_residual(&b, &p, &s, s.vel, s.cg_z, &err) == CRYO_OK);
+  cryo_landice_altitudes(&b, &p, s.thk_node, s.bed, s.du, s.cg_p);
+  const double ratio = p.rho_ice / p.rho_water;
+  int n_float = 0, n_ground = 0, float_zero = 1, ground_nonzero = 1;
+  double umax = 0.0, surf_err = 0.0;
+  for (int i = 0; i < b.nx; ++i) {
+    long n = CRYO_NODE(&b, i, 1);
+    double g[4], gmin = 1.0, gmax = 0.0;
+    for (int q = 0; q < 4; ++q) {
+      g[q] = s.grounded_fraction[CRYO_CELL(&b, (i - 1 + (q & 1) + b.nx) % b.nx, q >> 1)];
+      gmin = fmin(gmin, g[q]);
+      gmax = fmax(gmax, g[q]);
+    }
+    double fu = s.cg_r[n * nlev] - s.cg_z[n * nlev],
+           fv = s.cg_r[n * nlev + 1] - s.cg_z[n * nlev + 1];
+    umax = fmax(umax, fabs(s.vel[n * nlev]));
+    if (gmax == 0.0) {
+      ++n_float;
+      float_zero = float_zero && fu == 0.0 && fv == 0.0;
+      double plane = p.slope_x * i * b.dx;
+      surf_err = fmax(surf_err, fabs(s.du[n] - plane - (1.0 - ratio) * s.thk_node[n]));
+    }
+    if (gmin == 1.0) {
+      ++n_ground;
+      ground_nonzero = ground_nonzero && fu != 0.0;
+    }
+    printf("\n    x = %5.0f m: H = %6.1f m, cells grounded %.3f %.3f, u_b = %8.3f m/a, "
+           "friction residual %.4e",
+           i * b.dx, s.thk_node[n], g[0], g[1], s.vel[n * nlev], fu);
+  }
+  printf("\n  flotation slab: Newton steps %d, %d nodes afloat (friction exactly 0: %d), %d "
+         "grounded (non-zero: %d), floating surface error %.1e m",
+         nlog - 1, n_float, float_zero, n_ground, ground_nonzero, surf_err);
+  CU_ASSERT(n_float >= 2 && n_ground >= 2);
+  CU_ASSERT(float_zero);
+  CU_ASSERT(ground_nonzero);
+  CU_ASSERT(surf_err <= 1e-12);
+  CU_ASSERT(umax > 0.0);
+  test_li_free(&p, &s);
+}
+
+static void flotation_jacobian(int law) {
+  cryo_block b = test_li_block(4, 3, 1000.0, 1500.0, 1);
+  test_li_ctx ctx = {&b};
+  cryo_landice_params p;
+  cryo_landice_params_default(&p);
+  p.n_layers = 3;
+  p.no_slip = 0;
+  p.marine = 1;
+  p.sliding_law = law;
+  cryo_landice_state s;
+  CU_ASSERT_FATAL(test_li_alloc(&b, &p, &s));
+  thinned_slab(&b, &s, &ctx);
+  const int nlev = 2 * (p.n_layers + 1);
+  srand(777);
+  for (long e = 0; e < CRYO_NNODE(&b) * nlev; ++e)
+    s.vel[e] = 10.0 + 50.0 * rand() / (double)RAND_MAX;
+  test_li_images(&b, nlev, s.vel);
+  test_li_halo(&ctx, CRYO_AT_NODE, nlev, 1, &s.vel);
+  cryo_landice_grounded_fraction(&b, &p, s.bed, s.thk_node, s.grounded_fraction);
+  int partial = 0;
+  for (int i = 0; i < b.nx; ++i) {
+    double g = s.grounded_fraction[CRYO_CELL(&b, i, 0)];
+    partial += g > 0.0 && g < 1.0;
+  }
+  int nd = b.nx * b.ny * nlev;
+  size_t nn = (size_t)nd * nd;
+  double *jd = calloc(nn, sizeof(double)), *fd = calloc(nn, sizeof(double));
+  CU_ASSERT_FATAL(jd && fd);
+  dense_pair(&b, &p, &s, &ctx, nd, jd, fd);
+  double jmax = 0.0, emax = 0.0;
+  for (size_t q = 0; q < nn; ++q) {
+    jmax = fmax(jmax, fabs(jd[q]));
+    emax = fmax(emax, fabs(jd[q] - fd[q]));
+  }
+  printf("\n  marine law %d: %d of %d cells cut by the grounding line, |J-FD|/|J| = %.3e", law,
+         partial, b.nx, emax / jmax);
+  CU_ASSERT(partial >= 1);
+  CU_ASSERT(emax <= 1e-6 * jmax);
+  free(jd);
+  free(fd);
+  test_li_free(&p, &s);
+}
+
+static void test_flotation_jacobian_linear(void) {
+  flotation_jacobian(CRYO_LANDICE_SLIDING_LINEAR);
+}
+static void test_flotation_jacobian_weertman(void) {
+  flotation_jacobian(CRYO_LANDICE_SLIDING_WEERTMAN);
+}
+
 int main(void) {
   if (CU_initialize_registry() != CUE_SUCCESS) return 1;
   CU_pSuite suite = CU_add_suite("landice_sliding", NULL, NULL);
@@ -315,6 +508,10 @@ int main(void) {
   CU_add_test(suite, "jacobian schoof", test_jacobian_schoof);
   CU_add_test(suite, "jacobian schoof marine", test_jacobian_schoof_marine);
   CU_add_test(suite, "bad params", test_bad_params);
+  CU_add_test(suite, "grounded fraction", test_grounded_fraction);
+  CU_add_test(suite, "flotation slab", test_flotation_slab);
+  CU_add_test(suite, "flotation jacobian linear", test_flotation_jacobian_linear);
+  CU_add_test(suite, "flotation jacobian weertman", test_flotation_jacobian_weertman);
   CU_basic_set_mode(CU_BRM_VERBOSE);
   CU_basic_run_tests();
   int failures = (int)CU_get_number_of_failures();
