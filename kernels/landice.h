@@ -182,6 +182,23 @@ void cryo_landice_jacobian_colour(const cryo_block *b, const cryo_landice_params
                                   const double *vel, const double *bed, const double *thk_node,
                                   const double *beta2, double *matrix);
 
+/* Bed faces (layer 0) of one of 4 colours (parities of the global column
+ * indices): add the nonlinear sliding law's friction terms (Weertman,
+ * Schoof; not the linear law, which the element kernels hold) to res, to
+ * matrix, and per owned column its potential to energy[CRYO_CELL]. Called
+ * after the element colours, colours 0..3 in order. */
+void cryo_landice_sliding_colour(const cryo_block *b, const cryo_landice_params *p, int colour,
+                                 const double *vel, const double *bed, const double *thk_node,
+                                 const double *beta2, double *res);
+void cryo_landice_sliding_jacobian_colour(const cryo_block *b, const cryo_landice_params *p,
+                                          int colour, const double *vel, const double *bed,
+                                          const double *thk_node, const double *beta2,
+                                          double *matrix);
+void cryo_landice_sliding_energy_columns(const cryo_block *b, const cryo_landice_params *p,
+                                         const double *vel, const double *bed,
+                                         const double *thk_node, const double *beta2,
+                                         double *energy);
+
 /* Per owned cell column (i, j in [0, nx) x [0, ny)): the column's share of
  * the functional E(U) into energy[CRYO_CELL]. */
 void cryo_landice_energy_columns(const cryo_block *b, const cryo_landice_params *p,

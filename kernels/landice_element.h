@@ -7,14 +7,17 @@
  *         - f_x phi + int_bed tau_b,x phi
  *   R_a^v = int 2 mu [(2 v_y + u_x) phi_y + (u_y + v_x)/2 phi_x + v_z/2 phi_z] + rho g s_y phi
  *         - f_y phi + int_bed tau_b,y phi
- * with tau_b = beta2 u (linear) or a nonlinear sliding law
- * (landice_sliding_law), and eps_e^2 = u_x^2 + v_y^2 + u_x v_y + (u_y + v_x)^2/4 + u_z^2/4 +
- * v_z^2/4 (first-order effective strain rate; |u_z|/2 for the slab) and mu = 1/2 A^(-1/n) (eps_e^2
- * + eps_reg^2)^((1-n)/(2n)). The optional body force (f_x, f_y) (Pa m-1, a force per unit volume
- * pushing the ice as -rho g grad s does; manufactured solutions) is interpolated trilinearly from
- * the nodes to the Gauss points; the strong form is -d/dx_j (2 mu eps'_ij) = f_i - rho g ds/dx_i
- * with the first-order stress terms above. Its terms have their own element routines
- * (landice_elem_force, landice_elem_force_work) and kernels: inside the residual kernel even an
+ * with tau_b the basal traction (beta2 u here, or a nonlinear sliding law,
+ * landice_sliding_law, whose terms the kernels of landice_sliding.c add),
+ * eps_e^2 = u_x^2 + v_y^2 + u_x v_y + (u_y + v_x)^2/4 + u_z^2/4 + v_z^2/4
+ * (first-order effective strain rate; |u_z|/2 for the slab) and
+ *   mu = 1/2 A^(-1/n) (eps_e^2 + eps_reg^2)^((1-n)/(2n)).
+ * The optional body force (f_x, f_y) (Pa m-1, a force per unit volume pushing
+ * the ice as -rho g grad s does; manufactured solutions) is interpolated
+ * trilinearly from the nodes to the Gauss points; the strong form is
+ * -d/dx_j (2 mu eps'_ij) = f_i - rho g ds/dx_i with the first-order stress
+ * terms above. Its terms have their own element routines (landice_elem_force,
+ * landice_elem_force_work) and kernels: inside the residual kernel even an
  * untaken force branch made it 1.7x slower on the H100 (register
  * allocation). R is the gradient of the convex functional
  *   E(U) = int A^(-1/n) 2n/(n+1) (eps_e^2 + eps_reg^2)^((n+1)/(2n)) + rho g grad s . u - f . u
@@ -410,6 +413,18 @@ static inline void landice_elem_sliding_residual(const landice_coef *c, const la
   }
 }
 
+/* Nonlinear-law share of the functional: int_bed P(r). */
+CRYO_LANDICE_ROUTINE
+static inline double landice_elem_sliding_energy(const landice_coef *c, const landice_elem_in *in) {
+  double w = c->half_dx * c->half_dy * in->gfrac, e = 0.0;
+  for (int q = 0; q < 4; ++q) {
+    double np, ub, vb;
+    landice_bed_point(in, q, &np, &ub, &vb);
+    e += w * landice_sliding_potential(c, np, ub, vb);
+  }
+  return e;
+}
+
 /* Nonlinear-law bed terms of Jacobian rows 2a, 2a + 1 (a < 4): the 2x2 block
  * beta I + dbeta u u^T, whose u-v cross terms enter kr[0][2m+1], kr[1][2m]. */
 CRYO_LANDICE_ROUTINE
@@ -482,8 +497,6 @@ static inline void landice_elem_residual(const landice_coef *c, const landice_el
       r[2 * a + 1] += s01 * gx + s11 * gy + s12 * gz + f1 * phi;
     }
   }
-  if (in->bottom && c->friction && c->law != CRYO_LANDICE_SLIDING_LINEAR)
-    landice_elem_sliding_residual(c, in, r);
   if (in->bottom && c->friction && c->law == CRYO_LANDICE_SLIDING_LINEAR) {
     double w = c->half_dx * c->half_dy * in->gfrac;
     for (int q = 0; q < 4; ++q) {
@@ -556,8 +569,6 @@ static inline void landice_elem_jacobian_rows(const landice_coef *c, const landi
       kr[1][2 * m + 1] += p11x * gxm + p11y * gym + p11z * gzm;
     }
   }
-  if (in->bottom && c->friction && a < 4 && c->law != CRYO_LANDICE_SLIDING_LINEAR)
-    landice_elem_sliding_rows(c, in, a, kr);
   if (in->bottom && c->friction && a < 4 && c->law == CRYO_LANDICE_SLIDING_LINEAR) {
     double w = c->half_dx * c->half_dy * in->gfrac;
     for (int q = 0; q < 4; ++q) {
@@ -597,14 +608,6 @@ static inline double landice_elem_energy(const landice_coef *c, const landice_el
     }
     e +=
         g.wdet * (c->afac * c->e_fac * pow(e2 + c->eps2, c->e_exp) + c->rhog * (sx * uq + sy * vq));
-  }
-  if (in->bottom && c->friction && c->law != CRYO_LANDICE_SLIDING_LINEAR) {
-    double w = c->half_dx * c->half_dy * in->gfrac;
-    for (int q = 0; q < 4; ++q) {
-      double np, ub, vb;
-      landice_bed_point(in, q, &np, &ub, &vb);
-      e += w * landice_sliding_potential(c, np, ub, vb);
-    }
   }
   if (in->bottom && c->friction && c->law == CRYO_LANDICE_SLIDING_LINEAR) {
     double w = c->half_dx * c->half_dy * in->gfrac;
