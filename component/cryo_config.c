@@ -41,6 +41,7 @@ static const char *const si_inits[] = {"cyclone", "uniform", "file", NULL};
 static const char *const precisions[] = {"double", "single", NULL};
 static const char *const li_cases[] = {"slab", "ismip-hom-a", "ismip-hom-c", "file", NULL};
 static const char *const li_basal[] = {"no_slip", "friction", NULL};
+static const char *const li_sliding[] = {"linear", "weertman", "schoof", NULL};
 static const char *const li_lateral[] = {"free", "dirichlet", NULL};
 static const char *const vector_frames[] = {"east_north", "grid", NULL};
 
@@ -78,6 +79,7 @@ void cryo_config_defaults(cryo_config *cfg) {
   cryo_landice_params_default(&cfg->landice.p);
   strcpy(cfg->landice.geometry_case, "ismip-hom-a");
   strcpy(cfg->landice.basal, "no_slip");
+  strcpy(cfg->landice.sliding_law, "linear");
   strcpy(cfg->landice.lateral, "free");
   cfg->landice.periodic = 1;
   cfg->landice.max_speed = 1.0e5;
@@ -194,6 +196,9 @@ static int check_config(cryo_config *cfg, const time_keys *t, cryo_err *err) {
   } else {
     cryo_landice_config *l = &cfg->landice;
     l->p.no_slip = !strcmp(l->basal, "no_slip");
+    l->p.sliding_law = !strcmp(l->sliding_law, "weertman") ? CRYO_LANDICE_SLIDING_WEERTMAN
+                       : !strcmp(l->sliding_law, "schoof") ? CRYO_LANDICE_SLIDING_SCHOOF
+                                                           : CRYO_LANDICE_SLIDING_LINEAR;
     l->p.lateral_bc = !strcmp(l->lateral, "dirichlet") ? CRYO_LANDICE_LATERAL_DIRICHLET
                                                        : CRYO_LANDICE_LATERAL_FREE;
     l->p.geometry_case = !strcmp(l->geometry_case, "slab")          ? CRYO_LANDICE_CASE_SLAB
@@ -345,6 +350,18 @@ static void warn_landice(cryo_config *cfg, const cryo_nml_group *g) {
     warn_ignored(cfg, g, "beta2", why);
   } else if (li->p.no_slip) {
     warn_ignored(cfg, g, "beta2", "basal = 'no_slip'");
+  } else if (li->p.sliding_law != CRYO_LANDICE_SLIDING_LINEAR) {
+    warn_ignored(cfg, g, "beta2", "sliding_law is not 'linear'");
+  }
+  if (li->p.sliding_law == CRYO_LANDICE_SLIDING_LINEAR) {
+    warn_ignored(cfg, g, "sliding_c", "sliding_law = 'linear' (beta2 is its coefficient)");
+    warn_ignored(cfg, g, "sliding_m", "sliding_law = 'linear'");
+  }
+  if (li->p.sliding_law != CRYO_LANDICE_SLIDING_SCHOOF)
+    warn_ignored(cfg, g, "coulomb_c", "sliding_law is not 'schoof'");
+  if (!li->p.marine) {
+    warn_ignored(cfg, g, "sea_level", "marine = .false.");
+    warn_ignored(cfg, g, "rho_water", "marine = .false.");
   }
   if (li->periodic) warn_ignored(cfg, g, "lateral", "periodic = .true. (the domain has no edges)");
 }
@@ -483,6 +500,13 @@ static int read_config(cryo_config *cfg, const char *text, const char *path, cry
       REAL_KEY("gravity", &lp->gravity, 0, 100, "m s-2"),
       REAL_KEY("beta2", &lp->beta2, 0, 1e12, "Pa a m-1"),
       STR_KEY("basal", li->basal, li_basal),
+      STR_KEY("sliding_law", li->sliding_law, li_sliding),
+      REAL_KEY("sliding_c", &lp->sliding_c, 0, 1e12, "Pa m^(-m) a^m"),
+      REAL_KEY("sliding_m", &lp->sliding_m, 1e-3, 1, NULL),
+      REAL_KEY("coulomb_c", &lp->coulomb_c, 1e-6, 1e3, NULL),
+      BOOL_KEY("marine", &lp->marine),
+      REAL_KEY("sea_level", &lp->sea_level, -1e4, 1e4, "m"),
+      REAL_KEY("rho_water", &lp->rho_water, 1, 1e4, "kg m-3"),
       STR_KEY("lateral", li->lateral, li_lateral),
       BOOL_KEY("periodic", &li->periodic),
       STR_KEY("case", li->geometry_case, li_cases),

@@ -61,10 +61,11 @@ typedef struct cryo_landice_config {
   cryo_landice_params p;
   char geometry_case[CRYO_NAME_LEN]; /* 'slab' | 'ismip-hom-a' | 'ismip-hom-c' | 'file' */
   char geometry_file[CRYO_PATH_LEN];
-  double background_slope;     /* degrees, x tilt under a file geometry */
-  char basal[CRYO_NAME_LEN];   /* 'no_slip' | 'friction' */
-  char lateral[CRYO_NAME_LEN]; /* 'free' | 'dirichlet' (non-periodic edges) */
-  int periodic;                /* periodic in x and y */
+  double background_slope;         /* degrees, x tilt under a file geometry */
+  char basal[CRYO_NAME_LEN];       /* 'no_slip' | 'friction' */
+  char sliding_law[CRYO_NAME_LEN]; /* 'linear' | 'weertman' | 'schoof' (basal = 'friction') */
+  char lateral[CRYO_NAME_LEN];     /* 'free' | 'dirichlet' (non-periodic edges) */
+  int periodic;                    /* periodic in x and y */
   int evolve_thickness;
   double max_speed;     /* m a-1: a larger ice speed at any level stops the run */
   double max_thickness; /* m: likewise for the thickness */

@@ -105,7 +105,11 @@ static int read_geometry(cryo_component *c) {
         }
         f[1]->host[q] = v[0];
         f[2]->host[q] = v[1];
-        f[3]->host[q] = v[0] + v[1];
+        /* the upper surface of floating marine ice is H above z_sl - (rho_i / rho_w) H */
+        const cryo_landice_params *lp = &c->cfg.landice.p;
+        double lower = v[1];
+        if (lp->marine) lower = fmax(lower, lp->sea_level - lp->rho_ice / lp->rho_water * v[0]);
+        f[3]->host[q] = lower + v[0];
         f[4]->host[q] = found[2] ? v[2] : c->cfg.landice.p.beta2;
       }
     for (int k = 0; k < 5; ++k)
@@ -149,6 +153,13 @@ static int landice_create(cryo_component *c) {
     CRYO_CALL(cryo_output_var_add(c, f->name, f->units, f->standard_name, f->long_name, f->name, 0,
                                   1, 1));
   }
+  if (p->marine) {
+    int i = cryo_field_find(c, "grounded_fraction");
+    CRYO_CHECK(i >= 0, &c->err, CRYO_ERR_ARG, "marine land-ice state has no 'grounded_fraction'");
+    const cryo_field *f = &c->fields[i];
+    CRYO_CALL(cryo_output_var_add(c, f->name, f->units, f->standard_name, f->long_name, f->name, 0,
+                                  1, 1));
+  }
   CRYO_CALL(cryo_output_var_add(c, "u", "m/(365 day)", "land_ice_x_velocity",
                                 "ice velocity, x component", "velocity", 0, 2, nz + 1));
   CRYO_CALL(cryo_output_var_add(c, "v", "m/(365 day)", "land_ice_y_velocity",
@@ -157,6 +168,10 @@ static int landice_create(cryo_component *c) {
     CRYO_CALL(read_geometry(c));
   else
     CRYO_CALL(cryo_landice_geometry(&c->grid.block, p, &m->s, &c->err));
+  /* the initial output's; each velocity solve refreshes it */
+  if (p->marine)
+    cryo_landice_grounded_fraction(&c->grid.block, p, m->s.bed, m->s.thk_node,
+                                   m->s.grounded_fraction);
 
   const char *forcing = c->cfg.run.forcing;
   m->analytic = !strcmp(forcing, "analytic");

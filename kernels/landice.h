@@ -26,7 +26,8 @@
  * and its periodic image hold the same bits), or on a
  * non-periodic global edge either free (natural: zero lateral stress, elements
  * outside the domain do not exist) or Dirichlet (velocity held at its value on
- * entry at the edge nodes). Bed: linear friction beta2 u or no slip (u = 0).
+ * entry at the edge nodes). Bed: no slip (u = 0) or friction by one of the
+ * sliding laws (linear beta2 u, Weertman power law, Schoof regularized Coulomb).
  */
 #ifndef CRYO_LANDICE_H
 #define CRYO_LANDICE_H
@@ -44,6 +45,18 @@
 
 enum cryo_landice_lateral { CRYO_LANDICE_LATERAL_FREE = 0, CRYO_LANDICE_LATERAL_DIRICHLET = 1 };
 
+/* Basal sliding law of the friction bed (docs/landice.md, Sliding laws). */
+enum cryo_landice_sliding {
+  CRYO_LANDICE_SLIDING_LINEAR = 0, /* tau_b = beta2 u */
+  CRYO_LANDICE_SLIDING_WEERTMAN,   /* tau_b = C |u|^(m-1) u (Weertman 1957) */
+  CRYO_LANDICE_SLIDING_SCHOOF      /* regularized Coulomb (Schoof 2005) */
+};
+
+/* Velocity regularizing |u| of the power-law and Coulomb laws, m a-1:
+ * |u|^2 becomes |u|^2 + u_reg^2, so that the traction is differentiable at
+ * u = 0; Newton differentiates this regularized law exactly. */
+#define CRYO_LANDICE_U_REG 1.0e-3
+
 enum cryo_landice_case {
   CRYO_LANDICE_CASE_FILE = 0, /* geometry supplied by the caller */
   CRYO_LANDICE_CASE_SLAB,
@@ -58,7 +71,14 @@ typedef struct cryo_landice_params {
   double rho_ice;       /* kg m-3 */
   double gravity;       /* m s-2 */
   double beta2;         /* uniform basal friction, Pa a m-1 (slab; ISMIP-HOM C mean) */
-  int no_slip;          /* 1: u = 0 at the bed; 0: friction beta2 u */
+  int no_slip;          /* 1: u = 0 at the bed; 0: friction by sliding_law */
+  int sliding_law;      /* enum cryo_landice_sliding */
+  double sliding_c;     /* C of the Weertman and Schoof laws, Pa m^(-m) a^m (uniform) */
+  double sliding_m;     /* m of the Weertman and Schoof laws, > 0 */
+  double coulomb_c;     /* C_max of the Schoof law: |tau_b| <= C_max N, dimensionless */
+  int marine;           /* 1: sea water at sea_level loads the bed (effective pressure) */
+  double sea_level;     /* z_sl, m, on the bed's datum */
+  double rho_water;     /* sea water density, kg m-3 */
   int lateral_bc;       /* enum cryo_landice_lateral, non-periodic edges only */
   double eps_reg;       /* strain-rate regularization, a-1 */
   double slope_x;       /* background surface and bed slope ds/dx (set by the analytic cases) */
@@ -103,8 +123,9 @@ typedef struct cryo_landice_state {
   double *cg_z;
   double *cg_p;
   double *cg_q;
-  double *trial;     /* node, 2(nz+1): line-search velocity */
-  double *work_cell; /* cell: per-column energies, thickness fluxes */
+  double *trial;             /* node, 2(nz+1): line-search velocity */
+  double *work_cell;         /* cell: per-column energies, thickness fluxes */
+  double *grounded_fraction; /* cell: grounded share of the bed, 1; allocated only when marine */
 } cryo_landice_state;
 
 enum cryo_landice_role {
@@ -161,6 +182,23 @@ void cryo_landice_jacobian_colour(const cryo_block *b, const cryo_landice_params
                                   const double *vel, const double *bed, const double *thk_node,
                                   const double *beta2, double *matrix);
 
+/* Bed faces (layer 0) of one of 4 colours (parities of the global column
+ * indices): add the nonlinear sliding law's friction terms (Weertman,
+ * Schoof; not the linear law, which the element kernels hold) to res, to
+ * matrix, and per owned column its potential to energy[CRYO_CELL]. Called
+ * after the element colours, colours 0..3 in order. */
+void cryo_landice_sliding_colour(const cryo_block *b, const cryo_landice_params *p, int colour,
+                                 const double *vel, const double *bed, const double *thk_node,
+                                 const double *beta2, double *res);
+void cryo_landice_sliding_jacobian_colour(const cryo_block *b, const cryo_landice_params *p,
+                                          int colour, const double *vel, const double *bed,
+                                          const double *thk_node, const double *beta2,
+                                          double *matrix);
+void cryo_landice_sliding_energy_columns(const cryo_block *b, const cryo_landice_params *p,
+                                         const double *vel, const double *bed,
+                                         const double *thk_node, const double *beta2,
+                                         double *energy);
+
 /* Per owned cell column (i, j in [0, nx) x [0, ny)): the column's share of
  * the functional E(U) into energy[CRYO_CELL]. */
 void cryo_landice_energy_columns(const cryo_block *b, const cryo_landice_params *p,
@@ -171,6 +209,13 @@ void cryo_landice_energy_columns(const cryo_block *b, const cryo_landice_params 
 void cryo_landice_force_work_columns(const cryo_block *b, const cryo_landice_params *p,
                                      const double *vel, const double *bed, const double *thk_node,
                                      const double *beta2, const double *force, double *energy);
+
+/* Per owned cell: the grounded fraction of its bed (landice_grounded_fraction:
+ * exact for a flotation function linear in x and y) into gfrac[CRYO_CELL],
+ * from the flotation function rho_i H + rho_w (b - z_sl) at the 4 corner
+ * nodes; 1 everywhere unless p->marine. */
+void cryo_landice_grounded_fraction(const cryo_block *b, const cryo_landice_params *p,
+                                    const double *bed, const double *thk_node, double *gfrac);
 
 /* Residual and matrix rows of the Dirichlet dofs (bed with no slip, lateral
  * Dirichlet edges) become identity: res = 0, row and column zero, diagonal 1.

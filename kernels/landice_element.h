@@ -4,10 +4,12 @@
  * Weak form (docs/landice.md; Antepara et al. 2024, Eq. 1), per test function
  * phi_a of local node a:
  *   R_a^u = int 2 mu [(2 u_x + v_y) phi_x + (u_y + v_x)/2 phi_y + u_z/2 phi_z] + rho g s_x phi
- *         - f_x phi + int_bed beta2 u phi
+ *         - f_x phi + int_bed tau_b,x phi
  *   R_a^v = int 2 mu [(2 v_y + u_x) phi_y + (u_y + v_x)/2 phi_x + v_z/2 phi_z] + rho g s_y phi
- *         - f_y phi + int_bed beta2 v phi
- * with eps_e^2 = u_x^2 + v_y^2 + u_x v_y + (u_y + v_x)^2/4 + u_z^2/4 + v_z^2/4
+ *         - f_y phi + int_bed tau_b,y phi
+ * with tau_b the basal traction (beta2 u here, or a nonlinear sliding law,
+ * landice_sliding_law, whose terms the kernels of landice_sliding.c add),
+ * eps_e^2 = u_x^2 + v_y^2 + u_x v_y + (u_y + v_x)^2/4 + u_z^2/4 + v_z^2/4
  * (first-order effective strain rate; |u_z|/2 for the slab) and
  *   mu = 1/2 A^(-1/n) (eps_e^2 + eps_reg^2)^((1-n)/(2n)).
  * The optional body force (f_x, f_y) (Pa m-1, a force per unit volume pushing
@@ -19,7 +21,7 @@
  * untaken force branch made it 1.7x slower on the H100 (register
  * allocation). R is the gradient of the convex functional
  *   E(U) = int A^(-1/n) 2n/(n+1) (eps_e^2 + eps_reg^2)^((n+1)/(2n)) + rho g grad s . u - f . u
- *        + int_bed beta2 |u|^2 / 2,
+ *        + int_bed beta2 |u|^2 / 2 (linear; a law's potential P otherwise),
  * so the bracket above is g_a = d(eps_e^2)/dU_a and the exact Jacobian is
  *   K_ab = int 2 mu d2(eps_e^2)/dU_a dU_b + 2 (dmu/d eps_e^2) g_a g_b   (symmetric).
  * Bed integrals use the horizontal projection dx dy (first-order convention).
@@ -64,7 +66,17 @@ typedef struct landice_coef {
   double eps2;             /* eps_reg^2, a-2 */
   double rhog;             /* rho g, Pa m-1 */
   double slope_x, slope_y; /* background plane */
-  int friction;            /* 1: beta2 u at the bed of layer 0 */
+  int friction;            /* 1: basal traction at the bed of layer 0 */
+  int law;                 /* enum cryo_landice_sliding */
+  double slide_c;          /* C, Pa m^(-m) a^m */
+  double slide_m;          /* m */
+  double slide_c1m;        /* C^(1/m) */
+  double inv_m;            /* 1 / m */
+  double coulomb_c;        /* C_max */
+  double rhowg;            /* rho_w g where marine, else 0, Pa m-1 */
+  double sea_level;        /* m */
+  int marine;              /* flotation: floating lower surface, grounded-fraction friction */
+  double float_ratio;      /* rho_i / rho_w */
 } landice_coef;
 
 static inline landice_coef landice_coef_make(const cryo_block *b, const cryo_landice_params *p) {
@@ -82,18 +94,82 @@ static inline landice_coef landice_coef_make(const cryo_block *b, const cryo_lan
   c.slope_x = p->slope_x;
   c.slope_y = p->slope_y;
   c.friction = !p->no_slip;
+  c.law = p->sliding_law;
+  c.slide_c = p->sliding_c;
+  c.slide_m = p->sliding_m;
+  c.inv_m = 1.0 / p->sliding_m;
+  c.slide_c1m = pow(p->sliding_c, c.inv_m);
+  c.coulomb_c = p->coulomb_c;
+  c.rhowg = p->marine ? p->rho_water * p->gravity : 0.0;
+  c.sea_level = p->sea_level;
+  c.marine = p->marine;
+  c.float_ratio = p->rho_ice / p->rho_water;
   return c;
 }
 
 /* Element inputs gathered from the column: node elevations z[8] (plane
- * included), surface s[4] at the corners, beta2[4], velocity u[16]. */
+ * included), surface s[4] at the corners, beta2[4], effective pressure
+ * npress[4] (Pa; the Schoof law only, else 0), velocity u[16], and the
+ * grounded fraction gfrac of the bed face (1 unless marine). */
 typedef struct landice_elem_in {
   double z[8];
   double s[4];
   double beta2[4];
+  double npress[4];
   double u[16];
+  double gfrac;
   int bottom; /* layer 0: the bed face carries friction */
 } landice_elem_in;
+
+/* Grounded fraction of a cell from the flotation function at its corners,
+ * phi[m] (corner m = cx + 2 cy; grounded where phi > 0): the area of the
+ * polygon cut from the unit square by the zero line of the edge-wise linear
+ * interpolant, accumulated by the shoelace formula vertex by vertex (no
+ * vertex array). Exact when phi is linear in x and y (linear thickness and
+ * bed); for a general bilinear phi the zero line is taken straight between
+ * its edge crossings. The element's basal friction is weighted by it: the
+ * grounded-area-fraction scheme among the sub-element parameterizations of
+ * Seroussi et al. 2014 (The Cryosphere 8). 1 exactly (the same bits as
+ * without flotation) when the four corners are grounded, 0 when none is. */
+CRYO_LANDICE_ROUTINE
+static inline double landice_grounded_fraction(const double phi[4]) {
+  double area2 = 0.0, fx = 0.0, fy = 0.0, px = 0.0, py = 0.0;
+  int have = 0;
+  CRYO_LANDICE_UNROLL
+  for (int e = 0; e < 4; ++e) {
+    /* counter-clockwise corners: m = 0, 1, 3, 2 at (0,0), (1,0), (1,1), (0,1) */
+    int ma = e == 0 ? 0 : e == 1 ? 1 : e == 2 ? 3 : 2;
+    int mb = e == 0 ? 1 : e == 1 ? 3 : e == 2 ? 2 : 0;
+    double ax = (double)(ma & 1), ay = (double)(ma >> 1);
+    double bx = (double)(mb & 1), by = (double)(mb >> 1);
+    double pa = phi[ma], pb = phi[mb];
+    CRYO_LANDICE_UNROLL
+    for (int v = 0; v < 2; ++v) {
+      double vx, vy;
+      if (v == 0) {
+        if (!(pa > 0.0)) continue;
+        vx = ax;
+        vy = ay;
+      } else {
+        if ((pa > 0.0) == (pb > 0.0)) continue;
+        double t = pa / (pa - pb);
+        vx = ax + t * (bx - ax);
+        vy = ay + t * (by - ay);
+      }
+      if (have)
+        area2 += px * vy - vx * py;
+      else {
+        fx = vx;
+        fy = vy;
+      }
+      have = 1;
+      px = vx;
+      py = vy;
+    }
+  }
+  if (have) area2 += px * fy - fx * py;
+  return 0.5 * area2;
+}
 
 /* Surface gradient at (xi, eta) from the corner surface values, plane included. */
 CRYO_LANDICE_ROUTINE
@@ -244,6 +320,137 @@ static inline double landice_bed_basis(int m, double xi, double eta) {
   return 0.25 * (1.0 + ((m & 1) ? xi : -xi)) * (1.0 + ((m & 2) ? eta : -eta));
 }
 
+/* Nonlinear sliding laws at one bed point, as tau_b = beta u with
+ * r^2 = ub^2 + vb^2 + u_reg^2 (CRYO_LANDICE_U_REG):
+ *   Weertman (1957):  beta = C r^(m-1);
+ *   Schoof (2005, Proc. R. Soc. A 461, regularized Coulomb):
+ *     |tau_b| = C r^m / (1 + (C / (C_max N))^(1/m) r)^m
+ *             = C q r^m / D^m,  q = C_max N, D = q^(1/m) + C^(1/m) r,
+ *     so beta = C q r^(m-1) / D^m, written so that N = 0 gives 0, not inf / inf.
+ * *dbeta is (d beta / dr) / r, so that the exact linearization is
+ *   d tau_b / d(ub, vb) = beta I + dbeta (ub, vb)^T (ub, vb)
+ * (Weertman: beta [I + (m-1) u u^T / r^2]); symmetric positive definite,
+ * as |tau_b| grows with r. */
+CRYO_LANDICE_ROUTINE
+static inline void landice_sliding_law(const landice_coef *c, double npress, double ub, double vb,
+                                       double *beta, double *dbeta) {
+  double r2 = ub * ub + vb * vb + CRYO_LANDICE_U_REG * CRYO_LANDICE_U_REG, r = sqrt(r2);
+  double m = c->slide_m;
+  if (c->law == CRYO_LANDICE_SLIDING_WEERTMAN) {
+    double bt = c->slide_c * pow(r, m - 1.0);
+    *beta = bt;
+    *dbeta = bt * (m - 1.0) / r2;
+    return;
+  }
+  double q = c->coulomb_c * npress, d = pow(q, c->inv_m) + c->slide_c1m * r;
+  double bt = c->slide_c * q * pow(r, m - 1.0) * pow(d, -m);
+  *beta = bt;
+  *dbeta = bt * ((m - 1.0) / r - m * c->slide_c1m / d) / r;
+}
+
+/* Potential P(r) of the nonlinear laws, dP/du = tau_b (the friction share of
+ * the functional E): Weertman C r^(m+1) / (m+1). Schoof has no elementary
+ * closed form (an incomplete beta function); with rho = r t^3,
+ *   P = 3 C q r^(m+1) int_0^1 t^(3m+2) (q^(1/m) + C^(1/m) r t^3)^(-m) dt,
+ * whose integrand is smooth for m = 1/3 (t^3), by 8-point Gauss-Legendre.
+ * The line search is its only user (kernels/landice_solver.c: a step is also
+ * accepted when |R| falls), so a quadrature error of a few 1e-4 relative in
+ * the sharp Coulomb regime is harmless there. */
+CRYO_LANDICE_ROUTINE
+static inline double landice_sliding_potential(const landice_coef *c, double npress, double ub,
+                                               double vb) {
+  double r2 = ub * ub + vb * vb + CRYO_LANDICE_U_REG * CRYO_LANDICE_U_REG, r = sqrt(r2);
+  double m = c->slide_m;
+  if (c->law == CRYO_LANDICE_SLIDING_WEERTMAN) return c->slide_c * pow(r, m + 1.0) / (m + 1.0);
+  const double gx[4] = {0.18343464249564980494, 0.52553240991632898582, 0.79666647741362673959,
+                        0.96028985649753623168};
+  const double gw[4] = {0.36268378337836198297, 0.31370664587788728734, 0.22238103445337447054,
+                        0.10122853629037625915};
+  double q = c->coulomb_c * npress, q1m = pow(q, c->inv_m), sum = 0.0;
+  for (int g = 0; g < 8; ++g) {
+    double t = 0.5 * (1.0 + ((g & 1) ? gx[g >> 1] : -gx[g >> 1])), t3 = t * t * t;
+    sum += 0.5 * gw[g >> 1] * pow(t, 3.0 * m + 2.0) * pow(q1m + c->slide_c1m * r * t3, -m);
+  }
+  return 3.0 * c->slide_c * q * pow(r, m + 1.0) * sum;
+}
+
+/* Bed point q of the 2x2 rule: basis-weighted corner values at (xi, eta). */
+CRYO_LANDICE_ROUTINE
+static inline void landice_bed_point(const landice_elem_in *in, int q, double *npress, double *ub,
+                                     double *vb) {
+  double xi = (q & 1) ? CRYO_LANDICE_GP : -CRYO_LANDICE_GP;
+  double eta = (q & 2) ? CRYO_LANDICE_GP : -CRYO_LANDICE_GP;
+  double np = 0.0, u = 0.0, v = 0.0;
+  CRYO_LANDICE_UNROLL
+  for (int m = 0; m < 4; ++m) {
+    double psi = landice_bed_basis(m, xi, eta);
+    np += psi * in->npress[m];
+    u += psi * in->u[2 * m];
+    v += psi * in->u[2 * m + 1];
+  }
+  *npress = np;
+  *ub = u;
+  *vb = v;
+}
+
+/* Nonlinear-law bed terms of the residual: r[2m + c] += int_bed tau_b,c psi_m. */
+CRYO_LANDICE_ROUTINE
+static inline void landice_elem_sliding_residual(const landice_coef *c, const landice_elem_in *in,
+                                                 double r[16]) {
+  double w = c->half_dx * c->half_dy * in->gfrac;
+  for (int q = 0; q < 4; ++q) {
+    double np, ub, vb, beta, dbeta;
+    landice_bed_point(in, q, &np, &ub, &vb);
+    landice_sliding_law(c, np, ub, vb, &beta, &dbeta);
+    double xi = (q & 1) ? CRYO_LANDICE_GP : -CRYO_LANDICE_GP;
+    double eta = (q & 2) ? CRYO_LANDICE_GP : -CRYO_LANDICE_GP;
+    CRYO_LANDICE_UNROLL
+    for (int m = 0; m < 4; ++m) {
+      double psi = landice_bed_basis(m, xi, eta);
+      r[2 * m] += w * beta * ub * psi;
+      r[2 * m + 1] += w * beta * vb * psi;
+    }
+  }
+}
+
+/* Nonlinear-law share of the functional: int_bed P(r). */
+CRYO_LANDICE_ROUTINE
+static inline double landice_elem_sliding_energy(const landice_coef *c, const landice_elem_in *in) {
+  double w = c->half_dx * c->half_dy * in->gfrac, e = 0.0;
+  for (int q = 0; q < 4; ++q) {
+    double np, ub, vb;
+    landice_bed_point(in, q, &np, &ub, &vb);
+    e += w * landice_sliding_potential(c, np, ub, vb);
+  }
+  return e;
+}
+
+/* Nonlinear-law bed terms of Jacobian rows 2a, 2a + 1 (a < 4): the 2x2 block
+ * beta I + dbeta u u^T, whose u-v cross terms enter kr[0][2m+1], kr[1][2m]. */
+CRYO_LANDICE_ROUTINE
+static inline void landice_elem_sliding_rows(const landice_coef *c, const landice_elem_in *in,
+                                             int a, double kr[2][16]) {
+  double w = c->half_dx * c->half_dy * in->gfrac;
+  for (int q = 0; q < 4; ++q) {
+    double np, ub, vb, beta, dbeta;
+    landice_bed_point(in, q, &np, &ub, &vb);
+    landice_sliding_law(c, np, ub, vb, &beta, &dbeta);
+    double xi = (q & 1) ? CRYO_LANDICE_GP : -CRYO_LANDICE_GP;
+    double eta = (q & 2) ? CRYO_LANDICE_GP : -CRYO_LANDICE_GP;
+    double wa = w * landice_bed_basis(a, xi, eta);
+    double kuu = wa * (beta + dbeta * ub * ub), kvv = wa * (beta + dbeta * vb * vb);
+    double kuv = wa * dbeta * ub * vb;
+    CRYO_LANDICE_UNROLL
+    for (int m = 0; m < 4; ++m) {
+      double psi = landice_bed_basis(m, xi, eta);
+      kr[0][2 * m] += kuu * psi;
+      kr[0][2 * m + 1] += kuv * psi;
+      kr[1][2 * m] += kuv * psi;
+      kr[1][2 * m + 1] += kvv * psi;
+    }
+  }
+}
+
 /* 2 mu w det at the 8 Gauss points. Its own loop: pow is a library call,
  * across which every live register must be saved, so it runs while only the
  * element inputs are live (the accumulation loops recompute the strain). */
@@ -290,8 +497,8 @@ static inline void landice_elem_residual(const landice_coef *c, const landice_el
       r[2 * a + 1] += s01 * gx + s11 * gy + s12 * gz + f1 * phi;
     }
   }
-  if (in->bottom && c->friction) {
-    double w = c->half_dx * c->half_dy;
+  if (in->bottom && c->friction && c->law == CRYO_LANDICE_SLIDING_LINEAR) {
+    double w = c->half_dx * c->half_dy * in->gfrac;
     for (int q = 0; q < 4; ++q) {
       double xi = (q & 1) ? CRYO_LANDICE_GP : -CRYO_LANDICE_GP;
       double eta = (q & 2) ? CRYO_LANDICE_GP : -CRYO_LANDICE_GP;
@@ -362,8 +569,8 @@ static inline void landice_elem_jacobian_rows(const landice_coef *c, const landi
       kr[1][2 * m + 1] += p11x * gxm + p11y * gym + p11z * gzm;
     }
   }
-  if (in->bottom && c->friction && a < 4) {
-    double w = c->half_dx * c->half_dy;
+  if (in->bottom && c->friction && a < 4 && c->law == CRYO_LANDICE_SLIDING_LINEAR) {
+    double w = c->half_dx * c->half_dy * in->gfrac;
     for (int q = 0; q < 4; ++q) {
       double xi = (q & 1) ? CRYO_LANDICE_GP : -CRYO_LANDICE_GP;
       double eta = (q & 2) ? CRYO_LANDICE_GP : -CRYO_LANDICE_GP;
@@ -402,8 +609,8 @@ static inline double landice_elem_energy(const landice_coef *c, const landice_el
     e +=
         g.wdet * (c->afac * c->e_fac * pow(e2 + c->eps2, c->e_exp) + c->rhog * (sx * uq + sy * vq));
   }
-  if (in->bottom && c->friction) {
-    double w = c->half_dx * c->half_dy;
+  if (in->bottom && c->friction && c->law == CRYO_LANDICE_SLIDING_LINEAR) {
+    double w = c->half_dx * c->half_dy * in->gfrac;
     for (int q = 0; q < 4; ++q) {
       double xi = (q & 1) ? CRYO_LANDICE_GP : -CRYO_LANDICE_GP;
       double eta = (q & 2) ? CRYO_LANDICE_GP : -CRYO_LANDICE_GP;
@@ -498,12 +705,24 @@ static inline void landice_elem_gather(const landice_coef *c, const long n[4], i
                                        const double *beta2, landice_elem_in *in) {
   int nlev = 2 * (nz + 1);
   double lo = (double)k / nz, hi = (double)(k + 1) / nz;
+  double phi[4];
   CRYO_LANDICE_UNROLL
   for (int m = 0; m < 4; ++m) {
     /* plane relative to the element's corner 0: gradients see differences only */
     double plane = ((m & 1) ? 2.0 * c->half_dx * c->slope_x : 0.0) +
                    ((m & 2) ? 2.0 * c->half_dy * c->slope_y : 0.0);
     double bm = bed[n[m]], hm = thk_node[n[m]];
+    /* N = rho_i g H - rho_w g max(z_sl - b, 0) >= 0 (water pressure only when marine) */
+    in->npress[m] = 0.0;
+    if (c->law == CRYO_LANDICE_SLIDING_SCHOOF)
+      in->npress[m] = fmax(c->rhog * hm - c->rhowg * fmax(c->sea_level - bm, 0.0), 0.0);
+    /* flotation, phi = rho_i H + rho_w (b - z_sl) over rho_w: afloat (phi <= 0),
+     * the lower surface is z_sl - (rho_i / rho_w) H >= b, the upper one H above it */
+    phi[m] = 1.0;
+    if (c->marine) {
+      phi[m] = c->float_ratio * hm + bm - c->sea_level;
+      bm = fmax(bm, c->sea_level - c->float_ratio * hm);
+    }
     in->z[m] = bm + lo * hm + plane;
     in->z[m + 4] = bm + hi * hm + plane;
     in->s[m] = bm + hm;
@@ -515,6 +734,7 @@ static inline void landice_elem_gather(const landice_coef *c, const long n[4], i
     in->u[2 * m + 9] = um[3];
   }
   in->bottom = (k == 0);
+  in->gfrac = (c->marine && k == 0) ? landice_grounded_fraction(phi) : 1.0;
 }
 
 /* Column of global index (gi, gj) exists: inside the global domain, or

@@ -16,6 +16,15 @@ void cryo_landice_params_default(cryo_landice_params *p) {
   p->gravity = 9.81;
   p->beta2 = 1000.0;
   p->no_slip = 1;
+  p->sliding_law = CRYO_LANDICE_SLIDING_LINEAR;
+  /* MISMIP+ (Asay-Davis et al. 2016): C = 3.16e6 Pa m^(-1/3) s^(1/3), in a^(1/3):
+   * 3.16e6 / 31536000^(1/3) = 1.0e4; m = 1/3; C_max = 0.5 */
+  p->sliding_c = 1.0e4;
+  p->sliding_m = 1.0 / 3.0;
+  p->coulomb_c = 0.5;
+  p->marine = 0;
+  p->sea_level = 0.0;
+  p->rho_water = 1028.0;
   p->lateral_bc = CRYO_LANDICE_LATERAL_FREE;
   p->eps_reg = 1.0e-5;
   p->slope_x = 0.0;
@@ -44,6 +53,20 @@ int cryo_landice_params_check(const cryo_landice_params *p, cryo_err *err) {
              "&cryo_landice: rho_ice = %g, gravity = %g, both must be > 0", p->rho_ice, p->gravity);
   CRYO_CHECK(p->beta2 >= 0.0, err, CRYO_ERR_RANGE,
              "&cryo_landice: beta2 = %g Pa a m-1, must be >= 0", p->beta2);
+  CRYO_CHECK(p->sliding_law == CRYO_LANDICE_SLIDING_LINEAR ||
+                 p->sliding_law == CRYO_LANDICE_SLIDING_WEERTMAN ||
+                 p->sliding_law == CRYO_LANDICE_SLIDING_SCHOOF,
+             err, CRYO_ERR_RANGE,
+             "&cryo_landice: sliding_law = %d, must be 0 (linear), 1 (weertman) or 2 (schoof)",
+             p->sliding_law);
+  CRYO_CHECK(p->sliding_c >= 0.0 && isfinite(p->sliding_c), err, CRYO_ERR_RANGE,
+             "&cryo_landice: sliding_c = %g Pa m^(-m) a^m, must be >= 0", p->sliding_c);
+  CRYO_CHECK(p->sliding_m > 0.0 && p->sliding_m <= 1.0, err, CRYO_ERR_RANGE,
+             "&cryo_landice: sliding_m = %g, must be in (0, 1]", p->sliding_m);
+  CRYO_CHECK(p->coulomb_c > 0.0 && isfinite(p->coulomb_c), err, CRYO_ERR_RANGE,
+             "&cryo_landice: coulomb_c = %g, must be > 0", p->coulomb_c);
+  CRYO_CHECK(p->rho_water > 0.0, err, CRYO_ERR_RANGE,
+             "&cryo_landice: rho_water = %g kg m-3, must be > 0", p->rho_water);
   CRYO_CHECK(p->eps_reg > 0.0, err, CRYO_ERR_RANGE, "&cryo_landice: eps_reg = %g a-1, must be > 0",
              p->eps_reg);
   CRYO_CHECK(p->lateral_bc == CRYO_LANDICE_LATERAL_FREE ||
@@ -72,7 +95,7 @@ int cryo_landice_params_check(const cryo_landice_params *p, cryo_err *err) {
 #define LI_ENTRY(...) LI_ENTRY_(__VA_ARGS__)
 
 int cryo_landice_arrays(const cryo_landice_params *p, const cryo_landice_array_info **t) {
-  static cryo_landice_array_info table[22];
+  static cryo_landice_array_info table[23];
   const int nv = 2 * (p->n_layers + 1), np = p->n_layers + 1;
   const char *vel_units = "m/(365 day)";
   int n = 0;
@@ -115,6 +138,10 @@ int cryo_landice_arrays(const cryo_landice_params *p, const cryo_landice_array_i
       LI_ENTRY("trial", CRYO_AT_NODE, nv, CRYO_LANDICE_WORK, trial, "", "", "line-search velocity");
   table[n++] = LI_ENTRY("work_cell", CRYO_AT_CELL, 1, CRYO_LANDICE_WORK, work_cell, "", "",
                         "column energies, thickness update");
+  /* only marine runs have it, so that the outputs of the others keep their variables */
+  if (p->marine)
+    table[n++] = LI_ENTRY("grounded_fraction", CRYO_AT_CELL, 1, CRYO_LANDICE_DIAGNOSTIC,
+                          grounded_fraction, "1", "", "grounded fraction of the cell's bed");
   *t = table;
   return n;
 }

@@ -366,6 +366,11 @@ static void landice_cg_step(const cryo_block *b, const cryo_landice_params *p, d
   LANDICE_ARGS_DONE;
 }
 
+/* Friction by a nonlinear law: the sliding kernels (kernels/landice_sliding.c). */
+static int landice_nonlinear_friction(const cryo_landice_params *p) {
+  return !p->no_slip && p->sliding_law != CRYO_LANDICE_SLIDING_LINEAR;
+}
+
 int cryo_landice_residual(const cryo_block *b, const cryo_landice_params *p,
                           const cryo_landice_state *s, const double *vel, double *res,
                           cryo_err *err) {
@@ -373,6 +378,8 @@ int cryo_landice_residual(const cryo_block *b, const cryo_landice_params *p,
   cryo_landice_zero(CRYO_NNODE(b) * 2 * (p->n_layers + 1), res);
   for (int colour = 0; colour < 8; ++colour)
     cryo_landice_residual_colour(b, p, colour, vel, s->bed, s->thk_node, s->beta2, res);
+  for (int colour = 0; colour < 4 && landice_nonlinear_friction(p); ++colour)
+    cryo_landice_sliding_colour(b, p, colour, vel, s->bed, s->thk_node, s->beta2, res);
   for (int colour = 0; colour < 8 && s->body_force; ++colour)
     cryo_landice_force_colour(b, p, colour, vel, s->bed, s->thk_node, s->beta2, s->body_force, res);
   cryo_landice_dirichlet(b, p, res, NULL);
@@ -385,6 +392,9 @@ int cryo_landice_jacobian(const cryo_block *b, const cryo_landice_params *p,
   cryo_landice_zero(CRYO_NNODE(b) * 108L * (p->n_layers + 1), s->matrix);
   for (int colour = 0; colour < 8; ++colour)
     cryo_landice_jacobian_colour(b, p, colour, vel, s->bed, s->thk_node, s->beta2, s->matrix);
+  for (int colour = 0; colour < 4 && landice_nonlinear_friction(p); ++colour)
+    cryo_landice_sliding_jacobian_colour(b, p, colour, vel, s->bed, s->thk_node, s->beta2,
+                                         s->matrix);
   cryo_landice_dirichlet(b, p, NULL, s->matrix);
   return CRYO_OK;
 }
@@ -434,6 +444,8 @@ static int landice_energy(const cryo_block *b, const cryo_landice_params *p,
                           const cryo_landice_state *s, const double *vel, const cryo_comm_ops *ops,
                           double *energy, cryo_err *err) {
   cryo_landice_energy_columns(b, p, vel, s->bed, s->thk_node, s->beta2, s->work_cell);
+  if (landice_nonlinear_friction(p))
+    cryo_landice_sliding_energy_columns(b, p, vel, s->bed, s->thk_node, s->beta2, s->work_cell);
   if (s->body_force)
     cryo_landice_force_work_columns(b, p, vel, s->bed, s->thk_node, s->beta2, s->body_force,
                                     s->work_cell);
@@ -596,6 +608,8 @@ int cryo_landice_solve_velocity(const cryo_block *b, const cryo_landice_params *
              "(nx_global = %d, ny_global = %d) for decomposition-independent results",
              b->nx_global, b->ny_global);
   CRYO_CALL(landice_check_thickness(b, s, ops, err));
+  if (p->marine && state->grounded_fraction)
+    cryo_landice_grounded_fraction(b, p, s->bed, s->thk_node, state->grounded_fraction);
   if (n_log) *n_log = 0;
   if (p->no_slip) landice_zero_bed(b, p, s->vel);
   CRYO_CALL(landice_halo_node(ops, nlev, s->vel));

@@ -74,9 +74,14 @@ static void landice_copy_cells(const cryo_block *b, const double *src, double *d
   }
 }
 
-/* Node thickness = mean of the existing adjacent cells; surface = bed + H. */
-static void landice_thickness_nodes(const cryo_block *b, const double *thk, const double *bed,
-                                    double *thk_node, double *usrf) {
+/* Node thickness = mean of the existing adjacent cells; surface = lower
+ * surface + H, the lower surface the bed, or where marine ice floats
+ * (rho_i H + rho_w (b - z_sl) <= 0) z_sl - (rho_i / rho_w) H. */
+static void landice_thickness_nodes(const cryo_block *b, const cryo_landice_params *p,
+                                    const double *thk, const double *bed, double *thk_node,
+                                    double *usrf) {
+  const int marine = p->marine;
+  const double z_sl = p->sea_level, ratio = p->rho_ice / p->rho_water;
   const int nx = b->nx, ns = b->nx + 3, cs = b->nx + 2;
   const int i0 = b->i0, j0 = b->j0, nxg = b->nx_global, nyg = b->ny_global;
   const int px = b->periodic_x, py = b->periodic_y;
@@ -95,7 +100,9 @@ static void landice_thickness_nodes(const cryo_block *b, const double *thk, cons
     }
     long node = (long)(j + 1) * ns + i + 1;
     thk_node[node] = sum / cnt;
-    usrf[node] = bed[node] + thk_node[node];
+    double lower = bed[node];
+    if (marine) lower = fmax(lower, z_sl - ratio * thk_node[node]);
+    usrf[node] = lower + thk_node[node];
   }
 }
 
@@ -124,7 +131,7 @@ int cryo_landice_evolve_thickness(const cryo_block *b, const cryo_landice_params
   }
   double *f[1] = {s->thk};
   CRYO_CALL(ops->halo(ops->ctx, CRYO_AT_CELL, 1, 1, f));
-  landice_thickness_nodes(b, s->thk, s->bed, s->thk_node, s->usrf);
+  landice_thickness_nodes(b, p, s->thk, s->bed, s->thk_node, s->usrf);
   double *g[2] = {s->thk_node, s->usrf};
   CRYO_CALL(ops->halo(ops->ctx, CRYO_AT_NODE, 1, 2, g));
   if (n_sub) *n_sub = nsub;

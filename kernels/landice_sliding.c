@@ -1,0 +1,108 @@
+/* Basal friction of the nonlinear sliding laws (Weertman 1957; Schoof 2005,
+ * Proc. R. Soc. A 461; landice_element.h, landice_sliding_law) in kernels of
+ * their own, one thread per bed face (layer 0), as the body force has: an
+ * untaken branch inside the element kernels costs them registers on the GPU
+ * (landice_element.h). The linear law stays inside the element kernels, so
+ * its bits are those it always had.
+ *
+ * Deterministic without atomics: a launch covers the bed faces of one of 4
+ * colours (parities of the global column indices), so no two threads of a
+ * launch touch the same node; colours run in a fixed order after the
+ * element colours. */
+#include "landice_element.h"
+
+void cryo_landice_sliding_colour(const cryo_block *b, const cryo_landice_params *p, int colour,
+                                 const double *vel, const double *bed, const double *thk_node,
+                                 const double *beta2, double *res) {
+  const landice_coef c = landice_coef_make(b, p);
+  const int nz = p->n_layers, nlev = 2 * (nz + 1);
+  const int i0 = b->i0, j0 = b->j0, nxg = b->nx_global, nyg = b->ny_global;
+  const int px = b->periodic_x, py = b->periodic_y, stride = b->nx + 3;
+  const landice_colour col = landice_colour_make(b, nz, colour & 3);
+  const int fi = col.fi, ni = col.ni, fj = col.fj;
+  const long nface = (long)col.ni * col.nj;
+  CRYO_DEVICE_LOOP((vel, bed, thk_node, beta2, res))
+  for (long e = 0; e < nface; ++e) {
+    int i = fi + 2 * (int)(e % ni), j = fj + 2 * (int)(e / ni);
+    if (!landice_column_exists(i0 + i, j0 + j, nxg, nyg, px, py)) continue;
+    long n[4];
+    for (int m = 0; m < 4; ++m)
+      n[m] = (long)(j + 1 + (m >> 1)) * stride + (i + 1 + (m & 1));
+    landice_elem_in in;
+    double r[16];
+    landice_elem_gather(&c, n, 0, nz, vel, bed, thk_node, beta2, &in);
+    CRYO_LANDICE_UNROLL
+    for (int a = 0; a < 8; ++a)
+      r[a] = 0.0;
+    landice_elem_sliding_residual(&c, &in, r);
+    for (int m = 0; m < 4; ++m) {
+      double *rm = res + n[m] * nlev;
+      rm[0] += r[2 * m];
+      rm[1] += r[2 * m + 1];
+    }
+  }
+}
+
+void cryo_landice_sliding_jacobian_colour(const cryo_block *b, const cryo_landice_params *p,
+                                          int colour, const double *vel, const double *bed,
+                                          const double *thk_node, const double *beta2,
+                                          double *matrix) {
+  const landice_coef c = landice_coef_make(b, p);
+  const int nz = p->n_layers;
+  const long mlev = 108L * (nz + 1);
+  const int i0 = b->i0, j0 = b->j0, nxg = b->nx_global, nyg = b->ny_global;
+  const int px = b->periodic_x, py = b->periodic_y, stride = b->nx + 3;
+  const landice_colour col = landice_colour_make(b, nz, colour & 3);
+  const int fi = col.fi, ni = col.ni, fj = col.fj;
+  const long nwork = 4L * col.ni * col.nj; /* (bed face, local row node) */
+  CRYO_DEVICE_LOOP((vel, bed, thk_node, beta2, matrix))
+  for (long w = 0; w < nwork; ++w) {
+    int a = (int)(w % 4);
+    long e = w / 4;
+    int i = fi + 2 * (int)(e % ni), j = fj + 2 * (int)(e / ni);
+    if (!landice_column_exists(i0 + i, j0 + j, nxg, nyg, px, py)) continue;
+    long n[4];
+    for (int m = 0; m < 4; ++m)
+      n[m] = (long)(j + 1 + (m >> 1)) * stride + (i + 1 + (m & 1));
+    landice_elem_in in;
+    double kr[2][16];
+    landice_elem_gather(&c, n, 0, nz, vel, bed, thk_node, beta2, &in);
+    CRYO_LANDICE_UNROLL
+    for (int m = 0; m < 8; ++m) {
+      kr[0][m] = 0.0;
+      kr[1][m] = 0.0;
+    }
+    landice_elem_sliding_rows(&c, &in, a, kr);
+    /* the row node from a's bits (landice_jacobian.c says why); level 0 */
+    long na = (long)(j + 1 + (a >> 1)) * stride + (i + 1 + (a & 1));
+    double *row = matrix + na * mlev;
+    CRYO_LANDICE_UNROLL
+    for (int m = 0; m < 4; ++m) {
+      int nb = 9 + ((m >> 1) - (a >> 1) + 1) * 3 + ((m & 1) - (a & 1) + 1);
+      double *blk = row + 4 * nb;
+      blk[0] += kr[0][2 * m];
+      blk[1] += kr[0][2 * m + 1];
+      blk[2] += kr[1][2 * m];
+      blk[3] += kr[1][2 * m + 1];
+    }
+  }
+}
+
+void cryo_landice_sliding_energy_columns(const cryo_block *b, const cryo_landice_params *p,
+                                         const double *vel, const double *bed,
+                                         const double *thk_node, const double *beta2,
+                                         double *energy) {
+  const landice_coef c = landice_coef_make(b, p);
+  const int nz = p->n_layers, nx = b->nx, stride = b->nx + 3;
+  const long ncol = (long)b->nx * b->ny;
+  CRYO_DEVICE_LOOP((vel, bed, thk_node, beta2, energy))
+  for (long e = 0; e < ncol; ++e) {
+    int i = (int)(e % nx), j = (int)(e / nx);
+    long n[4];
+    for (int m = 0; m < 4; ++m)
+      n[m] = (long)(j + 1 + (m >> 1)) * stride + (i + 1 + (m & 1));
+    landice_elem_in in;
+    landice_elem_gather(&c, n, 0, nz, vel, bed, thk_node, beta2, &in);
+    energy[(long)(j + 1) * (nx + 2) + (i + 1)] += landice_elem_sliding_energy(&c, &in);
+  }
+}
