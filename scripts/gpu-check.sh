@@ -31,7 +31,9 @@
 # drift from a NetCDF forcing file, ISMIP-HOM A at L = 80 km, ISMIP-HOM A
 # with thickness evolution over two coupling intervals on 1 and 2 ranks, and
 # the Arctic case (a 25 km polar stereographic grid file with land, docs/arctic.md)
-# for one day on 1 and 2 ranks, and for 6 hours with dG1 tracers on 1 and 2 ranks. Ranks take the node's GPUs in turn: on one
+# for one day on 1 and 2 ranks, and for 6 hours with dG1 tracers on 1 and 2 ranks;
+# land ice with the Weertman law (ISMIP-HOM C geometry) and a grounded marine
+# slab on the Schoof law, on 1 and 2 ranks. Ranks take the node's GPUs in turn: on one
 # GPU they share it, on several each has its own. `run` also times the 2 km
 # cyclone for 2 days and the Arctic case for 30 days (no CPU twins: hours on
 # two cores); GPU_CHECK_TIMING=0 skips them.
@@ -68,7 +70,11 @@ landice_evolve_2ranks 2 landice_evolve
 arctic 1 arctic
 arctic_2ranks 2 arctic
 arctic_dg1 1 arctic_dg1
-arctic_dg1_2ranks 2 arctic_dg1"
+arctic_dg1_2ranks 2 arctic_dg1
+landice_weertman 1 landice_weertman
+landice_weertman_2ranks 2 landice_weertman
+landice_schoof_marine 1 landice_schoof_marine
+landice_schoof_marine_2ranks 2 landice_schoof_marine"
 
 # Write case NAME's namelist (from the shipped ones in SRC/namelists) and
 # inputs into the current directory; print the output file's name.
@@ -100,6 +106,40 @@ make_case() { # NAME SRC
 /
 EOF
       echo landice_evolve.nc ;;
+    landice_weertman*)
+      # ISMIP-HOM C's geometry with the Weertman law (kernels/landice_sliding.c)
+      cat > case.nml <<EOF
+&cryo_run
+  model = 'landice', calendar = 'noleap'
+  run_length = 31536000, coupling_interval = 31536000
+  output_interval = 31536000, output_file = 'landice_weertman.nc'
+/
+&cryo_grid nx = 20, ny = 20 /
+&cryo_landice
+  case = 'ismip-hom-c', domain_length = 80000., periodic = .true., n_layers = 5
+  basal = 'friction', sliding_law = 'weertman', sliding_c = 1.e4
+  dt = 31536000.
+/
+EOF
+      echo landice_weertman.nc ;;
+    landice_schoof_marine*)
+      # a grounded marine slab (700 m of water under 1000 m of ice) on the
+      # Schoof law: effective pressure from flotation, grounded fractions
+      cat > case.nml <<EOF
+&cryo_run
+  model = 'landice', calendar = 'noleap'
+  run_length = 31536000, coupling_interval = 31536000
+  output_interval = 31536000, output_file = 'landice_schoof_marine.nc'
+/
+&cryo_grid nx = 8, ny = 8, dx = 1000., dy = 1000. /
+&cryo_landice
+  case = 'slab', periodic = .true., slope = 0.5, thickness = 1000., n_layers = 10
+  basal = 'friction', sliding_law = 'schoof', coulomb_c = 0.05
+  marine = .true., sea_level = -300.
+  dt = 31536000.
+/
+EOF
+      echo landice_schoof_marine.nc ;;
     arctic_dg1*)
       # the same with dG1 tracers (the quadrilateral dG1 transport), 6 hours
       sed -e 's/^ *run_length = .*/  run_length = 21600/' \
@@ -761,7 +801,8 @@ from ncread import read_doubles as read
 # per operation are then carried through the iterations. The tolerances are
 # relative to the largest magnitude of each variable.
 tolerance = {"cyclone_8km": 1e-10, "free_drift": 1e-10, "ismip_hom_a_L80": 1e-12,
-             "landice_evolve": 1e-12, "arctic": 1e-10, "arctic_dg1": 1e-10}
+             "landice_evolve": 1e-12, "arctic": 1e-10, "arctic_dg1": 1e-10,
+             "landice_weertman": 1e-10, "landice_schoof_marine": 1e-10}
 
 def out_name(case_dir):
     return open(os.path.join(case_dir, "output_name")).read().strip()
