@@ -34,6 +34,7 @@
 #include <string.h>
 
 #include "seaice.h"
+#include "test_seaice_common.h"
 #include "seaice_cyclone.h"
 
 static unsigned long long rng_state = 2463534242ULL;
@@ -44,21 +45,6 @@ static double rnd(double lo, double hi) {
   rng_state ^= rng_state << 17;
   return lo + (hi - lo) * (double)(rng_state >> 11) * (1.0 / 9007199254740992.0);
 }
-
-/* Single block, nothing to exchange: the halo ring lies outside the domain. */
-static int halo_none(void *ctx, cryo_location loc, int nlev, int nfield, double *const *fields) {
-  (void)ctx, (void)loc, (void)nlev, (void)nfield, (void)fields;
-  return 0;
-}
-static int sum_none(void *ctx, long long *vals, int n) {
-  (void)ctx, (void)vals, (void)n;
-  return 0;
-}
-static int max_none(void *ctx, double *vals, int n) {
-  (void)ctx, (void)vals, (void)n;
-  return 0;
-}
-static const cryo_comm_ops ops = {NULL, halo_none, sum_none, max_none};
 
 /* Halo of a single block periodic in x and y; ctx is the block. Cells repeat
  * every nx, nodes too (node nx is node 0). */
@@ -79,57 +65,15 @@ static int halo_periodic(void *ctx, cryo_location loc, int nlev, int nfield,
   return 0;
 }
 
-static cryo_block make_block(int n, double dx) {
-  cryo_block b = {.nx = n,
-                  .ny = n,
-                  .i0 = 0,
-                  .j0 = 0,
-                  .nx_global = n,
-                  .ny_global = n,
-                  .dx = dx,
-                  .dy = dx,
-                  .periodic_x = 0,
-                  .periodic_y = 0};
-  return b;
-}
-
-static double **member(cryo_seaice_state *s, const cryo_seaice_array_info *t) {
-  return (double **)((char *)s + t->offset);
-}
-
-static long length(const cryo_block *b, const cryo_seaice_array_info *t) {
-  return (t->loc == CRYO_AT_CELL ? CRYO_NCELL(b) : CRYO_NNODE(b)) * t->nlev;
-}
-
-/* Zeroed arrays from the table; mask 1 on owned cells, 0 on the ring. */
-static void state_alloc(const cryo_seaice_params *p, const cryo_block *b, cryo_seaice_state *s) {
-  const cryo_seaice_array_info *t;
-  const int n = cryo_seaice_arrays(p, &t);
-  for (int k = 0; k < n; ++k)
-    *member(s, &t[k]) = calloc(length(b, &t[k]), sizeof(double));
-  for (int j = 0; j < b->ny; ++j)
-    for (int i = 0; i < b->nx; ++i)
-      s->mask[CRYO_CELL(b, i, j)] = 1.0;
-}
-
-static void state_free(const cryo_seaice_params *p, cryo_seaice_state *s) {
-  const cryo_seaice_array_info *t;
-  const int n = cryo_seaice_arrays(p, &t);
-  for (int k = 0; k < n; ++k) {
-    free(*member(s, &t[k]));
-    *member(s, &t[k]) = NULL;
-  }
-}
-
 static void free_drift(double hice) {
-  cryo_block b = make_block(6, 8000.0);
+  cryo_block b = test_si_block(6, 6, 8000.0, 8000.0);
   b.periodic_x = b.periodic_y = 1;
-  const cryo_comm_ops periodic = {&b, halo_periodic, sum_none, max_none};
+  const cryo_comm_ops periodic = {&b, halo_periodic, test_si_sum_none, test_si_max_none};
   cryo_seaice_params p;
   cryo_seaice_params_cyclone(&p);
   p.pstar = 0.0;
   cryo_seaice_state s;
-  state_alloc(&p, &b, &s);
+  test_si_state_alloc(&p, &b, &s);
   for (long c = 0; c < CRYO_NCELL(&b); ++c) {
     s.mask[c] = 1.0;
     s.h[c] = hice;
@@ -154,7 +98,7 @@ static void free_drift(double hice) {
   CU_ASSERT(err <= 1e-8 * speed);
   CU_ASSERT(fabs(speed - (hice < 1 ? 0.166 : 0.163)) < 0.0005);
   CU_ASSERT(fabs(theta * 45.0 / atan(1.0) - (hice < 1 ? 2.4 : 15.9)) < 0.05);
-  state_free(&p, &s);
+  test_si_state_free(&p, &s);
 }
 
 static void test_free_drift_thin(void) {
@@ -167,12 +111,12 @@ static void test_free_drift_thick(void) {
 
 static void test_mirror_symmetry(void) {
   const int nx = 16;
-  cryo_block b = make_block(nx, 8000.0);
+  cryo_block b = test_si_block(nx, nx, 8000.0, 8000.0);
   cryo_seaice_params p;
   cryo_seaice_params_cyclone(&p);
   p.coriolis = 0.0;
   cryo_seaice_state s;
-  state_alloc(&p, &b, &s);
+  test_si_state_alloc(&p, &b, &s);
   for (int j = 0; j < nx; ++j)
     for (int i = 0; i < nx; ++i) {
       const long c = CRYO_CELL(&b, i, j);
@@ -191,7 +135,7 @@ static void test_mirror_symmetry(void) {
       s.vair[n] = -sr * (sa * dx + ca * dy);
     }
   for (int step = 0; step < 20; ++step)
-    CU_ASSERT_EQUAL_FATAL(cryo_seaice_step(&p, &b, &s, &ops), 0);
+    CU_ASSERT_EQUAL_FATAL(cryo_seaice_step(&p, &b, &s, &test_si_ops), 0);
   double vmax = 0.0, asym = 0.0;
   for (int j = 0; j <= nx; ++j)
     for (int i = 0; i <= nx; ++i) {
@@ -201,17 +145,17 @@ static void test_mirror_symmetry(void) {
     }
   CU_ASSERT(vmax > 0.01);
   CU_ASSERT(asym <= 1e-10 * vmax);
-  state_free(&p, &s);
+  test_si_state_free(&p, &s);
 }
 
 static void test_transport(void) {
   const int nx = 20;
-  cryo_block b = make_block(nx, 5000.0);
+  cryo_block b = test_si_block(nx, nx, 5000.0, 5000.0);
   cryo_seaice_params p;
   cryo_seaice_params_cyclone(&p);
   p.dt = 500.0;
   cryo_seaice_state s;
-  state_alloc(&p, &b, &s);
+  test_si_state_alloc(&p, &b, &s);
   for (int j = 8; j < 11; ++j)
     for (int i = 5; i < 8; ++i)
       s.mask[CRYO_CELL(&b, i, j)] = 0.0;
@@ -227,7 +171,7 @@ static void test_transport(void) {
     s.v[n] = rnd(-umax, umax);
   }
   double vol0, area0, speed;
-  CU_ASSERT_EQUAL(cryo_seaice_diag_totals(&p, &b, &s, &ops, &vol0, &area0, &speed), 0);
+  CU_ASSERT_EQUAL(cryo_seaice_diag_totals(&p, &b, &s, &test_si_ops, &vol0, &area0, &speed), 0);
   double hmin = 0.0, amin = 0.0, amax = 0.0;
   for (int step = 0; step < 40; ++step) {
     cryo_seaice_advect_kernel(&p, &b, s.u, s.v, s.mask, s.h, s.a, s.h_work, s.a_work);
@@ -241,14 +185,14 @@ static void test_transport(void) {
     cryo_seaice_advect_finish_kernel(&p, &b, s.h_work, s.a_work, s.h, s.a);
   }
   double vol, area;
-  CU_ASSERT_EQUAL(cryo_seaice_diag_totals(&p, &b, &s, &ops, &vol, &area, &speed), 0);
+  CU_ASSERT_EQUAL(cryo_seaice_diag_totals(&p, &b, &s, &test_si_ops, &vol, &area, &speed), 0);
   CU_ASSERT(fabs(vol - vol0) <= 1e-12 * vol0);
   CU_ASSERT(fabs(area - area0) <= 1e-12 * area0);
   CU_ASSERT(hmin >= 0.0);
   CU_ASSERT(amin >= 0.0 && amax <= 1.0);
   /* land stays empty */
   CU_ASSERT_EQUAL(s.h[CRYO_CELL(&b, 6, 9)], 0.0);
-  state_free(&p, &s);
+  test_si_state_free(&p, &s);
 }
 
 /* corner extremes of a linear dG1 field in cell c */
@@ -261,13 +205,13 @@ static double corner_max(const double *q, long c) {
 
 static void test_transport_dg1(void) {
   const int nx = 20;
-  cryo_block b = make_block(nx, 5000.0);
+  cryo_block b = test_si_block(nx, nx, 5000.0, 5000.0);
   cryo_seaice_params p;
   cryo_seaice_params_cyclone(&p);
   p.dt = 500.0;
   p.tracer_order = 1;
   cryo_seaice_state s;
-  state_alloc(&p, &b, &s);
+  test_si_state_alloc(&p, &b, &s);
   for (int j = 8; j < 11; ++j)
     for (int i = 5; i < 8; ++i)
       s.mask[CRYO_CELL(&b, i, j)] = 0.0;
@@ -287,10 +231,10 @@ static void test_transport_dg1(void) {
     s.v[n] = rnd(-umax, umax);
   }
   double vol0, area0, vol, area, speed;
-  CU_ASSERT_EQUAL(cryo_seaice_diag_totals(&p, &b, &s, &ops, &vol0, &area0, &speed), 0);
+  CU_ASSERT_EQUAL(cryo_seaice_diag_totals(&p, &b, &s, &test_si_ops, &vol0, &area0, &speed), 0);
   double lo_h = 1.0, lo_a = 1.0, hi_a = 0.0;
   for (int step = 0; step < 15; ++step) {
-    CU_ASSERT_EQUAL_FATAL(cryo_seaice_transport(&p, &b, &s, &ops), 0);
+    CU_ASSERT_EQUAL_FATAL(cryo_seaice_transport(&p, &b, &s, &test_si_ops), 0);
     for (int j = 0; j < nx; ++j)
       for (int i = 0; i < nx; ++i) {
         const long c = CRYO_CELL(&b, i, j);
@@ -300,29 +244,29 @@ static void test_transport_dg1(void) {
         hi_a = fmax(hi_a, corner_max(s.a, c));
       }
   }
-  CU_ASSERT_EQUAL(cryo_seaice_diag_totals(&p, &b, &s, &ops, &vol, &area, &speed), 0);
+  CU_ASSERT_EQUAL(cryo_seaice_diag_totals(&p, &b, &s, &test_si_ops, &vol, &area, &speed), 0);
   CU_ASSERT(fabs(vol - vol0) <= 1e-12 * vol0);
   CU_ASSERT(fabs(area - area0) <= 1e-12 * area0);
   CU_ASSERT(lo_h >= -1e-15);
   CU_ASSERT(lo_a >= -1e-15 && hi_a < 1.0);
   CU_ASSERT_EQUAL(s.h[CRYO_CELL(&b, 6, 9) * 3], 0.0);
-  state_free(&p, &s);
+  test_si_state_free(&p, &s);
 }
 
 /* L1 error of the cell means after carrying a Gaussian bump once around a
  * periodic 32x32 domain (1 km cells) with uniform velocity (0.1, 0.1) m/s. */
 static double bump_error(int order) {
   const int nx = 32;
-  cryo_block b = make_block(nx, 1000.0);
+  cryo_block b = test_si_block(nx, nx, 1000.0, 1000.0);
   b.periodic_x = b.periodic_y = 1;
-  const cryo_comm_ops periodic = {&b, halo_periodic, sum_none, max_none};
+  const cryo_comm_ops periodic = {&b, halo_periodic, test_si_sum_none, test_si_max_none};
   cryo_seaice_params p;
   cryo_seaice_params_cyclone(&p);
   p.tracer_order = order;
   p.dt = 1000.0;
   const int na = CRYO_SEAICE_NA(order);
   cryo_seaice_state s;
-  state_alloc(&p, &b, &s);
+  test_si_state_alloc(&p, &b, &s);
   const double L = nx * b.dx, w = 4.0 * b.dx;
   for (long c = 0; c < CRYO_NCELL(&b); ++c)
     s.mask[c] = 1.0;
@@ -352,7 +296,7 @@ static double bump_error(int order) {
       err += fabs(s.h[c] - h0[c]);
     }
   free(h0);
-  state_free(&p, &s);
+  test_si_state_free(&p, &s);
   return err;
 }
 
@@ -363,12 +307,12 @@ static void test_transport_order(void) {
 
 static void test_diag_and_forcing(void) {
   const int nx = 5;
-  cryo_block b = make_block(nx, 3000.0);
+  cryo_block b = test_si_block(nx, nx, 3000.0, 3000.0);
   b.dy = 4000.0;
   cryo_seaice_params p;
   cryo_seaice_params_cyclone(&p);
   cryo_seaice_state s;
-  state_alloc(&p, &b, &s);
+  test_si_state_alloc(&p, &b, &s);
   const double e1 = 2e-6, e2 = -5e-7, g1 = 3e-7, g2 = 1e-6;
   for (int j = -1; j <= nx + 1; ++j)
     for (int i = -1; i <= nx + 1; ++i) {
@@ -422,7 +366,7 @@ static void test_diag_and_forcing(void) {
   cryo_cyclone_ocean((7 + 2) * b.dx, (3 + 4) * b.dy, &uo, &vo);
   const long n = CRYO_NODE(&b, 2, 4);
   CU_ASSERT(s.uair[n] == ua && s.vair[n] == va && s.uocn[n] == uo && s.vocn[n] == vo);
-  state_free(&p, &s);
+  test_si_state_free(&p, &s);
 }
 
 /* cyclone initial state (docs/benchmarks.md); dG1 slopes from the exact gradient at the centre */
@@ -443,22 +387,22 @@ static void cyclone_init(const cryo_seaice_params *p, const cryo_block *b, cryo_
 
 static void cyclone(int order, int steps) {
   const int nx = 32;
-  cryo_block b = make_block(nx, CRYO_CYCLONE_L / nx);
+  cryo_block b = test_si_block(nx, nx, CRYO_CYCLONE_L / nx, CRYO_CYCLONE_L / nx);
   cryo_seaice_params p;
   cryo_seaice_params_cyclone(&p);
   p.tracer_order = order;
   const int na = CRYO_SEAICE_NA(order);
   cryo_seaice_state s;
-  state_alloc(&p, &b, &s);
+  test_si_state_alloc(&p, &b, &s);
   cyclone_init(&p, &b, &s);
   double vol0, area0, speed;
-  CU_ASSERT_EQUAL(cryo_seaice_diag_totals(&p, &b, &s, &ops, &vol0, &area0, &speed), 0);
+  CU_ASSERT_EQUAL(cryo_seaice_diag_totals(&p, &b, &s, &test_si_ops, &vol0, &area0, &speed), 0);
   for (int step = 0; step < steps; ++step) {
     cryo_seaice_forcing_cyclone(&b, step * p.dt, s.uair, s.vair, s.uocn, s.vocn);
-    CU_ASSERT_EQUAL_FATAL(cryo_seaice_step(&p, &b, &s, &ops), 0);
+    CU_ASSERT_EQUAL_FATAL(cryo_seaice_step(&p, &b, &s, &test_si_ops), 0);
   }
   double vol, area;
-  CU_ASSERT_EQUAL(cryo_seaice_diag_totals(&p, &b, &s, &ops, &vol, &area, &speed), 0);
+  CU_ASSERT_EQUAL(cryo_seaice_diag_totals(&p, &b, &s, &test_si_ops, &vol, &area, &speed), 0);
   int finite = 1, bounded = 1;
   for (long n = 0; n < CRYO_NNODE(&b); ++n)
     finite &= isfinite(s.u[n]) && isfinite(s.v[n]);
@@ -474,7 +418,7 @@ static void cyclone(int order, int steps) {
   CU_ASSERT(bounded);
   CU_ASSERT(speed > 0.01 && speed < 0.5);
   CU_ASSERT(fabs(vol - vol0) <= 1e-12 * vol0);
-  state_free(&p, &s);
+  test_si_state_free(&p, &s);
 }
 
 static void test_cyclone(void) {
@@ -489,20 +433,20 @@ static void run_cyclone(const cryo_seaice_params *p, const cryo_block *b, cryo_s
                         int first, int count) {
   for (int step = first; step < first + count; ++step) {
     cryo_seaice_forcing_cyclone(b, step * p->dt, s->uair, s->vair, s->uocn, s->vocn);
-    CU_ASSERT_EQUAL_FATAL(cryo_seaice_step(p, b, s, &ops), 0);
+    CU_ASSERT_EQUAL_FATAL(cryo_seaice_step(p, b, s, &test_si_ops), 0);
   }
 }
 
 static void restart(int order) {
   const int nx = 32;
-  cryo_block b = make_block(nx, CRYO_CYCLONE_L / nx);
+  cryo_block b = test_si_block(nx, nx, CRYO_CYCLONE_L / nx, CRYO_CYCLONE_L / nx);
   cryo_seaice_params p;
   cryo_seaice_params_cyclone(&p);
   p.tracer_order = order;
   cryo_seaice_state s1, s2, s3;
-  state_alloc(&p, &b, &s1);
-  state_alloc(&p, &b, &s2);
-  state_alloc(&p, &b, &s3);
+  test_si_state_alloc(&p, &b, &s1);
+  test_si_state_alloc(&p, &b, &s2);
+  test_si_state_alloc(&p, &b, &s3);
   cyclone_init(&p, &b, &s1);
   cyclone_init(&p, &b, &s2);
   run_cyclone(&p, &b, &s1, 0, 6);
@@ -511,15 +455,16 @@ static void restart(int order) {
   const int n = cryo_seaice_arrays(&p, &t);
   for (int k = 0; k < n; ++k)
     if (t[k].role == CRYO_SEAICE_PROGNOSTIC || t[k].role == CRYO_SEAICE_STATIC)
-      memcpy(*member(&s3, &t[k]), *member(&s2, &t[k]), length(&b, &t[k]) * sizeof(double));
+      memcpy(*test_si_member(&s3, &t[k]), *test_si_member(&s2, &t[k]),
+             test_si_length(&b, &t[k]) * sizeof(double));
   run_cyclone(&p, &b, &s3, 3, 3);
   for (int k = 0; k < n; ++k)
     if (t[k].role == CRYO_SEAICE_PROGNOSTIC)
-      CU_ASSERT(
-          !memcmp(*member(&s1, &t[k]), *member(&s3, &t[k]), length(&b, &t[k]) * sizeof(double)));
-  state_free(&p, &s1);
-  state_free(&p, &s2);
-  state_free(&p, &s3);
+      CU_ASSERT(!memcmp(*test_si_member(&s1, &t[k]), *test_si_member(&s3, &t[k]),
+                        test_si_length(&b, &t[k]) * sizeof(double)));
+  test_si_state_free(&p, &s1);
+  test_si_state_free(&p, &s2);
+  test_si_state_free(&p, &s3);
 }
 
 static void test_restart(void) {

@@ -31,58 +31,12 @@
 #include <string.h>
 
 #include "seaice.h"
+#include "test_seaice_common.h"
 #include "seaice_cyclone.h"
 
 #define DEG    0.017453292519943295769
 #define RADIUS 6371229.0
 #define OMEGA  7.292115e-5
-
-static int halo_none(void *ctx, cryo_location loc, int nlev, int nfield, double *const *fields) {
-  (void)ctx, (void)loc, (void)nlev, (void)nfield, (void)fields;
-  return 0;
-}
-static int sum_none(void *ctx, long long *vals, int n) {
-  (void)ctx, (void)vals, (void)n;
-  return 0;
-}
-static int max_none(void *ctx, double *vals, int n) {
-  (void)ctx, (void)vals, (void)n;
-  return 0;
-}
-static const cryo_comm_ops ops = {NULL, halo_none, sum_none, max_none};
-
-static cryo_block make_block(int n, double dx) {
-  cryo_block b = {.nx = n, .ny = n, .nx_global = n, .ny_global = n, .dx = dx, .dy = dx};
-  return b;
-}
-
-static double **member(cryo_seaice_state *s, const cryo_seaice_array_info *t) {
-  return (double **)((char *)s + t->offset);
-}
-
-static long length(const cryo_block *b, const cryo_seaice_array_info *t) {
-  return (t->loc == CRYO_AT_CELL ? CRYO_NCELL(b) : CRYO_NNODE(b)) * t->nlev;
-}
-
-static void state_alloc(const cryo_seaice_params *p, const cryo_block *b, cryo_seaice_state *s) {
-  memset(s, 0, sizeof *s);
-  const cryo_seaice_array_info *t;
-  const int n = cryo_seaice_arrays(p, &t);
-  for (int k = 0; k < n; ++k)
-    *member(s, &t[k]) = calloc(length(b, &t[k]), sizeof(double));
-  for (int j = 0; j < b->ny; ++j)
-    for (int i = 0; i < b->nx; ++i)
-      s->mask[CRYO_CELL(b, i, j)] = 1.0;
-}
-
-static void state_free(const cryo_seaice_params *p, cryo_seaice_state *s) {
-  const cryo_seaice_array_info *t;
-  const int n = cryo_seaice_arrays(p, &t);
-  for (int k = 0; k < n; ++k) {
-    free(*member(s, &t[k]));
-    *member(s, &t[k]) = NULL;
-  }
-}
 
 /* Node and cell-centre positions of a grid from a function of (i, j)
  * (fractional at the centres), for cryo_seaice_geometry. */
@@ -150,15 +104,15 @@ static double rel_diff(const double *x, const double *y, long n) {
 
 static void cartesian(int order) {
   const int nx = 32, steps = 180;
-  const cryo_block b = make_block(nx, CRYO_CYCLONE_L / nx);
+  const cryo_block b = test_si_block(nx, nx, CRYO_CYCLONE_L / nx, CRYO_CYCLONE_L / nx);
   cryo_seaice_params p, q;
   cryo_seaice_params_cyclone(&p);
   p.tracer_order = order;
   q = p;
   q.quad = 1;
   cryo_seaice_state r, s;
-  state_alloc(&p, &b, &r);
-  state_alloc(&q, &b, &s);
+  test_si_state_alloc(&p, &b, &r);
+  test_si_state_alloc(&q, &b, &s);
   const box g = {b.dx, 0.0};
   geometry_from(&b, 0, p.coriolis, box_position, &g, &s);
   cyclone_init(&p, &b, &r);
@@ -166,8 +120,8 @@ static void cartesian(int order) {
   for (int step = 0; step < steps; ++step) {
     cryo_seaice_forcing_cyclone(&b, step * p.dt, r.uair, r.vair, r.uocn, r.vocn);
     cryo_seaice_forcing_cyclone(&b, step * p.dt, s.uair, s.vair, s.uocn, s.vocn);
-    CU_ASSERT_EQUAL_FATAL(cryo_seaice_step(&p, &b, &r, &ops), 0);
-    CU_ASSERT_EQUAL_FATAL(cryo_seaice_step(&q, &b, &s, &ops), 0);
+    CU_ASSERT_EQUAL_FATAL(cryo_seaice_step(&p, &b, &r, &test_si_ops), 0);
+    CU_ASSERT_EQUAL_FATAL(cryo_seaice_step(&q, &b, &s, &test_si_ops), 0);
   }
   const long nn = CRYO_NNODE(&b), nc = CRYO_NCELL(&b), na = CRYO_SEAICE_NA(order);
   double du = rel_diff(s.u, r.u, nn), dv = rel_diff(s.v, r.v, nn);
@@ -181,8 +135,8 @@ static void cartesian(int order) {
   for (long n = 0; n < nn; ++n)
     umax = fmax(umax, hypot(r.u[n], r.v[n]));
   CU_ASSERT(umax > 0.01); /* the comparison is not between two resting states */
-  state_free(&p, &r);
-  state_free(&q, &s);
+  test_si_state_free(&p, &r);
+  test_si_state_free(&q, &s);
 }
 
 static void test_cartesian_dg0(void) {
@@ -213,14 +167,14 @@ static void cell_forcing(const cryo_block *b, double t, double angle, double *f[
 
 static void rotated(double degrees) {
   const int nx = 24, steps = 60;
-  const cryo_block b = make_block(nx, CRYO_CYCLONE_L / nx);
+  const cryo_block b = test_si_block(nx, nx, CRYO_CYCLONE_L / nx, CRYO_CYCLONE_L / nx);
   cryo_seaice_params p, q;
   cryo_seaice_params_cyclone(&p);
   q = p;
   q.quad = 1;
   cryo_seaice_state r, s;
-  state_alloc(&p, &b, &r);
-  state_alloc(&q, &b, &s);
+  test_si_state_alloc(&p, &b, &r);
+  test_si_state_alloc(&q, &b, &s);
   const double angle = degrees * DEG;
   const box g = {b.dx, angle};
   geometry_from(&b, 0, p.coriolis, box_position, &g, &s);
@@ -236,8 +190,8 @@ static void rotated(double degrees) {
     cell_forcing(&b, step * p.dt, angle, fs);
     cryo_seaice_forcing_to_nodes(&b, fr[0], fr[1], fr[2], fr[3], r.uair, r.vair, r.uocn, r.vocn);
     cryo_seaice_quad_forcing_to_nodes(&b, &s, 1, fs[0], fs[1], fs[2], fs[3]);
-    CU_ASSERT_EQUAL_FATAL(cryo_seaice_step(&p, &b, &r, &ops), 0);
-    CU_ASSERT_EQUAL_FATAL(cryo_seaice_step(&q, &b, &s, &ops), 0);
+    CU_ASSERT_EQUAL_FATAL(cryo_seaice_step(&p, &b, &r, &test_si_ops), 0);
+    CU_ASSERT_EQUAL_FATAL(cryo_seaice_step(&q, &b, &s, &test_si_ops), 0);
   }
   const long nn = CRYO_NNODE(&b), nc = CRYO_NCELL(&b);
   double *ue = calloc(nn, sizeof(double)), *vn = calloc(nn, sizeof(double));
@@ -260,8 +214,8 @@ static void rotated(double degrees) {
   for (int k = 0; k < 4; ++k)
     free(fr[k]), free(fs[k]);
   free(ue), free(vn);
-  state_free(&p, &r);
-  state_free(&q, &s);
+  test_si_state_free(&p, &r);
+  test_si_state_free(&q, &s);
 }
 
 static void test_rotated_30(void) {
@@ -297,7 +251,7 @@ static void map_to_east_north(double lon, double wx, double wy, double *e, doubl
 
 static void test_free_drift_polar(void) {
   const int nx = 30;
-  const cryo_block b = make_block(nx, 200e3);
+  const cryo_block b = test_si_block(nx, nx, 200e3, 200e3);
   const polar g = {200e3, -0.5 * nx * 200e3 + 0.3 * 200e3}; /* pole inside a cell, off-centre */
   cryo_seaice_params p;
   cryo_seaice_params_cyclone(&p);
@@ -308,7 +262,7 @@ static void test_free_drift_polar(void) {
   p.dt = 3600.0;
   const double hice = 1.5;
   cryo_seaice_state s;
-  state_alloc(&p, &b, &s);
+  test_si_state_alloc(&p, &b, &s);
   geometry_from(&b, 1, 0.0, polar_position, &g, &s);
   for (long c = 0; c < CRYO_NCELL(&b); ++c) {
     s.h[c] = hice * s.mask[c];
@@ -382,7 +336,7 @@ static void test_free_drift_polar(void) {
   for (int q = 0; q < 4; ++q)
     free(f[q]);
   free(ue), free(vn);
-  state_free(&p, &s);
+  test_si_state_free(&p, &s);
 }
 
 int main(void) {

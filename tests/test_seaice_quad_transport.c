@@ -57,66 +57,11 @@
 #include <stdlib.h>
 
 #include "seaice.h"
+#include "test_seaice_common.h"
 
 #define RADIUS 6371229.0               /* m */
 #define DEGREE 0.017453292519943295769 /* pi / 180 */
 #define PI     3.14159265358979323846
-
-/* Single block, nothing to exchange: the halo ring lies outside the domain. */
-static int halo_none(void *ctx, cryo_location loc, int nlev, int nfield, double *const *fields) {
-  (void)ctx, (void)loc, (void)nlev, (void)nfield, (void)fields;
-  return 0;
-}
-static int sum_none(void *ctx, long long *vals, int n) {
-  (void)ctx, (void)vals, (void)n;
-  return 0;
-}
-static int max_none(void *ctx, double *vals, int n) {
-  (void)ctx, (void)vals, (void)n;
-  return 0;
-}
-static const cryo_comm_ops ops = {NULL, halo_none, sum_none, max_none};
-
-static cryo_block make_block(int nx, int ny, double dx, double dy) {
-  cryo_block b = {.nx = nx,
-                  .ny = ny,
-                  .i0 = 0,
-                  .j0 = 0,
-                  .nx_global = nx,
-                  .ny_global = ny,
-                  .dx = dx,
-                  .dy = dy,
-                  .periodic_x = 0,
-                  .periodic_y = 0};
-  return b;
-}
-
-static double **member(cryo_seaice_state *s, const cryo_seaice_array_info *t) {
-  return (double **)((char *)s + t->offset);
-}
-
-/* Zeroed arrays from the table of p (with the geometry arrays when p->quad);
- * mask 1 on owned cells, 0 on the ring. */
-static void state_alloc(const cryo_seaice_params *p, const cryo_block *b, cryo_seaice_state *s) {
-  *s = (cryo_seaice_state){0};
-  const cryo_seaice_array_info *t;
-  const int n = cryo_seaice_arrays(p, &t);
-  for (int k = 0; k < n; ++k)
-    *member(s, &t[k]) = calloc(
-        (t[k].loc == CRYO_AT_CELL ? CRYO_NCELL(b) : CRYO_NNODE(b)) * t[k].nlev, sizeof(double));
-  for (int j = 0; j < b->ny; ++j)
-    for (int i = 0; i < b->nx; ++i)
-      s->mask[CRYO_CELL(b, i, j)] = 1.0;
-}
-
-static void state_free(const cryo_seaice_params *p, cryo_seaice_state *s) {
-  const cryo_seaice_array_info *t;
-  const int n = cryo_seaice_arrays(p, &t);
-  for (int k = 0; k < n; ++k) {
-    free(*member(s, &t[k]));
-    *member(s, &t[k]) = NULL;
-  }
-}
 
 /* A grid: node (i, j) at (x0 + i dx, y0 + j dy) in the plane, or, spherical,
  * in the polar stereographic plane, mapped onto the sphere; with warp w, the
@@ -244,14 +189,14 @@ static void conservation(int order) {
   const int nx = 24, ny = 20;
   const double d = 100e3;
   const grid_spec g = {1, -12 * d + 0.3 * d, -10 * d - 0.2 * d, d, d, 0.0, 0.0};
-  const cryo_block b = make_block(nx, ny, d, d);
+  const cryo_block b = test_si_block(nx, ny, d, d);
   cryo_seaice_params p;
   cryo_seaice_params_cyclone(&p);
   p.quad = 1;
   p.tracer_order = order;
   const int na = CRYO_SEAICE_NA(order);
   cryo_seaice_state s;
-  state_alloc(&p, &b, &s);
+  test_si_state_alloc(&p, &b, &s);
   build_geometry(&b, &g, &s);
   /* grid-frame velocity: rotational from psi = U L sin(x/L) cos(y/L), plus a
    * divergent part, about 0.3 m/s */
@@ -278,7 +223,7 @@ static void conservation(int order) {
   const double v0 = volume(&b, &s, na);
   double hmin = INFINITY, amin = INFINITY, amax = -INFINITY;
   for (int step = 0; step < 100; ++step) {
-    CU_ASSERT_EQUAL_FATAL(cryo_seaice_transport(&p, &b, &s, &ops), 0);
+    CU_ASSERT_EQUAL_FATAL(cryo_seaice_transport(&p, &b, &s, &test_si_ops), 0);
     double h1, a1, a2;
     extremes(&b, &s, na, &h1, &a1, &a2);
     hmin = fmin(hmin, h1);
@@ -293,7 +238,7 @@ static void conservation(int order) {
   CU_ASSERT(hmin >= -1e-15);
   CU_ASSERT(amin >= -1e-15);
   CU_ASSERT(amax <= 1.0 + 1e-15);
-  state_free(&p, &s);
+  test_si_state_free(&p, &s);
 }
 
 static void test_conservation_dg0(void) {
@@ -365,14 +310,14 @@ static void project_bell(const grid_spec *g, const double *geom, long c, int i, 
 static double bell_error(int n, int order, double warp) {
   const double half = 2.0 * RADIUS * tan(0.5 * CAP_COLAT * DEGREE), d = 2.0 * half / n;
   const grid_spec g = {1, -half, -half, d, d, warp, half};
-  const cryo_block b = make_block(n, n, d, d);
+  const cryo_block b = test_si_block(n, n, d, d);
   cryo_seaice_params p;
   cryo_seaice_params_cyclone(&p);
   p.quad = 1;
   p.tracer_order = order;
   const int na = CRYO_SEAICE_NA(order);
   cryo_seaice_state s;
-  state_alloc(&p, &b, &s);
+  test_si_state_alloc(&p, &b, &s);
   build_geometry(&b, &g, &s);
   /* V = omega y x r, along east and north, then into the grid frames (nrot) */
   const double omega = 2.0 * PI / (12.0 * 86400.0);
@@ -400,7 +345,7 @@ static double bell_error(int n, int order, double warp) {
   const int steps = (int)ceil(time * omega * RADIUS / (cfl * d));
   p.dt = time / steps;
   for (int step = 0; step < steps; ++step)
-    CU_ASSERT_EQUAL_FATAL(cryo_seaice_transport(&p, &b, &s, &ops), 0);
+    CU_ASSERT_EQUAL_FATAL(cryo_seaice_transport(&p, &b, &s, &test_si_ops), 0);
   double err = 0.0, norm = 0.0;
   for (int j = 0; j < n; ++j)
     for (int i = 0; i < n; ++i) {
@@ -415,7 +360,7 @@ static double bell_error(int n, int order, double warp) {
       err += 4.0 * d0 * fabs(s.h[c * na] - exact);
       norm += 4.0 * d0 * exact;
     }
-  state_free(&p, &s);
+  test_si_state_free(&p, &s);
   return err / norm;
 }
 
@@ -458,7 +403,7 @@ static void cartesian(int order) {
   const int nx = 12, ny = 10;
   const double dx = 3000.0, dy = 2000.0;
   const grid_spec g = {0, 0.0, 0.0, dx, dy, 0.0, 0.0};
-  const cryo_block b = make_block(nx, ny, dx, dy);
+  const cryo_block b = test_si_block(nx, ny, dx, dy);
   cryo_seaice_params pq, pr;
   cryo_seaice_params_cyclone(&pq);
   pq.tracer_order = order;
@@ -467,8 +412,8 @@ static void cartesian(int order) {
   pr.quad = 0;
   const int na = CRYO_SEAICE_NA(order);
   cryo_seaice_state sq, sr;
-  state_alloc(&pq, &b, &sq);
-  state_alloc(&pr, &b, &sr);
+  test_si_state_alloc(&pq, &b, &sq);
+  test_si_state_alloc(&pr, &b, &sr);
   build_geometry(&b, &g, &sq);
   double umax = 0.0;
   for (int j = 0; j <= ny; ++j)
@@ -490,8 +435,8 @@ static void cartesian(int order) {
     }
   pq.dt = pr.dt = 0.25 / umax;
   for (int step = 0; step < 10; ++step) {
-    CU_ASSERT_EQUAL_FATAL(cryo_seaice_transport(&pq, &b, &sq, &ops), 0);
-    CU_ASSERT_EQUAL_FATAL(cryo_seaice_transport(&pr, &b, &sr, &ops), 0);
+    CU_ASSERT_EQUAL_FATAL(cryo_seaice_transport(&pq, &b, &sq, &test_si_ops), 0);
+    CU_ASSERT_EQUAL_FATAL(cryo_seaice_transport(&pr, &b, &sr, &test_si_ops), 0);
   }
   double diff = 0.0, scale = 0.0;
   for (int j = 0; j < ny; ++j)
@@ -504,8 +449,8 @@ static void cartesian(int order) {
   printf("\n    dG%d, Cartesian grid: quadrilateral - rectangle transport %.2e relative\n", order,
          diff / scale);
   CU_ASSERT(diff <= 1e-13 * scale);
-  state_free(&pq, &sq);
-  state_free(&pr, &sr);
+  test_si_state_free(&pq, &sq);
+  test_si_state_free(&pr, &sr);
 }
 
 static void test_cartesian_dg0(void) {

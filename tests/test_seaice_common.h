@@ -1,0 +1,66 @@
+/* Shared scaffolding of the sea-ice unit tests: one non-periodic block on one
+ * rank, a cryo_comm_ops with nothing to exchange (the halo ring lies outside
+ * the domain) and no-op reductions, and state allocation from the
+ * cryo_seaice_arrays() table. */
+#ifndef TEST_SEAICE_COMMON_H
+#define TEST_SEAICE_COMMON_H
+
+#include <stdlib.h>
+
+#include "seaice.h"
+
+static inline int test_si_halo_none(void *ctx, cryo_location loc, int nlev, int nfield,
+                                    double *const *fields) {
+  (void)ctx, (void)loc, (void)nlev, (void)nfield, (void)fields;
+  return 0;
+}
+static inline int test_si_sum_none(void *ctx, long long *vals, int n) {
+  (void)ctx, (void)vals, (void)n;
+  return 0;
+}
+static inline int test_si_max_none(void *ctx, double *vals, int n) {
+  (void)ctx, (void)vals, (void)n;
+  return 0;
+}
+static const cryo_comm_ops test_si_ops = {NULL, test_si_halo_none, test_si_sum_none,
+                                          test_si_max_none};
+
+/* nx x ny cells of dx x dy, the whole (non-periodic) domain */
+static inline cryo_block test_si_block(int nx, int ny, double dx, double dy) {
+  cryo_block b = {.nx = nx, .ny = ny, .nx_global = nx, .ny_global = ny, .dx = dx, .dy = dy};
+  return b;
+}
+
+static inline double **test_si_member(cryo_seaice_state *s, const cryo_seaice_array_info *t) {
+  return (double **)((char *)s + t->offset);
+}
+
+/* values of an array of the table */
+static inline long test_si_length(const cryo_block *b, const cryo_seaice_array_info *t) {
+  return (t->loc == CRYO_AT_CELL ? CRYO_NCELL(b) : CRYO_NNODE(b)) * t->nlev;
+}
+
+/* Zeroed arrays from the table of p (with the geometry arrays when p->quad);
+ * mask 1 on owned cells, 0 on the ring. */
+static inline void test_si_state_alloc(const cryo_seaice_params *p, const cryo_block *b,
+                                       cryo_seaice_state *s) {
+  *s = (cryo_seaice_state){0};
+  const cryo_seaice_array_info *t;
+  const int n = cryo_seaice_arrays(p, &t);
+  for (int k = 0; k < n; ++k)
+    *test_si_member(s, &t[k]) = calloc((size_t)test_si_length(b, &t[k]), sizeof(double));
+  for (int j = 0; j < b->ny; ++j)
+    for (int i = 0; i < b->nx; ++i)
+      s->mask[CRYO_CELL(b, i, j)] = 1.0;
+}
+
+static inline void test_si_state_free(const cryo_seaice_params *p, cryo_seaice_state *s) {
+  const cryo_seaice_array_info *t;
+  const int n = cryo_seaice_arrays(p, &t);
+  for (int k = 0; k < n; ++k) {
+    free(*test_si_member(s, &t[k]));
+    *test_si_member(s, &t[k]) = NULL;
+  }
+}
+
+#endif
