@@ -796,7 +796,7 @@ static void fly_stress_dg0(void) {
         r[3 * k + x] = g->pos[3 * nk[k] + x];
         f[3 * k + x] = g->e1[3 * nk[k] + x];
       }
-    quad_cell_geometry(r, f, geo);
+    quad_cell_geometry(r, f, geo, NULL);
     quad_stress_cell(e, n00, nxn, g->k, geo, g->u, g->v, g->h, g->a, 1, g->s11, g->s12, g->s22);
   }
 }

@@ -23,20 +23,12 @@ static vec3 sub(vec3 a, vec3 b) {
   return (vec3){a.x - b.x, a.y - b.y, a.z - b.z};
 }
 
-static vec3 add(vec3 a, vec3 b) {
-  return (vec3){a.x + b.x, a.y + b.y, a.z + b.z};
-}
-
 static vec3 scale(vec3 a, double s) {
   return (vec3){a.x * s, a.y * s, a.z * s};
 }
 
 static double dot(vec3 a, vec3 b) {
   return a.x * b.x + a.y * b.y + a.z * b.z;
-}
-
-static vec3 cross(vec3 a, vec3 b) {
-  return (vec3){a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x};
 }
 
 static vec3 unit(vec3 a) {
@@ -113,12 +105,9 @@ static void cell_geometry(const cryo_block *b, const cryo_seaice_grid_points *g,
     r[3 * k] = p.x, r[3 * k + 1] = p.y, r[3 * k + 2] = p.z;
     e1[3 * k] = e.x, e1[3 * k + 1] = e.y, e1[3 * k + 2] = e.z;
   }
-  quad_cell_geometry(r, e1, geom);
-  /* E1 again: the direction between the midpoints of the cell's j-edges */
-  const vec3 r00 = {r[0], r[1], r[2]}, r10 = {r[3], r[4], r[5]}, r01 = {r[6], r[7], r[8]},
-             r11 = {r[9], r[10], r[11]};
-  const vec3 nc = unit(cross(sub(r11, r00), sub(r01, r10)));
-  const vec3 E1 = tangent_unit(sub(add(r10, r11), add(r00, r01)), nc);
+  double frame[3];
+  quad_cell_geometry(r, e1, geom, frame);
+  const vec3 E1 = {frame[0], frame[1], frame[2]};
   const long q = CRYO_CELL(b, i, j);
   const point pc = point_at(g, g->cell_x[q], g->cell_y[q]);
   const double ce = dot(E1, pc.east), cn = dot(E1, pc.north), norm = sqrt(ce * ce + cn * cn);

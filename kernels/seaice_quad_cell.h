@@ -80,12 +80,13 @@ static inline __attribute__((always_inline)) void quad_centroid(double d0, doubl
 /* The geometry values of one cell (kernels/seaice.h, layout) from the
  * positions r[3 k .. 3 k + 2] (m) of its corners k = 0..3 and the unit
  * vectors e1 of their grid frames, in that order: what cryo_seaice_geometry
- * stores, and what a kernel computing the geometry as it goes would compute. */
+ * stores, and what a kernel computing the geometry as it goes would compute;
+ * the cell frame's E1 (3-D) into frame[0..2] unless frame is NULL. */
 #if defined(_OPENACC)
 #pragma acc routine seq
 #endif
-static inline __attribute__((always_inline)) void quad_cell_geometry(const double *r,
-                                                                     const double *e1, double *g) {
+static inline __attribute__((always_inline)) void
+quad_cell_geometry(const double *r, const double *e1, double *g, double *frame) {
   /* corners relative to corner 00 first: differences of nearby positions
    * lose nothing where the grid's coordinates are exact */
   double d[3][3];
@@ -105,6 +106,7 @@ static inline __attribute__((always_inline)) void quad_cell_geometry(const doubl
   mx -= mn * nx, my -= mn * ny, mz -= mn * nz;
   const double rm = 1.0 / sqrt(mx * mx + my * my + mz * mz);
   const double e1x = mx * rm, e1y = my * rm, e1z = mz * rm;
+  if (frame) frame[0] = e1x, frame[1] = e1y, frame[2] = e1z;
   const double e2x = ny * e1z - nz * e1y, e2y = nz * e1x - nx * e1z, e2z = nx * e1y - ny * e1x;
   /* corners in the cell's plane, relative to the centre (mean of the corners) */
   const double cx = 0.25 * (d[0][0] + d[1][0] + d[2][0]), cy = 0.25 * (d[0][1] + d[1][1] + d[2][1]),
