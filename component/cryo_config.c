@@ -42,7 +42,9 @@ static const char *const precisions[] = {"double", "single", NULL};
 static const char *const li_cases[] = {"slab", "ismip-hom-a", "ismip-hom-c", "file", NULL};
 static const char *const li_basal[] = {"no_slip", "friction", NULL};
 static const char *const li_sliding[] = {"linear", "weertman", "schoof", NULL};
-static const char *const li_lateral[] = {"free", "dirichlet", NULL};
+static const char *const li_lateral[] = {"free", "dirichlet", "free_slip", NULL};
+static const char *const li_melt_cells[] = {"fraction", "floating", NULL};
+static const char *const li_melt_source[] = {"received", "mismip+", NULL};
 static const char *const vector_frames[] = {"east_north", "grid", NULL};
 
 void cryo_config_defaults(cryo_config *cfg) {
@@ -81,6 +83,8 @@ void cryo_config_defaults(cryo_config *cfg) {
   strcpy(cfg->landice.basal, "no_slip");
   strcpy(cfg->landice.sliding_law, "linear");
   strcpy(cfg->landice.lateral, "free");
+  strcpy(cfg->landice.melt_cells, "fraction");
+  strcpy(cfg->landice.melt_source, "received");
   cfg->landice.periodic = 1;
   cfg->landice.max_speed = 1.0e5;
   cfg->landice.max_thickness = 1.0e4;
@@ -199,8 +203,13 @@ static int check_config(cryo_config *cfg, const time_keys *t, cryo_err *err) {
     l->p.sliding_law = !strcmp(l->sliding_law, "weertman") ? CRYO_LANDICE_SLIDING_WEERTMAN
                        : !strcmp(l->sliding_law, "schoof") ? CRYO_LANDICE_SLIDING_SCHOOF
                                                            : CRYO_LANDICE_SLIDING_LINEAR;
-    l->p.lateral_bc = !strcmp(l->lateral, "dirichlet") ? CRYO_LANDICE_LATERAL_DIRICHLET
-                                                       : CRYO_LANDICE_LATERAL_FREE;
+    l->p.lateral_bc = !strcmp(l->lateral, "dirichlet")   ? CRYO_LANDICE_LATERAL_DIRICHLET
+                      : !strcmp(l->lateral, "free_slip") ? CRYO_LANDICE_LATERAL_FREE_SLIP
+                                                         : CRYO_LANDICE_LATERAL_FREE;
+    l->p.melt_cells = !strcmp(l->melt_cells, "floating") ? CRYO_LANDICE_MELT_FLOATING
+                                                         : CRYO_LANDICE_MELT_FRACTION;
+    l->p.melt_source =
+        !strcmp(l->melt_source, "mismip+") ? CRYO_LANDICE_MELT_MISMIP : CRYO_LANDICE_MELT_RECEIVED;
     l->p.geometry_case = !strcmp(l->geometry_case, "slab")          ? CRYO_LANDICE_CASE_SLAB
                          : !strcmp(l->geometry_case, "ismip-hom-a") ? CRYO_LANDICE_CASE_ISMIP_HOM_A
                          : !strcmp(l->geometry_case, "ismip-hom-c") ? CRYO_LANDICE_CASE_ISMIP_HOM_C
@@ -508,6 +517,12 @@ static int read_config(cryo_config *cfg, const char *text, const char *path, cry
       REAL_KEY("sea_level", &lp->sea_level, -1e4, 1e4, "m"),
       REAL_KEY("rho_water", &lp->rho_water, 1, 1e4, "kg m-3"),
       STR_KEY("lateral", li->lateral, li_lateral),
+      REAL_KEY("min_thickness", &lp->min_thickness, 1e-6, 1e4, "m"),
+      STR_KEY("melt_cells", li->melt_cells, li_melt_cells),
+      STR_KEY("melt_source", li->melt_source, li_melt_source),
+      REAL_KEY("melt_omega", &lp->melt_omega, 0, 1e3, "a-1"),
+      REAL_KEY("melt_z0", &lp->melt_z0, -1e4, 1e4, "m"),
+      REAL_KEY("melt_hc0", &lp->melt_hc0, 1e-3, 1e4, "m"),
       BOOL_KEY("periodic", &li->periodic),
       STR_KEY("case", li->geometry_case, li_cases),
       REAL_KEY("domain_length", &lp->domain_length, 0, 1e8, "m"),

@@ -64,7 +64,9 @@ typedef struct cryo_landice_config {
   double background_slope;         /* degrees, x tilt under a file geometry */
   char basal[CRYO_NAME_LEN];       /* 'no_slip' | 'friction' */
   char sliding_law[CRYO_NAME_LEN]; /* 'linear' | 'weertman' | 'schoof' (basal = 'friction') */
-  char lateral[CRYO_NAME_LEN];     /* 'free' | 'dirichlet' (non-periodic edges) */
+  char lateral[CRYO_NAME_LEN];     /* 'free' | 'dirichlet' | 'free_slip' (non-periodic edges) */
+  char melt_cells[CRYO_NAME_LEN];  /* 'fraction' | 'floating' (marine basal melt) */
+  char melt_source[CRYO_NAME_LEN]; /* 'received' | 'mismip+' */
   int periodic;                    /* periodic in x and y */
   int evolve_thickness;
   double max_speed;     /* m a-1: a larger ice speed at any level stops the run */

@@ -86,13 +86,15 @@ static int read_geometry(cryo_component *c) {
                             "MPI_Bcast (geometry)", &c->err);
   }
   if (status == CRYO_OK) {
-    const char *names[5] = {"thk", "thk_node", "bed", "usrf", "beta2"};
-    cryo_field *f[5];
-    for (int k = 0; k < 5; ++k)
+    const char *names[6] = {"thk", "thk_node", "bed", "usrf", "beta2", "calving_mask"};
+    cryo_field *f[6];
+    for (int k = 0; k < 6; ++k)
       f[k] = &c->fields[cryo_field_find(c, names[k])];
     for (int j = -1; j <= b->ny; ++j)
-      for (int i = -1; i <= b->nx; ++i)
+      for (int i = -1; i <= b->nx; ++i) {
         f[0]->host[CRYO_CELL(b, i, j)] = cell_value(b, g, b->i0 + i, b->j0 + j);
+        f[5]->host[CRYO_CELL(b, i, j)] = 1.0;
+      }
     for (int j = -1; j <= b->ny + 1; ++j)
       for (int i = -1; i <= b->nx + 1; ++i) {
         long q = CRYO_NODE(b, i, j);
@@ -112,7 +114,7 @@ static int read_geometry(cryo_component *c) {
         f[3]->host[q] = lower + v[0];
         f[4]->host[q] = found[2] ? v[2] : c->cfg.landice.p.beta2;
       }
-    for (int k = 0; k < 5; ++k)
+    for (int k = 0; k < 6; ++k)
       cryo_field_to_device(c, f[k]);
     c->cfg.landice.p.slope_x = -tan(c->cfg.landice.background_slope * M_PI / 180.0);
     c->cfg.landice.p.slope_y = 0.0;

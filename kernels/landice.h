@@ -43,7 +43,33 @@
  * per-column scratch in fixed-size private arrays. */
 #define CRYO_LANDICE_MAX_LAYERS 64
 
-enum cryo_landice_lateral { CRYO_LANDICE_LATERAL_FREE = 0, CRYO_LANDICE_LATERAL_DIRICHLET = 1 };
+/* Non-periodic global edges: free (natural: zero lateral stress), Dirichlet
+ * (velocity held at its value on entry), free slip (normal velocity 0,
+ * tangential stress 0: a wall or a mirror plane, as MISMIP+'s side walls
+ * and ice divide). */
+enum cryo_landice_lateral {
+  CRYO_LANDICE_LATERAL_FREE = 0,
+  CRYO_LANDICE_LATERAL_DIRICHLET = 1,
+  CRYO_LANDICE_LATERAL_FREE_SLIP = 2
+};
+
+/* Where basal melt acts on marine ice: on each cell's floating share
+ * (rate x (1 - grounded fraction)), or only on wholly floating cells. */
+enum cryo_landice_melt_cells { CRYO_LANDICE_MELT_FRACTION = 0, CRYO_LANDICE_MELT_FLOATING = 1 };
+
+/* Basal melt: as received (file, host, OASIS) or the MISMIP+ Ice1 rate,
+ * an analytic function of the ice draft (Asay-Davis et al. 2016, Eq. 17). */
+enum cryo_landice_melt_source { CRYO_LANDICE_MELT_RECEIVED = 0, CRYO_LANDICE_MELT_MISMIP = 1 };
+
+/* Budget terms accumulated per cell (s->budget, metres of ice since the
+ * start of the run, restart included). */
+enum cryo_landice_budget {
+  CRYO_LANDICE_BUDGET_SMB = 0, /* surface balance applied (ablation limited by the ice there) */
+  CRYO_LANDICE_BUDGET_MELT,    /* basal melt applied, > 0 loss */
+  CRYO_LANDICE_BUDGET_CALVING, /* ice removed outside the calving mask, > 0 loss */
+  CRYO_LANDICE_BUDGET_OUTFLOW, /* ice leaving through non-periodic domain edges, > 0 loss */
+  CRYO_LANDICE_BUDGET_COUNT
+};
 
 /* Basal sliding law of the friction bed (docs/landice.md, Sliding laws). */
 enum cryo_landice_sliding {
@@ -80,6 +106,12 @@ typedef struct cryo_landice_params {
   double sea_level;     /* z_sl, m, on the bed's datum */
   double rho_water;     /* sea water density, kg m-3 */
   int lateral_bc;       /* enum cryo_landice_lateral, non-periodic edges only */
+  double min_thickness; /* cells thinner than this are ice-free for the velocity solve, m */
+  int melt_cells;       /* enum cryo_landice_melt_cells (marine runs) */
+  int melt_source;      /* enum cryo_landice_melt_source */
+  double melt_omega;    /* MISMIP+ melt: Omega, a-1 */
+  double melt_z0;       /* MISMIP+ melt: z_0, depth below which the draft melts, m */
+  double melt_hc0;      /* MISMIP+ melt: H_c0, water-column scale, m */
   double eps_reg;       /* strain-rate regularization, a-1 */
   double slope_x;       /* background surface and bed slope ds/dx (set by the analytic cases) */
   double slope_y;       /* background slope ds/dy */
@@ -126,6 +158,9 @@ typedef struct cryo_landice_state {
   double *trial;             /* node, 2(nz+1): line-search velocity */
   double *work_cell;         /* cell: per-column energies, thickness fluxes */
   double *grounded_fraction; /* cell: grounded share of the bed, 1; allocated only when marine */
+  double *calving_mask;      /* cell: 1 where ice may exist, 0 where it calves (maximum extent) */
+  double *budget;            /* cell, CRYO_LANDICE_BUDGET_COUNT: cumulative budget terms, m */
+  double *front_load;        /* node, 2(nz+1): hydrostatic load on margin faces, N */
 } cryo_landice_state;
 
 enum cryo_landice_role {
@@ -288,7 +323,8 @@ int cryo_landice_volume(const cryo_block *b, const cryo_landice_state *s, const 
 
 /* Fill bed, thk_node, usrf, beta2 (nodes, halo included), thk (cells) for
  * the analytic cases (p->geometry_case, docs/benchmarks.md) and set p->slope_x,
- * p->slope_y, and p->no_slip for ISMIP-HOM (A: 1, C: 0); smb, basal_melt 0.
+ * p->slope_y, and p->no_slip for ISMIP-HOM (A: 1, C: 0); smb, basal_melt 0,
+ * calving_mask 1.
  * Needs periodic x and y; ISMIP-HOM needs nx_global dx = ny_global dy = L. */
 int cryo_landice_geometry(const cryo_block *b, cryo_landice_params *p, cryo_landice_state *s,
                           struct cryo_err *err);

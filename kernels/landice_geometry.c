@@ -38,13 +38,14 @@ static void landice_geometry_nodes(const cryo_block *b, int kind, double omega, 
   }
 }
 
-/* Fill cell fields thk (at cell centres), smb = basal_melt = 0 (halo included). */
+/* Fill cell fields thk (at cell centres), smb = basal_melt = 0, calving_mask
+ * = 1 (halo included). */
 static void landice_geometry_cells(const cryo_block *b, int kind, double omega, double thickness,
-                                   double *thk, double *smb, double *melt) {
+                                   double *thk, double *smb, double *melt, double *calving_mask) {
   const int nxg = b->nx_global, nyg = b->ny_global, i0 = b->i0, j0 = b->j0, stride = b->nx + 2;
   const double dx = b->dx, dy = b->dy;
   const long n = CRYO_NCELL(b);
-  CRYO_DEVICE_LOOP((thk, smb, melt))
+  CRYO_DEVICE_LOOP((thk, smb, melt, calving_mask))
   for (long e = 0; e < n; ++e) {
     int gi = (int)(e % stride) - 1 + i0, gj = (int)(e / stride) - 1 + j0;
     gi = ((gi % nxg) + nxg) % nxg;
@@ -55,6 +56,7 @@ static void landice_geometry_cells(const cryo_block *b, int kind, double omega, 
     thk[e] = h;
     smb[e] = 0.0;
     melt[e] = 0.0;
+    calving_mask[e] = 1.0;
   }
 }
 
@@ -91,6 +93,6 @@ int cryo_landice_geometry(const cryo_block *b, cryo_landice_params *p, cryo_land
   p->slope_y = 0.0;
   landice_geometry_nodes(b, kind, omega, thickness, p->beta2, s->bed, s->thk_node, s->usrf,
                          s->beta2);
-  landice_geometry_cells(b, kind, omega, thickness, s->thk, s->smb, s->basal_melt);
+  landice_geometry_cells(b, kind, omega, thickness, s->thk, s->smb, s->basal_melt, s->calving_mask);
   return CRYO_OK;
 }

@@ -26,6 +26,13 @@ void cryo_landice_params_default(cryo_landice_params *p) {
   p->sea_level = 0.0;
   p->rho_water = 1028.0;
   p->lateral_bc = CRYO_LANDICE_LATERAL_FREE;
+  p->min_thickness = 1.0;
+  p->melt_cells = CRYO_LANDICE_MELT_FRACTION;
+  p->melt_source = CRYO_LANDICE_MELT_RECEIVED;
+  /* MISMIP+ Ice1 (Asay-Davis et al. 2016, Table 4) */
+  p->melt_omega = 0.2;
+  p->melt_z0 = -100.0;
+  p->melt_hc0 = 75.0;
   p->eps_reg = 1.0e-5;
   p->slope_x = 0.0;
   p->slope_y = 0.0;
@@ -70,9 +77,24 @@ int cryo_landice_params_check(const cryo_landice_params *p, cryo_err *err) {
   CRYO_CHECK(p->eps_reg > 0.0, err, CRYO_ERR_RANGE, "&cryo_landice: eps_reg = %g a-1, must be > 0",
              p->eps_reg);
   CRYO_CHECK(p->lateral_bc == CRYO_LANDICE_LATERAL_FREE ||
-                 p->lateral_bc == CRYO_LANDICE_LATERAL_DIRICHLET,
+                 p->lateral_bc == CRYO_LANDICE_LATERAL_DIRICHLET ||
+                 p->lateral_bc == CRYO_LANDICE_LATERAL_FREE_SLIP,
              err, CRYO_ERR_RANGE,
-             "&cryo_landice: lateral_bc = %d, must be 0 (free) or 1 (dirichlet)", p->lateral_bc);
+             "&cryo_landice: lateral_bc = %d, must be 0 (free), 1 (dirichlet) or 2 (free_slip)",
+             p->lateral_bc);
+  CRYO_CHECK(p->min_thickness > 0.0 && isfinite(p->min_thickness), err, CRYO_ERR_RANGE,
+             "&cryo_landice: min_thickness = %g m, must be > 0", p->min_thickness);
+  CRYO_CHECK(p->melt_cells == CRYO_LANDICE_MELT_FRACTION ||
+                 p->melt_cells == CRYO_LANDICE_MELT_FLOATING,
+             err, CRYO_ERR_RANGE,
+             "&cryo_landice: melt_cells = %d, must be 0 (fraction) or 1 (floating)", p->melt_cells);
+  CRYO_CHECK(
+      p->melt_source == CRYO_LANDICE_MELT_RECEIVED || p->melt_source == CRYO_LANDICE_MELT_MISMIP,
+      err, CRYO_ERR_RANGE, "&cryo_landice: melt_source = %d, must be 0 (received) or 1 (mismip+)",
+      p->melt_source);
+  CRYO_CHECK(p->melt_omega >= 0.0 && p->melt_hc0 > 0.0, err, CRYO_ERR_RANGE,
+             "&cryo_landice: melt_omega = %g a-1 must be >= 0 and melt_hc0 = %g m > 0",
+             p->melt_omega, p->melt_hc0);
   CRYO_CHECK(p->newton_rtol > 0.0 && p->newton_rtol < 1.0, err, CRYO_ERR_RANGE,
              "&cryo_landice: newton_rtol = %g, must be in (0, 1)", p->newton_rtol);
   CRYO_CHECK(p->newton_atol >= 0.0 && p->newton_atol < 1.0, err, CRYO_ERR_RANGE,
@@ -95,7 +117,7 @@ int cryo_landice_params_check(const cryo_landice_params *p, cryo_err *err) {
 #define LI_ENTRY(...) LI_ENTRY_(__VA_ARGS__)
 
 int cryo_landice_arrays(const cryo_landice_params *p, const cryo_landice_array_info **t) {
-  static cryo_landice_array_info table[23];
+  static cryo_landice_array_info table[26];
   const int nv = 2 * (p->n_layers + 1), np = p->n_layers + 1;
   const char *vel_units = "m/(365 day)";
   int n = 0;
@@ -138,6 +160,13 @@ int cryo_landice_arrays(const cryo_landice_params *p, const cryo_landice_array_i
       LI_ENTRY("trial", CRYO_AT_NODE, nv, CRYO_LANDICE_WORK, trial, "", "", "line-search velocity");
   table[n++] = LI_ENTRY("work_cell", CRYO_AT_CELL, 1, CRYO_LANDICE_WORK, work_cell, "", "",
                         "column energies, thickness update");
+  table[n++] = LI_ENTRY("calving_mask", CRYO_AT_CELL, 1, CRYO_LANDICE_STATIC, calving_mask, "1", "",
+                        "1 where ice may exist, 0 where it calves (maximum extent)");
+  table[n++] =
+      LI_ENTRY("budget", CRYO_AT_CELL, CRYO_LANDICE_BUDGET_COUNT, CRYO_LANDICE_PROGNOSTIC, budget,
+               "m", "", "cumulative ice budget: surface balance, basal melt, calving, outflow");
+  table[n++] = LI_ENTRY("front_load", CRYO_AT_NODE, nv, CRYO_LANDICE_WORK, front_load, "N", "",
+                        "hydrostatic load on the faces of ice margins");
   /* only marine runs have it, so that the outputs of the others keep their variables */
   if (p->marine)
     table[n++] = LI_ENTRY("grounded_fraction", CRYO_AT_CELL, 1, CRYO_LANDICE_DIAGNOSTIC,

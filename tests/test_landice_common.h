@@ -70,7 +70,8 @@ static inline cryo_block test_li_block(int nx, int ny, double dx, double dy, int
   return b;
 }
 
-/* Allocate every array of the table (zeroed); returns 0 on failure. */
+/* Allocate every array of the table (zeroed, the calving mask 1: ice may be
+ * anywhere); returns 0 on failure. */
 static inline int test_li_alloc(const cryo_block *b, const cryo_landice_params *p,
                                 cryo_landice_state *s) {
   const cryo_landice_array_info *t;
@@ -82,6 +83,8 @@ static inline int test_li_alloc(const cryo_block *b, const cryo_landice_params *
     *slot = calloc((size_t)pts * t[a].nlev, sizeof(double));
     if (!*slot) return 0;
   }
+  for (long q = 0; q < CRYO_NCELL(b); ++q)
+    s->calving_mask[q] = 1.0;
   return 1;
 }
 
