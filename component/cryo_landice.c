@@ -162,6 +162,24 @@ static int landice_create(cryo_component *c) {
     CRYO_CALL(cryo_output_var_add(c, f->name, f->units, f->standard_name, f->long_name, f->name, 0,
                                   1, 1));
   }
+  if (c->cfg.landice.evolve_thickness) {
+    /* the mass budget per cell, cumulative (enum cryo_landice_budget) */
+    static const char *const names[CRYO_LANDICE_BUDGET_COUNT] = {"smb_applied", "melt_applied",
+                                                                 "calved", "outflow"};
+    static const char *const long_names[CRYO_LANDICE_BUDGET_COUNT] = {
+        "surface mass balance applied since the start, ice equivalent",
+        "basal melt applied since the start, ice equivalent",
+        "ice calved outside the calving mask since the start",
+        "ice lost through the domain's edges since the start"};
+    for (int q = 0; q < CRYO_LANDICE_BUDGET_COUNT; ++q)
+      CRYO_CALL(cryo_output_var_add(c, names[q], "m", "", long_names[q], "budget", q,
+                                    CRYO_LANDICE_BUDGET_COUNT, 1));
+    if (p->marine)
+      CRYO_CALL(cryo_output_var_add(c, "basal_melt", "m/(365 day)", "",
+                                    "basal melt rate acting on "
+                                    "floating ice, ice equivalent, before the floating share",
+                                    "basal_melt", 0, 1, 1));
+  }
   CRYO_CALL(cryo_output_var_add(c, "u", "m/(365 day)", "land_ice_x_velocity",
                                 "ice velocity, x component", "velocity", 0, 2, nz + 1));
   CRYO_CALL(cryo_output_var_add(c, "v", "m/(365 day)", "land_ice_y_velocity",
@@ -172,7 +190,7 @@ static int landice_create(cryo_component *c) {
     CRYO_CALL(cryo_landice_geometry(&c->grid.block, p, &m->s, &c->err));
   /* the initial output's; each velocity solve refreshes it */
   if (p->marine)
-    cryo_landice_grounded_fraction(&c->grid.block, p, m->s.bed, m->s.thk_node,
+    cryo_landice_grounded_fraction(&c->grid.block, p, m->s.bed, m->s.thk_node, m->s.thk,
                                    m->s.grounded_fraction);
 
   const char *forcing = c->cfg.run.forcing;
@@ -321,12 +339,25 @@ static int landice_diagnose(cryo_component *c) {
 
 static int landice_summary(cryo_component *c, char *buf, int len) {
   landice_model *m = c->model_data;
+  const cryo_block *b = &c->grid.block;
   double volume = 0;
-  CRYO_CALL(cryo_landice_volume(&c->grid.block, &m->s, &c->ops, &volume, &c->err));
+  CRYO_CALL(cryo_landice_volume(b, &m->s, &c->ops, &volume, &c->err));
   double r0 = m->nlog > 0 ? m->log[0].residual_norm : 0,
          r1 = m->nlog > 0 ? m->log[m->nlog - 1].residual_norm : 0;
-  snprintf(buf, (size_t)len, "volume %.6e m3  Newton steps %d  |R| %.3e -> %.3e", volume, m->nlog,
-           r0, r1);
+  int n = snprintf(buf, (size_t)len, "volume %.6e m3  Newton steps %d  |R| %.3e -> %.3e", volume,
+                   m->nlog, r0, r1);
+  if (c->cfg.landice.p.marine && n > 0 && n < len) {
+    double grounded;
+    CRYO_CALL(cryo_landice_cell_sum(b, m->s.grounded_fraction, &c->ops, &grounded, &c->err));
+    n += snprintf(buf + n, (size_t)(len - n), "  grounded %.6e m2", grounded * b->dx * b->dy);
+  }
+  if (c->cfg.landice.evolve_thickness && n > 0 && n < len) {
+    double t[CRYO_LANDICE_BUDGET_COUNT];
+    CRYO_CALL(cryo_landice_budget(b, &m->s, &c->ops, t, &c->err));
+    snprintf(buf + n, (size_t)(len - n), "  smb %.4e melt %.4e calved %.4e out %.4e m3",
+             t[CRYO_LANDICE_BUDGET_SMB], t[CRYO_LANDICE_BUDGET_MELT],
+             t[CRYO_LANDICE_BUDGET_CALVING], t[CRYO_LANDICE_BUDGET_OUTFLOW]);
+  }
   return CRYO_OK;
 }
 

@@ -204,18 +204,19 @@ void cryo_landice_zero(long n, double *a);
  * order assembles the full residual deterministically. */
 void cryo_landice_residual_colour(const cryo_block *b, const cryo_landice_params *p, int colour,
                                   const double *vel, const double *bed, const double *thk_node,
-                                  const double *beta2, double *res);
+                                  const double *thk, const double *beta2, double *res);
 
 /* Same elements: add the body-force terms -int f phi of the residual, with
  * force (layout of vel, halo filled) the nodal body force. */
 void cryo_landice_force_colour(const cryo_block *b, const cryo_landice_params *p, int colour,
                                const double *vel, const double *bed, const double *thk_node,
-                               const double *beta2, const double *force, double *res);
+                               const double *thk, const double *beta2, const double *force,
+                               double *res);
 
 /* Same elements: add the 16x16 element Jacobians to matrix. */
 void cryo_landice_jacobian_colour(const cryo_block *b, const cryo_landice_params *p, int colour,
                                   const double *vel, const double *bed, const double *thk_node,
-                                  const double *beta2, double *matrix);
+                                  const double *thk, const double *beta2, double *matrix);
 
 /* Bed faces (layer 0) of one of 4 colours (parities of the global column
  * indices): add the nonlinear sliding law's friction terms (Weertman,
@@ -224,39 +225,51 @@ void cryo_landice_jacobian_colour(const cryo_block *b, const cryo_landice_params
  * after the element colours, colours 0..3 in order. */
 void cryo_landice_sliding_colour(const cryo_block *b, const cryo_landice_params *p, int colour,
                                  const double *vel, const double *bed, const double *thk_node,
-                                 const double *beta2, double *res);
+                                 const double *thk, const double *beta2, double *res);
 void cryo_landice_sliding_jacobian_colour(const cryo_block *b, const cryo_landice_params *p,
                                           int colour, const double *vel, const double *bed,
-                                          const double *thk_node, const double *beta2,
-                                          double *matrix);
+                                          const double *thk_node, const double *thk,
+                                          const double *beta2, double *matrix);
 void cryo_landice_sliding_energy_columns(const cryo_block *b, const cryo_landice_params *p,
                                          const double *vel, const double *bed,
-                                         const double *thk_node, const double *beta2,
-                                         double *energy);
+                                         const double *thk_node, const double *thk,
+                                         const double *beta2, double *energy);
 
 /* Per owned cell column (i, j in [0, nx) x [0, ny)): the column's share of
  * the functional E(U) into energy[CRYO_CELL]. */
 void cryo_landice_energy_columns(const cryo_block *b, const cryo_landice_params *p,
                                  const double *vel, const double *bed, const double *thk_node,
-                                 const double *beta2, double *energy);
+                                 const double *thk, const double *beta2, double *energy);
 
 /* Same columns: add the body-force work -int f . u to energy[CRYO_CELL]. */
 void cryo_landice_force_work_columns(const cryo_block *b, const cryo_landice_params *p,
                                      const double *vel, const double *bed, const double *thk_node,
-                                     const double *beta2, const double *force, double *energy);
+                                     const double *thk, const double *beta2, const double *force,
+                                     double *energy);
 
 /* Per owned cell: the grounded fraction of its bed (landice_grounded_fraction:
  * exact for a flotation function linear in x and y) into gfrac[CRYO_CELL],
  * from the flotation function rho_i H + rho_w (b - z_sl) at the 4 corner
- * nodes; 1 everywhere unless p->marine. */
+ * nodes; 1 unless p->marine; 0 in ice-free cells (thk < min_thickness). */
 void cryo_landice_grounded_fraction(const cryo_block *b, const cryo_landice_params *p,
-                                    const double *bed, const double *thk_node, double *gfrac);
+                                    const double *bed, const double *thk_node, const double *thk,
+                                    double *gfrac);
 
-/* Residual and matrix rows of the Dirichlet dofs (bed with no slip, lateral
- * Dirichlet edges) become identity: res = 0, row and column zero, diagonal 1.
- * Either pointer may be NULL. */
-void cryo_landice_dirichlet(const cryo_block *b, const cryo_landice_params *p, double *res,
-                            double *matrix);
+/* Same elements: add the hydrostatic load of margin faces (landice_front.c:
+ * int psi n phi over each side face bordering an existing ice-free column,
+ * psi = rho_i g (s - z) - rho_w g max(z_sl - z, 0), the water term when
+ * marine) to load, node rows [0,nx] x [0,ny]. The residual subtracts it. */
+void cryo_landice_front_colour(const cryo_block *b, const cryo_landice_params *p, int colour,
+                               const double *bed, const double *thk_node, const double *thk,
+                               double *load);
+
+/* Residual and matrix rows of the fixed dofs become identity: res = 0, row
+ * and column zero, diagonal 1. Fixed are both components at ice-free nodes
+ * (no active column around them, thk below min_thickness), on the bed with
+ * no slip and on lateral Dirichlet edges, and the normal component on
+ * free-slip edges. Either of res, matrix may be NULL. */
+void cryo_landice_dirichlet(const cryo_block *b, const cryo_landice_params *p, const double *thk,
+                            double *res, double *matrix);
 
 /* Per owned cell: usurf = surface elevation at the cell centre (mean bed of
  * the 4 corner nodes + thk + background plane slope_x x + slope_y y, m) and
@@ -305,9 +318,21 @@ int cryo_landice_solve_velocity(const cryo_block *b, const cryo_landice_params *
                                 cryo_landice_newton_log *history, int history_capacity, int *n_log,
                                 struct cryo_err *err);
 
+/* Every node row [0,nx] x [0,ny]: thk_node = mean thickness of the existing
+ * adjacent cells that carry ice (thk >= min_thickness), 0 if none (a margin
+ * is a cliff of the marginal cells' thickness); usrf = lower surface +
+ * thk_node, the lower surface the bed or, where marine ice floats,
+ * z_sl - (rho_i / rho_w) thk_node. */
+void cryo_landice_thickness_nodes(const cryo_block *b, const cryo_landice_params *p,
+                                  const double *thk, const double *bed, double *thk_node,
+                                  double *usrf);
+
 /* Advance s->thk by p->dt seconds: dH/dt + div(H ubar) = smb - basal_melt,
  * upwind finite volumes with CFL-limited sub-steps (count in *n_sub, may be
- * NULL), H >= 0; then thk_node and usrf from the new thickness. */
+ * NULL), H >= 0; basal melt acts on the floating share of marine ice
+ * (p->melt_cells) and is first set to the MISMIP+ rate when p->melt_source
+ * says so; ice outside s->calving_mask is removed; each term is added to
+ * s->budget. Then thk_node and usrf from the new thickness. */
 int cryo_landice_evolve_thickness(const cryo_block *b, const cryo_landice_params *p,
                                   cryo_landice_state *s, const cryo_comm_ops *ops, int *n_sub,
                                   struct cryo_err *err);
@@ -320,6 +345,12 @@ int cryo_landice_cell_sum(const cryo_block *b, const double *w, const cryo_comm_
 /* Total ice volume sum(thk) dx dy over owned cells, m3 (reproducible sum). */
 int cryo_landice_volume(const cryo_block *b, const cryo_landice_state *s, const cryo_comm_ops *ops,
                         double *volume, struct cryo_err *err);
+
+/* The budget terms summed over owned cells (reproducible sums), m3 of ice,
+ * indexed by enum cryo_landice_budget; uses s->work_cell as scratch. Over a
+ * run, volume change = smb - melt - calving - outflow to rounding. */
+int cryo_landice_budget(const cryo_block *b, const cryo_landice_state *s, const cryo_comm_ops *ops,
+                        double terms[CRYO_LANDICE_BUDGET_COUNT], struct cryo_err *err);
 
 /* Fill bed, thk_node, usrf, beta2 (nodes, halo included), thk (cells) for
  * the analytic cases (p->geometry_case, docs/benchmarks.md) and set p->slope_x,

@@ -744,14 +744,40 @@ static inline int landice_column_exists(int gi, int gj, int nxg, int nyg, int px
   return (px || (gi >= 0 && gi < nxg)) && (py || (gj >= 0 && gj < nyg));
 }
 
-/* Node (gi, gj, k) is a Dirichlet node: bed with no slip, or a non-periodic
- * global edge with lateral Dirichlet conditions. */
+/* Column (i, j) of the block, i in [-1, nx], j in [-1, ny], carries ice: its
+ * cell is at least min_thickness thick (docs/landice.md, Margins). Elements
+ * of other columns are not assembled. */
+CRYO_LANDICE_ROUTINE
+static inline int landice_column_active(const double *thk, int i, int j, int nx, double hmin) {
+  return thk[(long)(j + 1) * (nx + 2) + (i + 1)] >= hmin;
+}
+
+/* Node (i, j) of the block, i in [0, nx], j in [0, ny], belongs to an ice
+ * column: one of its existing adjacent columns is active. */
+CRYO_LANDICE_ROUTINE
+static inline int landice_node_active(const double *thk, int i, int j, int i0, int j0, int nx,
+                                      int nxg, int nyg, int px, int py, double hmin) {
+  int active = 0;
+  for (int q = 0; q < 4; ++q) {
+    int ci = i - 1 + (q & 1), cj = j - 1 + (q >> 1);
+    if (landice_column_exists(i0 + ci, j0 + cj, nxg, nyg, px, py) &&
+        landice_column_active(thk, ci, cj, nx, hmin))
+      active = 1;
+  }
+  return active;
+}
+
+/* Fixed velocity components of node (gi, gj, k), bit 0 u and bit 1 v: both
+ * on the bed with no slip and on a non-periodic global edge with lateral
+ * Dirichlet conditions; the normal component on a free-slip edge. */
 CRYO_LANDICE_ROUTINE
 static inline int landice_node_fixed(int gi, int gj, int k, int nxg, int nyg, int px, int py,
-                                     int no_slip, int lateral_dirichlet) {
-  if (no_slip && k == 0) return 1;
-  if (!lateral_dirichlet) return 0;
-  return (!px && (gi == 0 || gi == nxg)) || (!py && (gj == 0 || gj == nyg));
+                                     int no_slip, int lateral) {
+  if (no_slip && k == 0) return 3;
+  int ex = !px && (gi == 0 || gi == nxg), ey = !py && (gj == 0 || gj == nyg);
+  if (lateral == CRYO_LANDICE_LATERAL_DIRICHLET) return (ex || ey) ? 3 : 0;
+  if (lateral == CRYO_LANDICE_LATERAL_FREE_SLIP) return (ex ? 1 : 0) | (ey ? 2 : 0);
+  return 0;
 }
 
 /* First column index i >= -1 of colour parity px (of the global index) and

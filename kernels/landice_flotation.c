@@ -6,11 +6,13 @@
 #include "landice_element.h"
 
 void cryo_landice_grounded_fraction(const cryo_block *b, const cryo_landice_params *p,
-                                    const double *bed, const double *thk_node, double *gfrac) {
+                                    const double *bed, const double *thk_node, const double *thk,
+                                    double *gfrac) {
   const int nx = b->nx, stride = b->nx + 3, marine = p->marine;
+  const double hmin = p->min_thickness;
   const double z_sl = p->sea_level, ratio = p->rho_ice / p->rho_water;
   const long ncol = (long)b->nx * b->ny;
-  CRYO_DEVICE_LOOP((bed, thk_node, gfrac))
+  CRYO_DEVICE_LOOP((bed, thk_node, thk, gfrac))
   for (long e = 0; e < ncol; ++e) {
     int i = (int)(e % nx), j = (int)(e / nx);
     double phi[4];
@@ -18,6 +20,9 @@ void cryo_landice_grounded_fraction(const cryo_block *b, const cryo_landice_para
       long n = (long)(j + 1 + (m >> 1)) * stride + (i + 1 + (m & 1));
       phi[m] = ratio * thk_node[n] + bed[n] - z_sl;
     }
-    gfrac[(long)(j + 1) * (nx + 2) + (i + 1)] = marine ? landice_grounded_fraction(phi) : 1.0;
+    /* an ice-free cell has no grounded ice */
+    double f = marine ? landice_grounded_fraction(phi) : 1.0;
+    gfrac[(long)(j + 1) * (nx + 2) + (i + 1)] =
+        landice_column_active(thk, i, j, nx, hmin) ? f : 0.0;
   }
 }

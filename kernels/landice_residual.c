@@ -18,19 +18,21 @@ void cryo_landice_zero(long n, double *a) {
 
 void cryo_landice_residual_colour(const cryo_block *b, const cryo_landice_params *p, int colour,
                                   const double *vel, const double *bed, const double *thk_node,
-                                  const double *beta2, double *res) {
+                                  const double *thk, const double *beta2, double *res) {
   const landice_coef c = landice_coef_make(b, p);
   const int nz = p->n_layers, nlev = 2 * (nz + 1);
   const int i0 = b->i0, j0 = b->j0, nxg = b->nx_global, nyg = b->ny_global;
-  const int px = b->periodic_x, py = b->periodic_y, stride = b->nx + 3;
+  const int px = b->periodic_x, py = b->periodic_y, stride = b->nx + 3, nx = b->nx;
+  const double hmin = p->min_thickness;
   const landice_colour col = landice_colour_make(b, nz, colour);
   const int fi = col.fi, ni = col.ni, fj = col.fj, fk = col.fk, nk = col.nk;
   const long nel = (long)col.ni * col.nj * col.nk;
-  CRYO_DEVICE_LOOP((vel, bed, thk_node, beta2, res))
+  CRYO_DEVICE_LOOP((vel, bed, thk_node, thk, beta2, res))
   for (long e = 0; e < nel; ++e) {
     int k = fk + 2 * (int)(e % nk), i = fi + 2 * (int)(e / nk % ni);
     int j = fj + 2 * (int)(e / ((long)nk * ni));
     if (!landice_column_exists(i0 + i, j0 + j, nxg, nyg, px, py)) continue;
+    if (!landice_column_active(thk, i, j, nx, hmin)) continue;
     long n[4];
     for (int m = 0; m < 4; ++m)
       n[m] = (long)(j + 1 + (m >> 1)) * stride + (i + 1 + (m & 1));
@@ -50,18 +52,19 @@ void cryo_landice_residual_colour(const cryo_block *b, const cryo_landice_params
 
 void cryo_landice_energy_columns(const cryo_block *b, const cryo_landice_params *p,
                                  const double *vel, const double *bed, const double *thk_node,
-                                 const double *beta2, double *energy) {
+                                 const double *thk, const double *beta2, double *energy) {
   const landice_coef c = landice_coef_make(b, p);
   const int nz = p->n_layers, nx = b->nx, stride = b->nx + 3;
+  const double hmin = p->min_thickness;
   const long ncol = (long)b->nx * b->ny;
-  CRYO_DEVICE_LOOP((vel, bed, thk_node, beta2, energy))
+  CRYO_DEVICE_LOOP((vel, bed, thk_node, thk, beta2, energy))
   for (long e = 0; e < ncol; ++e) {
     int i = (int)(e % nx), j = (int)(e / nx);
     long n[4];
     for (int m = 0; m < 4; ++m)
       n[m] = (long)(j + 1 + (m >> 1)) * stride + (i + 1 + (m & 1));
     double sum = 0.0;
-    for (int k = 0; k < nz; ++k) {
+    for (int k = 0; k < nz && landice_column_active(thk, i, j, nx, hmin); ++k) {
       landice_elem_in in;
       landice_elem_gather(&c, n, k, nz, vel, bed, thk_node, beta2, &in);
       sum += landice_elem_energy(&c, &in);
@@ -72,19 +75,22 @@ void cryo_landice_energy_columns(const cryo_block *b, const cryo_landice_params 
 
 void cryo_landice_force_colour(const cryo_block *b, const cryo_landice_params *p, int colour,
                                const double *vel, const double *bed, const double *thk_node,
-                               const double *beta2, const double *force, double *res) {
+                               const double *thk, const double *beta2, const double *force,
+                               double *res) {
   const landice_coef c = landice_coef_make(b, p);
   const int nz = p->n_layers, nlev = 2 * (nz + 1);
   const int i0 = b->i0, j0 = b->j0, nxg = b->nx_global, nyg = b->ny_global;
-  const int px = b->periodic_x, py = b->periodic_y, stride = b->nx + 3;
+  const int px = b->periodic_x, py = b->periodic_y, stride = b->nx + 3, nx = b->nx;
+  const double hmin = p->min_thickness;
   const landice_colour col = landice_colour_make(b, nz, colour);
   const int fi = col.fi, ni = col.ni, fj = col.fj, fk = col.fk, nk = col.nk;
   const long nel = (long)col.ni * col.nj * col.nk;
-  CRYO_DEVICE_LOOP((vel, bed, thk_node, beta2, force, res))
+  CRYO_DEVICE_LOOP((vel, bed, thk_node, thk, beta2, force, res))
   for (long e = 0; e < nel; ++e) {
     int k = fk + 2 * (int)(e % nk), i = fi + 2 * (int)(e / nk % ni);
     int j = fj + 2 * (int)(e / ((long)nk * ni));
     if (!landice_column_exists(i0 + i, j0 + j, nxg, nyg, px, py)) continue;
+    if (!landice_column_active(thk, i, j, nx, hmin)) continue;
     long n[4];
     for (int m = 0; m < 4; ++m)
       n[m] = (long)(j + 1 + (m >> 1)) * stride + (i + 1 + (m & 1));
@@ -105,18 +111,20 @@ void cryo_landice_force_colour(const cryo_block *b, const cryo_landice_params *p
 
 void cryo_landice_force_work_columns(const cryo_block *b, const cryo_landice_params *p,
                                      const double *vel, const double *bed, const double *thk_node,
-                                     const double *beta2, const double *force, double *energy) {
+                                     const double *thk, const double *beta2, const double *force,
+                                     double *energy) {
   const landice_coef c = landice_coef_make(b, p);
   const int nz = p->n_layers, nx = b->nx, stride = b->nx + 3;
+  const double hmin = p->min_thickness;
   const long ncol = (long)b->nx * b->ny;
-  CRYO_DEVICE_LOOP((vel, bed, thk_node, beta2, force, energy))
+  CRYO_DEVICE_LOOP((vel, bed, thk_node, thk, beta2, force, energy))
   for (long e = 0; e < ncol; ++e) {
     int i = (int)(e % nx), j = (int)(e / nx);
     long n[4];
     for (int m = 0; m < 4; ++m)
       n[m] = (long)(j + 1 + (m >> 1)) * stride + (i + 1 + (m & 1));
     double sum = 0.0;
-    for (int k = 0; k < nz; ++k) {
+    for (int k = 0; k < nz && landice_column_active(thk, i, j, nx, hmin); ++k) {
       landice_elem_in in;
       double fe[16];
       landice_elem_gather(&c, n, k, nz, vel, bed, thk_node, beta2, &in);

@@ -13,18 +13,20 @@
 
 void cryo_landice_sliding_colour(const cryo_block *b, const cryo_landice_params *p, int colour,
                                  const double *vel, const double *bed, const double *thk_node,
-                                 const double *beta2, double *res) {
+                                 const double *thk, const double *beta2, double *res) {
   const landice_coef c = landice_coef_make(b, p);
   const int nz = p->n_layers, nlev = 2 * (nz + 1);
   const int i0 = b->i0, j0 = b->j0, nxg = b->nx_global, nyg = b->ny_global;
-  const int px = b->periodic_x, py = b->periodic_y, stride = b->nx + 3;
+  const int px = b->periodic_x, py = b->periodic_y, stride = b->nx + 3, nx = b->nx;
+  const double hmin = p->min_thickness;
   const landice_colour col = landice_colour_make(b, nz, colour & 3);
   const int fi = col.fi, ni = col.ni, fj = col.fj;
   const long nface = (long)col.ni * col.nj;
-  CRYO_DEVICE_LOOP((vel, bed, thk_node, beta2, res))
+  CRYO_DEVICE_LOOP((vel, bed, thk_node, thk, beta2, res))
   for (long e = 0; e < nface; ++e) {
     int i = fi + 2 * (int)(e % ni), j = fj + 2 * (int)(e / ni);
     if (!landice_column_exists(i0 + i, j0 + j, nxg, nyg, px, py)) continue;
+    if (!landice_column_active(thk, i, j, nx, hmin)) continue;
     long n[4];
     for (int m = 0; m < 4; ++m)
       n[m] = (long)(j + 1 + (m >> 1)) * stride + (i + 1 + (m & 1));
@@ -45,22 +47,24 @@ void cryo_landice_sliding_colour(const cryo_block *b, const cryo_landice_params 
 
 void cryo_landice_sliding_jacobian_colour(const cryo_block *b, const cryo_landice_params *p,
                                           int colour, const double *vel, const double *bed,
-                                          const double *thk_node, const double *beta2,
-                                          double *matrix) {
+                                          const double *thk_node, const double *thk,
+                                          const double *beta2, double *matrix) {
   const landice_coef c = landice_coef_make(b, p);
   const int nz = p->n_layers;
   const long mlev = 108L * (nz + 1);
   const int i0 = b->i0, j0 = b->j0, nxg = b->nx_global, nyg = b->ny_global;
-  const int px = b->periodic_x, py = b->periodic_y, stride = b->nx + 3;
+  const int px = b->periodic_x, py = b->periodic_y, stride = b->nx + 3, nx = b->nx;
+  const double hmin = p->min_thickness;
   const landice_colour col = landice_colour_make(b, nz, colour & 3);
   const int fi = col.fi, ni = col.ni, fj = col.fj;
   const long nwork = 4L * col.ni * col.nj; /* (bed face, local row node) */
-  CRYO_DEVICE_LOOP((vel, bed, thk_node, beta2, matrix))
+  CRYO_DEVICE_LOOP((vel, bed, thk_node, thk, beta2, matrix))
   for (long w = 0; w < nwork; ++w) {
     int a = (int)(w % 4);
     long e = w / 4;
     int i = fi + 2 * (int)(e % ni), j = fj + 2 * (int)(e / ni);
     if (!landice_column_exists(i0 + i, j0 + j, nxg, nyg, px, py)) continue;
+    if (!landice_column_active(thk, i, j, nx, hmin)) continue;
     long n[4];
     for (int m = 0; m < 4; ++m)
       n[m] = (long)(j + 1 + (m >> 1)) * stride + (i + 1 + (m & 1));
@@ -90,14 +94,16 @@ void cryo_landice_sliding_jacobian_colour(const cryo_block *b, const cryo_landic
 
 void cryo_landice_sliding_energy_columns(const cryo_block *b, const cryo_landice_params *p,
                                          const double *vel, const double *bed,
-                                         const double *thk_node, const double *beta2,
-                                         double *energy) {
+                                         const double *thk_node, const double *thk,
+                                         const double *beta2, double *energy) {
   const landice_coef c = landice_coef_make(b, p);
   const int nz = p->n_layers, nx = b->nx, stride = b->nx + 3;
+  const double hmin = p->min_thickness;
   const long ncol = (long)b->nx * b->ny;
-  CRYO_DEVICE_LOOP((vel, bed, thk_node, beta2, energy))
+  CRYO_DEVICE_LOOP((vel, bed, thk_node, thk, beta2, energy))
   for (long e = 0; e < ncol; ++e) {
     int i = (int)(e % nx), j = (int)(e / nx);
+    if (!landice_column_active(thk, i, j, nx, hmin)) continue;
     long n[4];
     for (int m = 0; m < 4; ++m)
       n[m] = (long)(j + 1 + (m >> 1)) * stride + (i + 1 + (m & 1));

@@ -377,12 +377,14 @@ int cryo_landice_residual(const cryo_block *b, const cryo_landice_params *p,
   CRYO_CALL(cryo_landice_params_check(p, err));
   cryo_landice_zero(CRYO_NNODE(b) * 2 * (p->n_layers + 1), res);
   for (int colour = 0; colour < 8; ++colour)
-    cryo_landice_residual_colour(b, p, colour, vel, s->bed, s->thk_node, s->beta2, res);
+    cryo_landice_residual_colour(b, p, colour, vel, s->bed, s->thk_node, s->thk, s->beta2, res);
   for (int colour = 0; colour < 4 && landice_nonlinear_friction(p); ++colour)
-    cryo_landice_sliding_colour(b, p, colour, vel, s->bed, s->thk_node, s->beta2, res);
+    cryo_landice_sliding_colour(b, p, colour, vel, s->bed, s->thk_node, s->thk, s->beta2, res);
   for (int colour = 0; colour < 8 && s->body_force; ++colour)
-    cryo_landice_force_colour(b, p, colour, vel, s->bed, s->thk_node, s->beta2, s->body_force, res);
-  cryo_landice_dirichlet(b, p, res, NULL);
+    cryo_landice_force_colour(b, p, colour, vel, s->bed, s->thk_node, s->thk, s->beta2,
+                              s->body_force, res);
+  if (s->front_load) landice_axpby(b, 2 * (p->n_layers + 1), -1.0, s->front_load, 1.0, res);
+  cryo_landice_dirichlet(b, p, s->thk, res, NULL);
   return CRYO_OK;
 }
 
@@ -391,11 +393,12 @@ int cryo_landice_jacobian(const cryo_block *b, const cryo_landice_params *p,
   CRYO_CALL(cryo_landice_params_check(p, err));
   cryo_landice_zero(CRYO_NNODE(b) * 108L * (p->n_layers + 1), s->matrix);
   for (int colour = 0; colour < 8; ++colour)
-    cryo_landice_jacobian_colour(b, p, colour, vel, s->bed, s->thk_node, s->beta2, s->matrix);
+    cryo_landice_jacobian_colour(b, p, colour, vel, s->bed, s->thk_node, s->thk, s->beta2,
+                                 s->matrix);
   for (int colour = 0; colour < 4 && landice_nonlinear_friction(p); ++colour)
-    cryo_landice_sliding_jacobian_colour(b, p, colour, vel, s->bed, s->thk_node, s->beta2,
+    cryo_landice_sliding_jacobian_colour(b, p, colour, vel, s->bed, s->thk_node, s->thk, s->beta2,
                                          s->matrix);
-  cryo_landice_dirichlet(b, p, NULL, s->matrix);
+  cryo_landice_dirichlet(b, p, s->thk, NULL, s->matrix);
   return CRYO_OK;
 }
 
@@ -443,13 +446,21 @@ int cryo_landice_cell_sum(const cryo_block *b, const double *w, const cryo_comm_
 static int landice_energy(const cryo_block *b, const cryo_landice_params *p,
                           const cryo_landice_state *s, const double *vel, const cryo_comm_ops *ops,
                           double *energy, cryo_err *err) {
-  cryo_landice_energy_columns(b, p, vel, s->bed, s->thk_node, s->beta2, s->work_cell);
+  cryo_landice_energy_columns(b, p, vel, s->bed, s->thk_node, s->thk, s->beta2, s->work_cell);
   if (landice_nonlinear_friction(p))
-    cryo_landice_sliding_energy_columns(b, p, vel, s->bed, s->thk_node, s->beta2, s->work_cell);
+    cryo_landice_sliding_energy_columns(b, p, vel, s->bed, s->thk_node, s->thk, s->beta2,
+                                        s->work_cell);
   if (s->body_force)
-    cryo_landice_force_work_columns(b, p, vel, s->bed, s->thk_node, s->beta2, s->body_force,
+    cryo_landice_force_work_columns(b, p, vel, s->bed, s->thk_node, s->thk, s->beta2, s->body_force,
                                     s->work_cell);
-  return cryo_landice_cell_sum(b, s->work_cell, ops, energy, err);
+  CRYO_CALL(cryo_landice_cell_sum(b, s->work_cell, ops, energy, err));
+  if (s->front_load) {
+    /* the margin load's work, -F . u over owned nodes */
+    double work;
+    CRYO_CALL(landice_dot(b, 2 * (p->n_layers + 1), s->front_load, vel, ops, &work, err));
+    *energy -= work;
+  }
+  return CRYO_OK;
 }
 
 /* Preconditioned CG for J du = -res; du zero on entry.
@@ -519,31 +530,72 @@ static void landice_diagnostics(const cryo_block *b, const cryo_landice_params *
   }
 }
 
-/* Zero velocity at the Dirichlet bed nodes (no slip), every node. */
-static void landice_zero_bed(const cryo_block *b, const cryo_landice_params *p, double *vel) {
-  const int nlev = 2 * (p->n_layers + 1);
-  const long n = CRYO_NNODE(b);
-  CRYO_DEVICE_LOOP((vel))
+/* Zero the fixed velocity components that hold no value of their own:
+ * every level of ice-free nodes, the bed with no slip, the normal component
+ * on free-slip edges (values on lateral Dirichlet edges stay). Node rows
+ * [0,nx] x [0,ny]; the caller exchanges the halo. */
+static void landice_fix_velocity(const cryo_block *b, const cryo_landice_params *p,
+                                 const double *thk, double *vel) {
+  const int nz = p->n_layers, nlev = 2 * (nz + 1), nx = b->nx, stride = b->nx + 3;
+  const int i0 = b->i0, j0 = b->j0, nxg = b->nx_global, nyg = b->ny_global;
+  const int px = b->periodic_x, py = b->periodic_y, no_slip = p->no_slip;
+  const int lat =
+      p->lateral_bc == CRYO_LANDICE_LATERAL_DIRICHLET ? CRYO_LANDICE_LATERAL_FREE : p->lateral_bc;
+  const double hmin = p->min_thickness;
+  const long n = (long)(b->nx + 1) * (b->ny + 1);
+  CRYO_DEVICE_LOOP((thk, vel))
   for (long e = 0; e < n; ++e) {
-    vel[e * nlev] = 0.0;
-    vel[e * nlev + 1] = 0.0;
+    int i = (int)(e % (nx + 1)), j = (int)(e / (nx + 1));
+    double *v = vel + ((long)(j + 1) * stride + (i + 1)) * nlev;
+    int idle = !landice_node_active(thk, i, j, i0, j0, nx, nxg, nyg, px, py, hmin);
+    for (int k = 0; k <= nz; ++k) {
+      int fixed = idle ? 3 : landice_node_fixed(i0 + i, j0 + j, k, nxg, nyg, px, py, no_slip, lat);
+      if (fixed & 1) v[2 * k] = 0.0;
+      if (fixed & 2) v[2 * k + 1] = 0.0;
+    }
   }
 }
 
+/* Node and cell thickness >= 0 and finite (the active set and the
+ * geometry rest on them). */
 static int landice_check_thickness(const cryo_block *b, const cryo_landice_state *s,
                                    const cryo_comm_ops *ops, cryo_err *err) {
-  const double *h = s->thk_node;
-  const int nx = b->nx, stride = b->nx + 3;
+  const double *h = s->thk_node, *hc = s->thk;
+  const int nx = b->nx, ny = b->ny, stride = b->nx + 3;
   const long n = (long)(b->nx + 1) * (b->ny + 1);
   double m = -INFINITY;
-  CRYO_DEVICE_LOOP_REDUCE((h), max, m)
-  for (long e = 0; e < n; ++e)
-    m = fmax(m, -h[(e / (nx + 1) + 1) * stride + e % (nx + 1) + 1]);
+  CRYO_DEVICE_LOOP_REDUCE((h, hc), max, m)
+  for (long e = 0; e < n; ++e) {
+    int i = (int)(e % (nx + 1)), j = (int)(e / (nx + 1));
+    /* node rows [0,nx] x [0,ny], owned cells [0,nx) x [0,ny) */
+    double hn = h[(long)(j + 1) * stride + i + 1];
+    double hcell = (i < nx && j < ny) ? hc[(long)(j + 1) * (nx + 2) + i + 1] : 0.0;
+    m = fmax(m, (hn >= 0.0 && hcell >= 0.0 && isfinite(hn) && isfinite(hcell)) ? -1.0 : 1.0);
+  }
   CRYO_CALL(ops->max_double(ops->ctx, &m, 1));
   CRYO_CHECK(m < 0.0, err, CRYO_ERR_DATA,
-             "land-ice velocity: minimum node thickness %g m, must be > 0 everywhere "
-             "(ice-free nodes are not supported)",
-             -m);
+             "land-ice velocity: a node or cell thickness is negative, NaN or Inf");
+  return CRYO_OK;
+}
+
+/* The margin load (cryo_landice_front_colour) into s->front_load; where it
+ * is zero everywhere (no margin: every column has ice, or no column borders
+ * an ice-free one) out->front_load becomes NULL, so that the residual and
+ * energy skip it: the same bits as without margins. All ranks decide alike. */
+static int landice_front_state(const cryo_block *b, const cryo_landice_params *p,
+                               cryo_landice_state *s, const cryo_comm_ops *ops,
+                               cryo_landice_state *out, cryo_err *err) {
+  const int nlev = 2 * (p->n_layers + 1);
+  if (!s->front_load) return CRYO_OK;
+  cryo_landice_zero(CRYO_NNODE(b) * nlev, s->front_load);
+  for (int colour = 0; colour < 8; ++colour)
+    cryo_landice_front_colour(b, p, colour, s->bed, s->thk_node, s->thk, s->front_load);
+  double m[2];
+  landice_maxabs_prod(b, nlev, s->front_load, s->front_load, NULL, m);
+  CRYO_CALL(ops->max_double(ops->ctx, m, 1));
+  CRYO_CHECK(isfinite(m[0]), err, CRYO_ERR_DATA,
+             "land-ice velocity: margin load is NaN or Inf (thickness or bed)");
+  if (m[0] == 0.0) out->front_load = NULL;
   return CRYO_OK;
 }
 
@@ -608,10 +660,11 @@ int cryo_landice_solve_velocity(const cryo_block *b, const cryo_landice_params *
              "(nx_global = %d, ny_global = %d) for decomposition-independent results",
              b->nx_global, b->ny_global);
   CRYO_CALL(landice_check_thickness(b, s, ops, err));
+  CRYO_CALL(landice_front_state(b, p, state, ops, s, err));
   if (p->marine && state->grounded_fraction)
-    cryo_landice_grounded_fraction(b, p, s->bed, s->thk_node, state->grounded_fraction);
+    cryo_landice_grounded_fraction(b, p, s->bed, s->thk_node, s->thk, state->grounded_fraction);
   if (n_log) *n_log = 0;
-  if (p->no_slip) landice_zero_bed(b, p, s->vel);
+  landice_fix_velocity(b, p, s->thk, s->vel);
   CRYO_CALL(landice_halo_node(ops, nlev, s->vel));
   double rn, r0, energy, load;
   CRYO_CALL(landice_load_norm(b, p, s, ops, &load, err));

@@ -1,6 +1,7 @@
 /* Thickness evolution (docs/landice.md, Thickness evolution):
  *   dH/dt + div(H ubar) = smb - basal_melt
- * by explicit first-order upwind finite volumes at the cells. Face normal
+ * by explicit first-order upwind finite volumes at the cells, ice-free cells
+ * included (margins advance into them and retreat from them). Face normal
  * velocities are the mean of the depth-averaged velocity at the face's two
  * nodes; a face flux is computed by both adjacent cells with identical
  * arithmetic, so the transport step conserves the total exactly up to the
@@ -8,13 +9,15 @@
  *   dt_sub (2 max|u| / dx + 2 max|v| / dy) <= 1,
  * which bounds every cell's outflow by its content, so transport keeps H >= 0;
  * the mass balance is then applied and H clipped at 0 (melt cannot remove
- * more ice than there is). On a non-periodic global edge the face lets ice
- * out and nothing in. Time in years inside (velocities m a-1), dt in s. */
+ * more ice than there is), and ice outside the calving mask removed. On a
+ * non-periodic global edge the face lets ice out and nothing in. Every term
+ * (surface balance, melt, calving, outflow) is added per cell to the budget,
+ * so that the volume change is accounted for to rounding. Time in years
+ * inside (velocities m a-1), dt in s. */
 #include <math.h>
 
 #include "cryo_error.h"
-#include "landice.h"
-#include "cryo_acc.h"
+#include "landice_element.h"
 
 /* Max |ubar| (component 0 or 1) over node rows [0,nx] x [0,ny]. */
 static double landice_max_speed(const cryo_block *b, const double *ubar, int comp) {
@@ -29,16 +32,41 @@ static double landice_max_speed(const cryo_block *b, const double *ubar, int com
   return m;
 }
 
-/* One upwind step of length dt_a (years) from thk into thk_new, owned cells. */
-static void landice_upwind_step(const cryo_block *b, double dt_a, const double *ubar,
-                                const double *thk, const double *smb, const double *melt,
-                                double *thk_new) {
+/* Share of the basal melt rate that acts on cell c: 1 unless marine; with
+ * marine ice its floating share (1 - grounded fraction) or, melt_cells =
+ * floating, 1 only where none of it rests on the bed. A cell below the
+ * minimum dynamic thickness has no grounded fraction of its own: it floats
+ * where rho_i H + rho_w (b - z_sl) <= 0 at its centre (bed: mean of the 4
+ * corner nodes). */
+CRYO_LANDICE_ROUTINE
+static inline double landice_melt_share(int marine, int floating_only, int active, double gf,
+                                        double h, double bed_c, double ratio, double z_sl) {
+  if (!marine) return 1.0;
+  if (!active) return ratio * h + bed_c - z_sl <= 0.0 ? 1.0 : 0.0;
+  if (floating_only) return gf == 0.0 ? 1.0 : 0.0;
+  return 1.0 - gf;
+}
+
+/* What the upwind step needs besides the arrays, as plain scalars. */
+typedef struct landice_step_coef {
+  int marine, floating_only;
+  double hmin, ratio, z_sl;
+} landice_step_coef;
+
+/* One upwind step of length dt_a (years) from thk into thk_new, owned cells:
+ * transport, surface balance, basal melt (its share, landice_melt_share),
+ * calving outside the mask; each term added to the cell's budget. gfrac is
+ * read only when marine. */
+static void landice_upwind_step(const cryo_block *b, landice_step_coef sc, double dt_a,
+                                const double *ubar, const double *thk, const double *bed,
+                                const double *smb, const double *melt, const double *gfrac,
+                                const double *calving_mask, double *thk_new, double *budget) {
   const int nx = b->nx, ns = b->nx + 3, cs = b->nx + 2;
   const int i0 = b->i0, j0 = b->j0, nxg = b->nx_global, nyg = b->ny_global;
   const int px = b->periodic_x, py = b->periodic_y;
   const double rdx = 1.0 / b->dx, rdy = 1.0 / b->dy;
   const long n = (long)b->nx * b->ny;
-  CRYO_DEVICE_LOOP((ubar, thk, smb, melt, thk_new))
+  CRYO_DEVICE_LOOP((ubar, thk, bed, smb, melt, gfrac, calving_mask, thk_new, budget))
   for (long e = 0; e < n; ++e) {
     int i = (int)(e % nx), j = (int)(e / nx);
     long c = (long)(j + 1) * cs + (i + 1);
@@ -50,17 +78,38 @@ static void landice_upwind_step(const cryo_block *b, double dt_a, const double *
     double vs = 0.5 * (ubar[2 * n00 + 1] + ubar[2 * n10 + 1]);
     double vn = 0.5 * (ubar[2 * n01 + 1] + ubar[2 * n11 + 1]);
     /* upwind neighbours; a closed-to-inflow edge contributes no ice */
-    double hw = (!px && i0 + i == 0) ? 0.0 : thk[c - 1];
-    double he = (!px && i0 + i + 1 == nxg) ? 0.0 : thk[c + 1];
-    double hs = (!py && j0 + j == 0) ? 0.0 : thk[c - cs];
-    double hn = (!py && j0 + j + 1 == nyg) ? 0.0 : thk[c + cs];
+    int ew = !px && i0 + i == 0, ee = !px && i0 + i + 1 == nxg;
+    int es = !py && j0 + j == 0, en = !py && j0 + j + 1 == nyg;
+    double hw = ew ? 0.0 : thk[c - 1];
+    double he = ee ? 0.0 : thk[c + 1];
+    double hs = es ? 0.0 : thk[c - cs];
+    double hn = en ? 0.0 : thk[c + cs];
     double fw = uw > 0.0 ? uw * hw : uw * h;
     double fe = ue > 0.0 ? ue * h : ue * he;
     double fs = vs > 0.0 ? vs * hs : vs * h;
     double fn = vn > 0.0 ? vn * h : vn * hn;
-    double hn_new = h - dt_a * ((fe - fw) * rdx + (fn - fs) * rdy);
-    hn_new += dt_a * (smb[c] - melt[c]);
-    thk_new[c] = hn_new > 0.0 ? hn_new : 0.0;
+    double ht = h - dt_a * ((fe - fw) * rdx + (fn - fs) * rdy);
+    /* what leaves through the domain's edges (inflow there is zero) */
+    double out = dt_a * (((ew ? -fw : 0.0) + (ee ? fe : 0.0)) * rdx +
+                         ((es ? -fs : 0.0) + (en ? fn : 0.0)) * rdy);
+    double bed_c = 0.25 * (bed[n00] + bed[n10] + bed[n01] + bed[n11]);
+    double share = landice_melt_share(sc.marine, sc.floating_only, h >= sc.hmin,
+                                      sc.marine ? gfrac[c] : 1.0, h, bed_c, sc.ratio, sc.z_sl);
+    double h_new = ht + dt_a * (smb[c] - share * melt[c]);
+    double gain = dt_a * smb[c], loss = dt_a * share * melt[c];
+    if (!(h_new > 0.0)) {
+      /* the balance removes all there is: the surface first, melt the rest */
+      gain = fmax(gain, -ht);
+      loss = ht + gain;
+      h_new = 0.0;
+    }
+    double calved = calving_mask[c] > 0.5 ? 0.0 : h_new;
+    thk_new[c] = h_new - calved;
+    double *bc = budget + c * CRYO_LANDICE_BUDGET_COUNT;
+    bc[CRYO_LANDICE_BUDGET_SMB] += gain;
+    bc[CRYO_LANDICE_BUDGET_MELT] += loss;
+    bc[CRYO_LANDICE_BUDGET_CALVING] += calved;
+    bc[CRYO_LANDICE_BUDGET_OUTFLOW] += out;
   }
 }
 
@@ -74,14 +123,32 @@ static void landice_copy_cells(const cryo_block *b, const double *src, double *d
   }
 }
 
-/* Node thickness = mean of the existing adjacent cells; surface = lower
- * surface + H, the lower surface the bed, or where marine ice floats
- * (rho_i H + rho_w (b - z_sl) <= 0) z_sl - (rho_i / rho_w) H. */
-static void landice_thickness_nodes(const cryo_block *b, const cryo_landice_params *p,
-                                    const double *thk, const double *bed, double *thk_node,
-                                    double *usrf) {
-  const int marine = p->marine;
+/* MISMIP+ Ice1 melt (Asay-Davis et al. 2016, Eq. 17) per owned cell:
+ *   m = Omega tanh(H_c / H_c0) max(z_0 - z_d, 0),
+ * z_d the ice draft (lower surface) and H_c = z_d - b the water column below
+ * it, both at the cell centre (bed: mean of the 4 corner nodes); zero where
+ * the ice rests on the bed (H_c = 0). */
+static void landice_mismip_melt(const cryo_block *b, const cryo_landice_params *p,
+                                const double *thk, const double *bed, double *melt) {
+  const int nx = b->nx, ns = b->nx + 3, cs = b->nx + 2;
   const double z_sl = p->sea_level, ratio = p->rho_ice / p->rho_water;
+  const double omega = p->melt_omega, z0 = p->melt_z0, inv_hc0 = 1.0 / p->melt_hc0;
+  const long n = (long)b->nx * b->ny;
+  CRYO_DEVICE_LOOP((thk, bed, melt))
+  for (long e = 0; e < n; ++e) {
+    int i = (int)(e % nx), j = (int)(e / nx);
+    long c = (long)(j + 1) * cs + (i + 1), n00 = (long)(j + 1) * ns + (i + 1);
+    double bed_c = 0.25 * (bed[n00] + bed[n00 + 1] + bed[n00 + ns] + bed[n00 + ns + 1]);
+    double draft = fmax(bed_c, z_sl - ratio * thk[c]);
+    melt[c] = omega * tanh((draft - bed_c) * inv_hc0) * fmax(z0 - draft, 0.0);
+  }
+}
+
+void cryo_landice_thickness_nodes(const cryo_block *b, const cryo_landice_params *p,
+                                  const double *thk, const double *bed, double *thk_node,
+                                  double *usrf) {
+  const int marine = p->marine;
+  const double z_sl = p->sea_level, ratio = p->rho_ice / p->rho_water, hmin = p->min_thickness;
   const int nx = b->nx, ns = b->nx + 3, cs = b->nx + 2;
   const int i0 = b->i0, j0 = b->j0, nxg = b->nx_global, nyg = b->ny_global;
   const int px = b->periodic_x, py = b->periodic_y;
@@ -95,11 +162,13 @@ static void landice_thickness_nodes(const cryo_block *b, const cryo_landice_para
       int ci = i - 1 + (q & 1), cj = j - 1 + (q >> 1);
       int gi = i0 + ci, gj = j0 + cj;
       if ((!px && (gi < 0 || gi >= nxg)) || (!py && (gj < 0 || gj >= nyg))) continue;
-      sum += thk[(long)(cj + 1) * cs + ci + 1];
+      double h = thk[(long)(cj + 1) * cs + ci + 1];
+      if (!(h >= hmin)) continue;
+      sum += h;
       ++cnt;
     }
     long node = (long)(j + 1) * ns + i + 1;
-    thk_node[node] = sum / cnt;
+    thk_node[node] = cnt ? sum / cnt : 0.0;
     double lower = bed[node];
     if (marine) lower = fmax(lower, z_sl - ratio * thk_node[node]);
     usrf[node] = lower + thk_node[node];
@@ -123,15 +192,21 @@ int cryo_landice_evolve_thickness(const cryo_block *b, const cryo_landice_params
              p->dt, steps, vmax[0], vmax[1]);
   const int nsub = steps < 1.0 ? 1 : (int)steps;
   const double dts = dt_a / nsub;
+  if (p->melt_source == CRYO_LANDICE_MELT_MISMIP)
+    landice_mismip_melt(b, p, s->thk, s->bed, s->basal_melt);
+  const landice_step_coef sc = {p->marine, p->melt_cells == CRYO_LANDICE_MELT_FLOATING,
+                                p->min_thickness, p->rho_ice / p->rho_water, p->sea_level};
+  const double *gfrac = p->marine ? s->grounded_fraction : s->calving_mask;
   for (int k = 0; k < nsub; ++k) {
     double *f[1] = {s->thk};
     CRYO_CALL(ops->halo(ops->ctx, CRYO_AT_CELL, 1, 1, f));
-    landice_upwind_step(b, dts, s->ubar, s->thk, s->smb, s->basal_melt, s->work_cell);
+    landice_upwind_step(b, sc, dts, s->ubar, s->thk, s->bed, s->smb, s->basal_melt, gfrac,
+                        s->calving_mask, s->work_cell, s->budget);
     landice_copy_cells(b, s->work_cell, s->thk);
   }
   double *f[1] = {s->thk};
   CRYO_CALL(ops->halo(ops->ctx, CRYO_AT_CELL, 1, 1, f));
-  landice_thickness_nodes(b, p, s->thk, s->bed, s->thk_node, s->usrf);
+  cryo_landice_thickness_nodes(b, p, s->thk, s->bed, s->thk_node, s->usrf);
   double *g[2] = {s->thk_node, s->usrf};
   CRYO_CALL(ops->halo(ops->ctx, CRYO_AT_NODE, 1, 2, g));
   if (n_sub) *n_sub = nsub;
@@ -143,5 +218,26 @@ int cryo_landice_volume(const cryo_block *b, const cryo_landice_state *s, const 
   double sum;
   CRYO_CALL(cryo_landice_cell_sum(b, s->thk, ops, &sum, err));
   *volume = sum * b->dx * b->dy;
+  return CRYO_OK;
+}
+
+/* Component q of the budget into the cell field w (owned cells). */
+static void landice_budget_term(const cryo_block *b, const double *budget, int q, double *w) {
+  const int nx = b->nx, cs = b->nx + 2;
+  const long n = (long)b->nx * b->ny;
+  CRYO_DEVICE_LOOP((budget, w))
+  for (long e = 0; e < n; ++e) {
+    long c = (e / nx + 1) * cs + e % nx + 1;
+    w[c] = budget[c * CRYO_LANDICE_BUDGET_COUNT + q];
+  }
+}
+
+int cryo_landice_budget(const cryo_block *b, const cryo_landice_state *s, const cryo_comm_ops *ops,
+                        double terms[CRYO_LANDICE_BUDGET_COUNT], cryo_err *err) {
+  for (int q = 0; q < CRYO_LANDICE_BUDGET_COUNT; ++q) {
+    landice_budget_term(b, s->budget, q, s->work_cell);
+    CRYO_CALL(cryo_landice_cell_sum(b, s->work_cell, ops, &terms[q], err));
+    terms[q] *= b->dx * b->dy;
+  }
   return CRYO_OK;
 }

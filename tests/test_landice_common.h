@@ -70,8 +70,10 @@ static inline cryo_block test_li_block(int nx, int ny, double dx, double dy, int
   return b;
 }
 
-/* Allocate every array of the table (zeroed, the calving mask 1: ice may be
- * anywhere); returns 0 on failure. */
+/* Allocate every array of the table (zeroed); every cell carries ice (thk
+ * 1 km: the tests that build node geometry by hand solve on ice columns
+ * only, and set thk themselves where they want ice-free cells) and the
+ * calving mask is 1 (ice may be anywhere). Returns 0 on failure. */
 static inline int test_li_alloc(const cryo_block *b, const cryo_landice_params *p,
                                 cryo_landice_state *s) {
   const cryo_landice_array_info *t;
@@ -83,8 +85,10 @@ static inline int test_li_alloc(const cryo_block *b, const cryo_landice_params *
     *slot = calloc((size_t)pts * t[a].nlev, sizeof(double));
     if (!*slot) return 0;
   }
-  for (long q = 0; q < CRYO_NCELL(b); ++q)
+  for (long q = 0; q < CRYO_NCELL(b); ++q) {
+    s->thk[q] = 1000.0;
     s->calving_mask[q] = 1.0;
+  }
   return 1;
 }
 

@@ -183,9 +183,10 @@ static void dense_pair(const cryo_block *b, const cryo_landice_params *p, cryo_l
 /* Functional E at vel (owned columns summed). */
 static double energy_at(const cryo_block *b, const cryo_landice_params *p, cryo_landice_state *s,
                         const double *vel) {
-  cryo_landice_energy_columns(b, p, vel, s->bed, s->thk_node, s->beta2, s->work_cell);
+  cryo_landice_energy_columns(b, p, vel, s->bed, s->thk_node, s->thk, s->beta2, s->work_cell);
   if (p->sliding_law != CRYO_LANDICE_SLIDING_LINEAR)
-    cryo_landice_sliding_energy_columns(b, p, vel, s->bed, s->thk_node, s->beta2, s->work_cell);
+    cryo_landice_sliding_energy_columns(b, p, vel, s->bed, s->thk_node, s->thk, s->beta2,
+                                        s->work_cell);
   double e = 0.0;
   for (int j = 0; j < b->ny; ++j)
     for (int i = 0; i < b->nx; ++i)
@@ -344,7 +345,7 @@ static double cell_fraction(double p0, double px, double py) {
       s.thk_node[n] = 500.0 + 100.0 * i - 50.0 * j; /* linear */
       s.bed[n] = 100.0 * (p0 + px * i + py * j) - ratio * s.thk_node[n] + p.sea_level;
     }
-  cryo_landice_grounded_fraction(&b, &p, s.bed, s.thk_node, s.grounded_fraction);
+  cryo_landice_grounded_fraction(&b, &p, s.bed, s.thk_node, s.thk, s.grounded_fraction);
   double f = s.grounded_fraction[CRYO_CELL(&b, 0, 0)];
   test_li_free(&p, &s);
   return f;
@@ -469,7 +470,7 @@ static void flotation_jacobian(int law) {
     s.vel[e] = 10.0 + 50.0 * rand() / (double)RAND_MAX;
   test_li_images(&b, nlev, s.vel);
   test_li_halo(&ctx, CRYO_AT_NODE, nlev, 1, &s.vel);
-  cryo_landice_grounded_fraction(&b, &p, s.bed, s.thk_node, s.grounded_fraction);
+  cryo_landice_grounded_fraction(&b, &p, s.bed, s.thk_node, s.thk, s.grounded_fraction);
   int partial = 0;
   for (int i = 0; i < b.nx; ++i) {
     double g = s.grounded_fraction[CRYO_CELL(&b, i, 0)];

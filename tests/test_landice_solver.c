@@ -226,9 +226,13 @@ static void test_bad_input(void) {
   q.eps_reg = 0.0;
   CU_ASSERT(cryo_landice_params_check(&q, &err) == CRYO_ERR_RANGE);
   CU_ASSERT(strstr(err.msg, "eps_reg = 0") != NULL);
-  s.thk_node[CRYO_NODE(&b, 2, 1)] = 0.0;
+  s.thk_node[CRYO_NODE(&b, 2, 1)] = -1.0;
   CU_ASSERT(cryo_landice_solve_velocity(&b, &p, &s, &ops, NULL, 0, NULL, &err) == CRYO_ERR_DATA);
-  CU_ASSERT(strstr(err.msg, "thickness 0 m") != NULL);
+  CU_ASSERT(strstr(err.msg, "thickness is negative, NaN or Inf") != NULL);
+  s.thk_node[CRYO_NODE(&b, 2, 1)] = 1000.0;
+  s.thk[CRYO_CELL(&b, 1, 2)] = NAN;
+  CU_ASSERT(cryo_landice_solve_velocity(&b, &p, &s, &ops, NULL, 0, NULL, &err) == CRYO_ERR_DATA);
+  CU_ASSERT(strstr(err.msg, "thickness is negative, NaN or Inf") != NULL);
   cryo_block odd = test_li_block(5, 4, 1000.0, 1000.0, 1);
   CU_ASSERT(cryo_landice_solve_velocity(&odd, &p, &s, &ops, NULL, 0, NULL, &err) == CRYO_ERR_RANGE);
   CU_ASSERT(strstr(err.msg, "nx_global = 5") != NULL);
