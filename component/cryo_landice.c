@@ -126,16 +126,16 @@ static double node_thickness(const cryo_block *b, const double *thk, double min_
   return count ? sum / count : 0.0;
 }
 
-/* &cryo_landice case = 'file' (namelists/README.md, Geometry file):
- * cell-centred thickness `thk` (m, >= 0; cells thinner than min_thickness
- * are ice-free) and bed `topg` (m, dims (y, x)), optional basal friction
- * `beta2` (Pa a m-1), surface `usrf` (m, checked against thk and topg, not
- * stored) and `calving_mask` (0 or 1, absent = 1). Node thickness is the
- * mean of the surrounding ice cells (node_thickness), node bed and beta2
- * the means of the 4 surrounding cells. Surface and bed sit on a plane
- * tilted by background_slope degrees in x (like the ISMIP-HOM cases, so that
- * a periodic geometry can flow). Read and checked on rank 0, broadcast;
- * every rank returns rank 0's error. */
+/* &cryo_landice case = 'file' (namelists/README.md, &cryo_landice, its
+ * geometry file paragraph): cell-centred thickness `thk` (m, >= 0; cells
+ * thinner than min_thickness are ice-free) and bed `topg` (m, dims (y, x)),
+ * optional basal friction `beta2` (Pa a m-1), surface `usrf` (m, checked
+ * against thk and topg, not stored) and `calving_mask` (0 or 1, absent = 1).
+ * Node thickness is the mean of the surrounding ice cells (node_thickness),
+ * node bed and beta2 the means of the 4 surrounding cells. Surface and bed
+ * sit on a plane tilted by background_slope degrees in x (like the ISMIP-HOM
+ * cases, so that a periodic geometry can flow). Read and checked on rank 0,
+ * broadcast; every rank returns rank 0's error. */
 static int read_geometry(cryo_component *c) {
   const cryo_block *b = &c->grid.block;
   const cryo_landice_params *lp = &c->cfg.landice.p;
