@@ -45,44 +45,132 @@ static double cell_value(const cryo_block *b, const double *g, int i, int j) {
   return g[(long)j * nx + i];
 }
 
-/* &cryo_landice case = 'file': cell-centred thickness `thk` and bed `topg`
- * (m, dims (y, x)), optional basal friction `beta2` (Pa a m-1); node values
- * are the means of the 4 surrounding cells. Surface and bed sit on a plane
- * tilted by background_slope degrees in x (like the ISMIP-HOM cases, so that
- * a periodic geometry can flow). Read on rank 0, broadcast. */
+/* Planes of the geometry file's global arrays, in reading order. */
+enum { GEOM_THK, GEOM_TOPG, GEOM_BETA2, GEOM_USRF, GEOM_MASK, GEOM_NVAR };
+
+/* The checks of global cell q (row-major) of the geometry planes g (n cells
+ * each) beyond the plausible ranges: thk in [0, 1e4] m; calving_mask 0 or 1
+ * and no ice (thk >= min_thickness) where it is 0; where usrf is given, the
+ * ice's lower surface usrf - thk either rests on the bed or, for marine ice,
+ * floats at z_sl - (rho_i / rho_w) thk, each within tol = 1e-6 max(1, |usrf|,
+ * |thk|, |topg|) m. Records the first failure in c->err. */
+static int check_geometry_cell(cryo_component *c, const char *path, const double *g, size_t n,
+                               const int *found, size_t q) {
+  const cryo_landice_params *p = &c->cfg.landice.p;
+  size_t y = q / c->grid.block.nx_global, x = q % c->grid.block.nx_global;
+  double thk = g[GEOM_THK * n + q], topg = g[GEOM_TOPG * n + q], mask = g[GEOM_MASK * n + q];
+  CRYO_CHECK(thk >= 0.0, &c->err, CRYO_ERR_DATA,
+             "geometry_file %s: thk at (y, x) = (%zu, %zu) is %g m: thickness must be >= 0 "
+             "(0 = ice-free)",
+             path, y, x, thk);
+  CRYO_CHECK(thk <= 1e4, &c->err, CRYO_ERR_DATA,
+             "geometry_file %s: 'thk' at (y, x) = (%zu, %zu) is %g, must be in [0, 10000]", path, y,
+             x, thk);
+  CRYO_CHECK(mask == 0.0 || mask == 1.0, &c->err, CRYO_ERR_DATA,
+             "geometry_file %s: calving_mask at (y, x) = (%zu, %zu) is %g: must be 0 (ice removed) "
+             "or 1 (ice may exist)",
+             path, y, x, mask);
+  int ice = thk >= p->min_thickness;
+  CRYO_CHECK(!ice || mask == 1.0, &c->err, CRYO_ERR_DATA,
+             "geometry_file %s: thk at (y, x) = (%zu, %zu) is %g m (>= min_thickness = %g m) where "
+             "calving_mask is 0: ice outside the calving mask",
+             path, y, x, thk, p->min_thickness);
+  if (!ice || !found[GEOM_USRF]) return CRYO_OK;
+  double usrf = g[GEOM_USRF * n + q], base = usrf - thk;
+  double tol = 1e-6 * fmax(1.0, fmax(fabs(usrf), fmax(thk, fabs(topg))));
+  CRYO_CHECK(base >= topg - tol, &c->err, CRYO_ERR_DATA,
+             "geometry_file %s: at (y, x) = (%zu, %zu) the bed is above the ice's lower surface: "
+             "usrf - thk = %g - %g = %.9g m < topg = %.9g m (tolerance %g m)",
+             path, y, x, usrf, thk, base, topg, tol);
+  if (base <= topg + tol) return CRYO_OK; /* grounded */
+  CRYO_CHECK(
+      p->marine, &c->err, CRYO_ERR_DATA,
+      "geometry_file %s: at (y, x) = (%zu, %zu) the ice does not rest on its bed (usrf - thk "
+      "= %g - %g = %.9g m > topg = %.9g m): floating ice needs marine = .true. in "
+      "&cryo_landice",
+      path, y, x, usrf, thk, base, topg);
+  /* rho_i thk > rho_w (z_sl - base) <=> base > z_sl - (rho_i / rho_w) thk */
+  double afloat = p->sea_level - p->rho_ice / p->rho_water * thk;
+  CRYO_CHECK(
+      base <= afloat + tol, &c->err, CRYO_ERR_DATA,
+      "geometry_file %s: at (y, x) = (%zu, %zu) shelf thicker than flotation allows with "
+      "rho_ice = %g, rho_water = %g kg m-3, sea_level = %g m: thk = %g m, but with its lower "
+      "surface at usrf - thk = %.9g m at most rho_water / rho_ice (sea_level - (usrf - thk)) "
+      "= %.9g m of ice floats (tolerance %g m on the lower surface)",
+      path, y, x, p->rho_ice, p->rho_water, p->sea_level, thk, base,
+      p->rho_water / p->rho_ice * (p->sea_level - base), tol);
+  CRYO_CHECK(base >= afloat - tol, &c->err, CRYO_ERR_DATA,
+             "geometry_file %s: at (y, x) = (%zu, %zu) the floating ice is not hydrostatic: its "
+             "lower surface usrf - thk = %.9g m is below the flotation level sea_level - rho_ice / "
+             "rho_water thk = %.9g m (thk = %g m, rho_ice = %g, rho_water = %g kg m-3; tolerance "
+             "%g m): the shelf is thinner than its draft needs",
+             path, y, x, base, afloat, thk, p->rho_ice, p->rho_water, tol);
+  return CRYO_OK;
+}
+
+/* Node value of thickness at global node (gi, gj): the mean over the 4
+ * surrounding cells (i-1, j-1), (i, j-1), (i-1, j), (i, j) (wrapped or
+ * clamped) with thk >= min_thickness, summed in that order; 0 if none has
+ * ice. The thickness kernels use the same rule. */
+static double node_thickness(const cryo_block *b, const double *thk, double min_thickness, int gi,
+                             int gj) {
+  double sum = 0.0;
+  int count = 0;
+  for (int k = 0; k < 4; ++k) {
+    double h = cell_value(b, thk, gi - 1 + (k & 1), gj - 1 + (k >> 1));
+    if (h >= min_thickness) {
+      sum += h;
+      ++count;
+    }
+  }
+  return count ? sum / count : 0.0;
+}
+
+/* &cryo_landice case = 'file' (namelists/README.md, &cryo_landice, its
+ * geometry file paragraph): cell-centred thickness `thk` (m, >= 0; cells
+ * thinner than min_thickness are ice-free) and bed `topg` (m, dims (y, x)),
+ * optional basal friction `beta2` (Pa a m-1), surface `usrf` (m, checked
+ * against thk and topg, not stored) and `calving_mask` (0 or 1, absent = 1).
+ * Node thickness is the mean of the surrounding ice cells (node_thickness),
+ * node bed and beta2 the means of the 4 surrounding cells. Surface and bed
+ * sit on a plane tilted by background_slope degrees in x (like the ISMIP-HOM
+ * cases, so that a periodic geometry can flow). Read and checked on rank 0,
+ * broadcast; every rank returns rank 0's error. */
 static int read_geometry(cryo_component *c) {
   const cryo_block *b = &c->grid.block;
+  const cryo_landice_params *lp = &c->cfg.landice.p;
   const char *path = c->cfg.landice.geometry_file;
   size_t n = (size_t)b->nx_global * b->ny_global;
-  double *g = malloc(3 * n * sizeof *g);
+  double *g = malloc(GEOM_NVAR * n * sizeof *g);
   CRYO_CHECK(g, &c->err, CRYO_ERR_MEMORY, "out of memory reading %s", path);
-  int status = CRYO_OK, found[3] = {1, 1, 0};
+  int status = CRYO_OK, found[GEOM_NVAR] = {1, 1, 0, 0, 0};
   if (c->rank == 0) {
     int ncid = -1, s = nc_open(path, NC_NOWRITE, &ncid);
     if (s != NC_NOERR) status = cryo_nc_error(s, CRYO_ERR_FILE, &c->err, "geometry_file %s", path);
-    static const char *const names[3] = {"thk", "topg", "beta2"};
-    /* Plausible ranges (namelists/README.md): ice at most 10 km thick (5 km
-     * observed), beds between the deepest trench and the highest summit,
-     * friction as the namelist's beta2. */
-    static const double lo[3] = {0.0, -1.2e4, 0.0}, hi[3] = {1e4, 1e4, 1e12};
-    for (int k = 0; k < 3 && status == CRYO_OK; ++k)
-      status = cryo_read_global_cells(c, ncid, path, "geometry_file", names[k], k == 2, lo[k],
-                                      hi[k], g + k * n, &found[k]);
+    static const char *const names[GEOM_NVAR] = {"thk", "topg", "beta2", "usrf", "calving_mask"};
+    /* Plausible ranges (namelists/README.md): beds and surfaces between the
+     * deepest trench and the highest summit, friction as the namelist's
+     * beta2; thk (at most 10 km, 5 km observed) and calving_mask are
+     * checked per cell below with their own messages. */
+    static const double lo[GEOM_NVAR] = {-HUGE_VAL, -1.2e4, 0.0, -1.2e4, -HUGE_VAL};
+    static const double hi[GEOM_NVAR] = {HUGE_VAL, 1e4, 1e12, 1e4, HUGE_VAL};
+    for (int k = 0; k < GEOM_NVAR && status == CRYO_OK; ++k)
+      status = cryo_read_global_cells(c, ncid, path, "geometry_file", names[k], k >= GEOM_BETA2,
+                                      lo[k], hi[k], g + k * n, &found[k]);
+    if (status == CRYO_OK && !found[GEOM_MASK])
+      for (size_t q = 0; q < n; ++q)
+        g[GEOM_MASK * n + q] = 1.0;
     for (size_t q = 0; q < n && status == CRYO_OK; ++q)
-      if (!(g[q] > 0.0))
-        status = CRYO_ERROR(&c->err, CRYO_ERR_DATA,
-                            "geometry_file %s: thk at (y, x) = (%zu, %zu) is %g m: the velocity "
-                            "solve needs ice everywhere (thk > 0)",
-                            path, q / b->nx_global, q % b->nx_global, g[q]);
+      status = check_geometry_cell(c, path, g, n, found, q);
     if (ncid >= 0) nc_close(ncid);
   }
   status = cryo_status_from_root(c, status);
   if (status == CRYO_OK) {
-    status =
-        cryo_mpi_check(MPI_Bcast(found, 3, MPI_INT, 0, c->comm), "MPI_Bcast (geometry)", &c->err);
+    status = cryo_mpi_check(MPI_Bcast(found, GEOM_NVAR, MPI_INT, 0, c->comm),
+                            "MPI_Bcast (geometry)", &c->err);
   }
   if (status == CRYO_OK) {
-    status = cryo_mpi_check(MPI_Bcast(g, (int)(3 * n), MPI_DOUBLE, 0, c->comm),
+    status = cryo_mpi_check(MPI_Bcast(g, (int)(GEOM_NVAR * n), MPI_DOUBLE, 0, c->comm),
                             "MPI_Bcast (geometry)", &c->err);
   }
   if (status == CRYO_OK) {
@@ -92,27 +180,28 @@ static int read_geometry(cryo_component *c) {
       f[k] = &c->fields[cryo_field_find(c, names[k])];
     for (int j = -1; j <= b->ny; ++j)
       for (int i = -1; i <= b->nx; ++i) {
-        f[0]->host[CRYO_CELL(b, i, j)] = cell_value(b, g, b->i0 + i, b->j0 + j);
-        f[5]->host[CRYO_CELL(b, i, j)] = 1.0;
+        f[0]->host[CRYO_CELL(b, i, j)] = cell_value(b, g + GEOM_THK * n, b->i0 + i, b->j0 + j);
+        f[5]->host[CRYO_CELL(b, i, j)] = cell_value(b, g + GEOM_MASK * n, b->i0 + i, b->j0 + j);
       }
     for (int j = -1; j <= b->ny + 1; ++j)
       for (int i = -1; i <= b->nx + 1; ++i) {
         long q = CRYO_NODE(b, i, j);
+        int gi = b->i0 + i, gj = b->j0 + j;
         double v[3];
-        for (int k = 0; k < 3; ++k) {
+        for (int k = GEOM_TOPG; k <= GEOM_BETA2; ++k) {
           const double *a = g + k * n;
-          int gi = b->i0 + i, gj = b->j0 + j;
           v[k] = 0.25 * (cell_value(b, a, gi - 1, gj - 1) + cell_value(b, a, gi, gj - 1) +
                          cell_value(b, a, gi - 1, gj) + cell_value(b, a, gi, gj));
         }
-        f[1]->host[q] = v[0];
-        f[2]->host[q] = v[1];
+        v[GEOM_THK] = node_thickness(b, g + GEOM_THK * n, lp->min_thickness, gi, gj);
+        f[1]->host[q] = v[GEOM_THK];
+        f[2]->host[q] = v[GEOM_TOPG];
         /* the upper surface of floating marine ice is H above z_sl - (rho_i / rho_w) H */
-        const cryo_landice_params *lp = &c->cfg.landice.p;
-        double lower = v[1];
-        if (lp->marine) lower = fmax(lower, lp->sea_level - lp->rho_ice / lp->rho_water * v[0]);
-        f[3]->host[q] = lower + v[0];
-        f[4]->host[q] = found[2] ? v[2] : c->cfg.landice.p.beta2;
+        double lower = v[GEOM_TOPG];
+        if (lp->marine)
+          lower = fmax(lower, lp->sea_level - lp->rho_ice / lp->rho_water * v[GEOM_THK]);
+        f[3]->host[q] = lower + v[GEOM_THK];
+        f[4]->host[q] = found[GEOM_BETA2] ? v[GEOM_BETA2] : lp->beta2;
       }
     for (int k = 0; k < 6; ++k)
       cryo_field_to_device(c, f[k]);
