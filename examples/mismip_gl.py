@@ -23,8 +23,8 @@ it holds `grounded_fraction`):
       --plot gl.png --times 0 100 200
 
 --plot draws the grounding lines (contour grounded_fraction = 0.5, or phi = 0
-with --method flotation) at the requested times (nearest record, years)
-of each file over the bed, as in the plan views of Cornford et al. (2020).
+with --method flotation) at the requested times (nearest record, years;
+times outside a file's records are skipped for that file) over the bed, as in the plan views of Cornford et al. (2020).
 
 Needs numpy, netCDF4 and (for --plot) matplotlib.
 """
@@ -115,8 +115,10 @@ def plot(runs, times, method, out):
     for r in runs:
         field = r["gf"] if method == "fraction" else r["phi"]
         level = 0.5 if method == "fraction" else 0.0
-        for t in times if r["time"].size else []:
-            n = int(np.argmin(np.abs(r["time"] - t)))
+        tt = r["time"]
+        records = sorted({int(np.argmin(np.abs(tt - t))) for t in times
+                          if tt.size and tt[0] - 0.5 <= t <= tt[-1] + 0.5})
+        for n in records:
             cs = ax.contour(r["x"] / 1e3, r["y"] / 1e3, field[n], levels=[level],
                             colors=[colours[k]], linewidths=1.2)
             label = f"{r['path'].rsplit('/', 1)[-1].removesuffix('.nc')} t = {r['time'][n]:g} a"
@@ -127,7 +129,7 @@ def plot(runs, times, method, out):
     ax.set_xlabel("x (km)")
     ax.set_ylabel("y (km)")
     ax.set_aspect("equal")
-    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.12, 1.0))
+    ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.4), ncol=3)
     ax.set_title("MISMIP+ grounding lines (" + ("grounded fraction 0.5" if method == "fraction"
                                                  else "flotation function 0") + ")")
     fig.savefig(out, dpi=130, bbox_inches="tight")
