@@ -1,0 +1,156 @@
+#!/bin/sh
+# MISMIP+ (docs/mismip.md): write the geometry and forcing with
+# scripts/make_mismip.py, spin up to steady state as a chain of restart
+# segments of namelists/mismip_ice0.nml, then run Ice1r (100 a of melt from
+# the last Ice0 state, namelists/mismip_ice1r.nml) and Ice1ra (100 a more
+# without melt, a restart of Ice1r, namelists/mismip_ice1ra.nml). After each
+# segment it prints the grounded area and the centreline grounding line
+# (examples/mismip_gl.py); at the end the Ice1r/Ice1ra tables and a plot.
+#
+#   sh examples/run_mismip.sh            (from the build directory)
+#
+# Environment (defaults in brackets):
+#   CRYODYN      the driver [./cryodyn]
+#   NP           MPI ranks [2]; MPIRUN the launcher [mpirun --oversubscribe -np $NP],
+#                MPIRUN=none runs the driver without a launcher (NP ignored)
+#   OUTDIR       run folder [mismip]
+#   DX           cell size, m [2000]; EXTRA ice-free cells beyond 640 km [2]
+#   SEGMENTS     Ice0 restart segments [100]; SEG_YEARS years each [100]
+#                (run_length counts from start and stops at year 9999:
+#                SEGMENTS x SEG_YEARS <= 9998; continue a longer spin-up with
+#                make_mismip.py --from into a new chain)
+#   ICE1_YEARS   length of Ice1r and of Ice1ra [100]
+#   SKIP_ICE0    1: reuse $OUTDIR/mismip_ice0.nc and go to Ice1r [0]
+#   SET          extra namelist settings for every run, ';'-separated
+#                'name = value' pairs replacing the line of that name
+#                (e.g. SET='newton_rtol = 1.e-3; n_layers = 5')
+#   ICE_FREE_THK thickness written in the ice-free cells [0]; > 0 only for a
+#                build without ice margins, which needs ice everywhere
+#   PYTHON       an interpreter with numpy and netCDF4 (found automatically)
+set -eu
+
+here=$(cd "$(dirname "$0")" && pwd)
+srcdir=$(dirname "$here")
+cryodyn=${CRYODYN:-./cryodyn}
+np=${NP:-2}
+outdir=${OUTDIR:-mismip}
+dx=${DX:-2000}
+extra=${EXTRA:-2}
+segments=${SEGMENTS:-100}
+seg_years=${SEG_YEARS:-100}
+ice1_years=${ICE1_YEARS:-100}
+skip_ice0=${SKIP_ICE0:-0}
+settings=${SET:-}
+ice_free_thk=${ICE_FREE_THK:-0}
+year=31536000
+
+find_python() {
+  for p in ${PYTHON:-} python3 /usr/bin/python3; do
+    if command -v "$p" >/dev/null 2>&1 && "$p" -c 'import numpy, netCDF4' 2>/dev/null; then
+      echo "$p"
+      return 0
+    fi
+  done
+  echo "run_mismip: error: no python3 with numpy and netCDF4 (Debian: python3-numpy python3-netcdf4)" >&2
+  return 1
+}
+python=$(find_python)
+
+case $cryodyn in /*) ;; *) cryodyn=$(pwd)/$cryodyn ;; esac
+[ -x "$cryodyn" ] || { echo "run_mismip: error: $cryodyn not found (run make first)" >&2; exit 1; }
+if [ "${MPIRUN:-}" = none ]; then
+  launch=""
+else
+  launch=${MPIRUN:-mpirun --oversubscribe -np $np}
+fi
+if [ "$(id -u)" -eq 0 ]; then
+  export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+fi
+if [ $((segments * seg_years)) -gt 9998 ]; then
+  echo "run_mismip: error: SEGMENTS x SEG_YEARS = $((segments * seg_years)) a runs past year 9999" >&2
+  exit 1
+fi
+
+mkdir -p "$outdir"
+cd "$outdir"
+
+# namelist TEMPLATE OUT [name=value ...]: copy with the grid of this run,
+# the SET settings and the given replacements.
+namelist() {
+  src=$1 dst=$2
+  shift 2
+  cp "$src" "$dst"
+  sed -i -e "s/^\( *\)nx = [0-9]*, ny = [0-9]*/\1nx = $nx, ny = $ny/" \
+    -e "s/^\( *\)dx = [0-9.]*, dy = [0-9.]*/\1dx = $dx., dy = $dx./" "$dst"
+  old_ifs=$IFS
+  IFS=';'
+  for kv in $settings "$@"; do
+    IFS=$old_ifs
+    name=$(echo "$kv" | sed 's/^ *\([a-z_0-9]*\) *=.*/\1/')
+    value=$(echo "$kv" | sed 's/^[^=]*= *//')
+    [ -n "$name" ] || continue
+    grep -q "^ *$name = " "$dst" || { echo "run_mismip: error: $dst has no '$name'" >&2; exit 1; }
+    sed -i "s|^\( *\)$name = [^!]*|\1$name = $value |" "$dst"
+    IFS=';'
+  done
+  IFS=$old_ifs
+}
+
+gl() {
+  "$python" "$srcdir/examples/mismip_gl.py" "$@"
+}
+
+# restart name at the start of model year Y: <prefix>.YYYY-01-01-00000.nc
+restart_at() {
+  printf '%s.%04d-01-01-00000.nc' "$1" "$2"
+}
+
+grid=$("$python" "$srcdir/scripts/make_mismip.py" --dx "$dx" --extra-cells "$extra" \
+  --ice-free-thk "$ice_free_thk" --forcing mismip_forcing.nc mismip_geometry.nc)
+grid=$(echo "$grid" | head -1)
+echo "run_mismip: $grid"
+nx=$(echo "$grid" | sed 's/.*nx = \([0-9]*\).*/\1/')
+ny=$(echo "$grid" | sed 's/.*ny = \([0-9]*\).*/\1/')
+
+if [ "$skip_ice0" != 1 ]; then
+  rm -f mismip_ice0.nc
+  k=1
+  while [ "$k" -le "$segments" ]; do
+    restart_in="''"
+    [ "$k" -gt 1 ] && restart_in="'$(restart_at mismip_ice0_restart $((1 + (k - 1) * seg_years)))'"
+    namelist "$srcdir/namelists/mismip_ice0.nml" ice0_seg.nml \
+      "run_length = $((k * seg_years * year))." "restart_in = $restart_in"
+    $launch "$cryodyn" ice0_seg.nml > ice0_seg$k.log 2>&1 || {
+      echo "run_mismip: error: Ice0 segment $k failed, see $outdir/ice0_seg$k.log:" >&2
+      tail -3 "ice0_seg$k.log" >&2
+      exit 1
+    }
+    printf 'Ice0 segment %d/%d: ' "$k" "$segments"
+    gl mismip_ice0.nc --last | tail -1
+    k=$((k + 1))
+  done
+fi
+
+# Ice1r: a cold start from the last Ice0 thickness, t = 0 to ICE1_YEARS.
+"$python" "$srcdir/scripts/make_mismip.py" --dx "$dx" --extra-cells "$extra" \
+  --ice-free-thk "$ice_free_thk" --from mismip_ice0.nc mismip_ice1r_geometry.nc > /dev/null
+rm -f mismip_ice1r.nc mismip_ice1ra.nc
+namelist "$srcdir/namelists/mismip_ice1r.nml" ice1r.nml "run_length = $((ice1_years * year))."
+$launch "$cryodyn" ice1r.nml > ice1r.log 2>&1 || {
+  echo "run_mismip: error: Ice1r failed, see $outdir/ice1r.log:" >&2
+  tail -3 ice1r.log >&2
+  exit 1
+}
+# Ice1ra: a restart of Ice1r at t = ICE1_YEARS without melt, to 2 ICE1_YEARS.
+namelist "$srcdir/namelists/mismip_ice1ra.nml" ice1ra.nml \
+  "run_length = $((2 * ice1_years * year))." \
+  "restart_in = '$(restart_at mismip_ice1r_restart $((1 + ice1_years)))'"
+$launch "$cryodyn" ice1ra.nml > ice1ra.log 2>&1 || {
+  echo "run_mismip: error: Ice1ra failed, see $outdir/ice1ra.log:" >&2
+  tail -3 ice1ra.log >&2
+  exit 1
+}
+gl mismip_ice1r.nc mismip_ice1ra.nc --table
+gl mismip_ice1r.nc mismip_ice1ra.nc --plot mismip_gl.png \
+  --times 0 "$ice1_years" "$((2 * ice1_years))"
+echo "run_mismip: outputs in $outdir/"

@@ -1,0 +1,187 @@
+#!/usr/bin/env python3
+"""MISMIP+ geometry (and forcing) for cryodyn's land ice (docs/mismip.md).
+
+Writes the geometry file of &cryo_landice case = 'file' (namelists/README.md,
+`&cryo_landice`): cell-centred (y, x) variables
+  thk           ice thickness, m: --thk-init where x <= 640 km, 0 beyond
+                (or the last record of --from)
+  topg          bed elevation, m, the MISMIP+ bed at the cell centre
+  calving_mask  1 where ice may exist (x <= 640 km), 0 beyond
+and no beta2 (the friction is the namelist's Weertman or Schoof law).
+
+The bed is that of Asay-Davis et al. (2016), GMD 9, 2471-2497, Eq. 1-4:
+  B(x, y)  = max(Bx(x) + By(y), B_deep)
+  Bx(x)    = B0 + B2 xt^2 + B4 xt^4 + B6 xt^6,  xt = x / x_bar
+  By(y)    = dc / (1 + exp(-2 (y - Ly/2 - wc) / fc))
+           + dc / (1 + exp( 2 (y - Ly/2 + wc) / fc))
+with the constants below. Cells are dx x dx, cell (i, j) centred at
+((i + 1/2) dx, (j + 1/2) dx); x covers [0, 640 km + extra_cells dx] so that
+the calving front at 640 km lies inside the domain, y covers [0, 80 km]
+([0, 40 km] with --half: the bed and forcing are symmetric about the channel
+axis y = 40 km, so its free-slip mirror plane stands for the other half;
+grounded areas of a half run must be doubled, which examples/mismip_gl.py
+does).
+
+--forcing FILE also writes the NetCDF forcing of &cryo_run forcing = 'netcdf'
+(namelists/README.md, NetCDF forcing file): smb = 0.3 m/a of ice in
+kg m-2 s-1 and basal_melt = 0 (the Ice1 melt is computed in cryodyn with
+melt_source = 'mismip+'), two records spanning years 1 to 9999 of the
+noleap calendar, constant in time.
+
+Usage:
+  python3 scripts/make_mismip.py [--dx 2000] [--thk-init 100] [--extra-cells 2]
+      [--half] [--from RUN.nc] [--forcing FORCING.nc] OUT.nc
+Prints nx, ny, dx for &cryo_grid.
+
+Needs numpy and netCDF4 (Debian: python3-numpy, python3-netcdf4).
+"""
+
+import argparse
+import sys
+
+import numpy as np
+
+# Asay-Davis et al. (2016), Table 1 (bed) and Sect. 3 (domain, accumulation)
+LX = 640.0e3  # m, calving front position
+LY = 80.0e3  # m, domain width
+X_BAR = 300.0e3  # m, bed length scale
+B0, B2, B4, B6 = -150.0, -728.8, 343.91, -50.57  # m
+B_DEEP = -720.0  # m
+FC = 4.0e3  # m, width of the channel side walls
+DC = 500.0  # m, depth of the trough below the walls
+WC = 24.0e3  # m, half-width of the trough
+ACCUMULATION = 0.3  # m a-1 of ice
+RHO_ICE = 918.0  # kg m-3
+YEAR = 365.0 * 86400.0  # s, the 365-day year of the land-ice kernels
+
+
+def bed(x, y):
+    """MISMIP+ bed elevation (m) at x, y (m, full-width coordinates)."""
+    xt = x / X_BAR
+    bx = B0 + B2 * xt**2 + B4 * xt**4 + B6 * xt**6
+    by = DC / (1.0 + np.exp(-2.0 * (y - LY / 2 - WC) / FC)) + DC / (
+        1.0 + np.exp(2.0 * (y - LY / 2 + WC) / FC)
+    )
+    return np.maximum(bx + by, B_DEEP)
+
+
+def thickness_from(path, shape):
+    """Last thickness record (y, x) of a cryodyn output or restart file."""
+    from netCDF4 import Dataset
+
+    with Dataset(path) as nc:
+        if "thk" not in nc.variables:
+            sys.exit(f"make_mismip.py: {path} has no variable thk")
+        v = nc.variables["thk"]
+        dims = v.dimensions
+        if dims[0] == "time":  # output file: (time, y, x)
+            thk = np.asarray(v[-1, :, :], dtype=float)
+        elif dims[:2] == ("y", "x"):  # restart file: (y, x, nlev1)
+            thk = np.asarray(v[:, :, 0], dtype=float)
+        else:
+            sys.exit(f"make_mismip.py: {path}: thk has dimensions {dims}, expected "
+                     "(time, y, x) or (y, x, nlev1)")
+    if thk.shape != shape:
+        sys.exit(f"make_mismip.py: {path}: thk is {thk.shape[1]} x {thk.shape[0]} cells, "
+                 f"this grid is {shape[1]} x {shape[0]} (same --dx, --extra-cells, --half)")
+    return thk
+
+
+def write_geometry(path, x, y, thk, topg, mask, attrs):
+    from netCDF4 import Dataset
+
+    with Dataset(path, "w", format="NETCDF3_64BIT_OFFSET") as nc:
+        nc.createDimension("x", x.size)
+        nc.createDimension("y", y.size)
+        for name, val, long in (("x", x, "x of cell centres"), ("y", y, "y of cell centres")):
+            v = nc.createVariable(name, "f8", (name,))
+            v.units, v.long_name = "m", long
+            v[:] = val
+        for name, val, units, long in (
+            ("thk", thk, "m", "land ice thickness"),
+            ("topg", topg, "m", "bed elevation (MISMIP+, Asay-Davis et al. 2016)"),
+            ("calving_mask", mask, "1", "1 where ice may exist (x <= 640 km), 0 beyond"),
+        ):
+            v = nc.createVariable(name, "f8", ("y", "x"))
+            v.units, v.long_name = units, long
+            v[:] = val
+        nc.setncatts(attrs)
+
+
+def write_forcing(path, nx, ny, attrs):
+    """smb (0.3 m/a of ice) and basal_melt (0) on a noleap axis, years 1-9999."""
+    from netCDF4 import Dataset
+
+    smb = RHO_ICE * ACCUMULATION / YEAR  # kg m-2 s-1
+    with Dataset(path, "w", format="NETCDF3_64BIT_OFFSET") as nc:
+        nc.createDimension("time", None)
+        nc.createDimension("y", ny)
+        nc.createDimension("x", nx)
+        t = nc.createVariable("time", "f8", ("time",))
+        t.units = "days since 0001-01-01 00:00:00"
+        t.calendar = "noleap"
+        t[:] = [0.0, 9999.0 * 365.0]
+        for name, val, long in (
+            ("smb", smb, "surface mass balance, 0.3 m a-1 of ice, > 0 gain"),
+            ("basal_melt", 0.0, "sub-shelf melt, > 0 loss (Ice1 melt is computed in cryodyn)"),
+        ):
+            v = nc.createVariable(name, "f8", ("time", "y", "x"))
+            v.units, v.long_name = "kg m-2 s-1", long
+            v[:] = np.full((2, ny, nx), val)
+        nc.setncatts(attrs)
+    return smb
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("output", help="geometry file to write")
+    ap.add_argument("--dx", type=float, default=2000.0, help="cell size, m (default 2000)")
+    ap.add_argument("--thk-init", type=float, default=100.0,
+                    help="uniform initial thickness where x <= 640 km, m (default 100)")
+    ap.add_argument("--extra-cells", type=int, default=2,
+                    help="ice-free cells beyond x = 640 km (default 2)")
+    ap.add_argument("--half", action="store_true",
+                    help="y in [0, 40 km] only, mirror plane at the channel axis y = 40 km")
+    ap.add_argument("--from", dest="from_file", metavar="FILE",
+                    help="take thk from the last record of a cryodyn output or restart")
+    ap.add_argument("--ice-free-thk", type=float, default=0.0,
+                    help="thickness written beyond 640 km, m (default 0; > 0 only for builds "
+                    "that need ice everywhere)")
+    ap.add_argument("--forcing", metavar="FILE", help="also write the smb forcing file")
+    a = ap.parse_args(argv)
+
+    width = LY / 2 if a.half else LY
+    if a.dx <= 0 or LX % a.dx or width % a.dx:
+        sys.exit(f"make_mismip.py: --dx {a.dx:g} m must divide 640 km and {width / 1e3:g} km")
+    if a.extra_cells < 1:
+        sys.exit("make_mismip.py: --extra-cells must be >= 1 (the front inside the domain)")
+    nx = int(round(LX / a.dx)) + a.extra_cells
+    ny = int(round(width / a.dx))
+    x = (np.arange(nx) + 0.5) * a.dx
+    y = (np.arange(ny) + 0.5) * a.dx
+    X, Y = np.meshgrid(x, y)
+    topg = bed(X, Y)
+    mask = (X <= LX).astype(float)
+    if a.from_file:
+        thk = thickness_from(a.from_file, (ny, nx)) * mask
+    else:
+        thk = a.thk_init * mask
+    thk = np.where(mask > 0, thk, a.ice_free_thk)
+
+    attrs = {
+        "title": "MISMIP+ geometry (Asay-Davis et al. 2016, GMD 9, 2471-2497)",
+        "source": "cryodyn scripts/make_mismip.py",
+        "dx": a.dx,
+        "mismip_half": int(a.half),
+        "thk_from": a.from_file or f"uniform {a.thk_init:g} m",
+    }
+    write_geometry(a.output, x, y, thk, topg, mask, attrs)
+    print(f"nx = {nx}, ny = {ny}, dx = {a.dx:g}, dy = {a.dx:g}")
+    if a.forcing:
+        smb = write_forcing(a.forcing, nx, ny, {"title": "MISMIP+ forcing", "source": attrs["source"]})
+        print(f"forcing {a.forcing}: smb = {smb:.6e} kg m-2 s-1, basal_melt = 0")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
