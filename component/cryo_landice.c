@@ -108,31 +108,14 @@ static int check_geometry_cell(cryo_component *c, const char *path, const double
   return CRYO_OK;
 }
 
-/* Node value of thickness at global node (gi, gj): the mean over the 4
- * surrounding cells (i-1, j-1), (i, j-1), (i-1, j), (i, j) (wrapped or
- * clamped) with thk >= min_thickness, summed in that order; 0 if none has
- * ice. The thickness kernels use the same rule. */
-static double node_thickness(const cryo_block *b, const double *thk, double min_thickness, int gi,
-                             int gj) {
-  double sum = 0.0;
-  int count = 0;
-  for (int k = 0; k < 4; ++k) {
-    double h = cell_value(b, thk, gi - 1 + (k & 1), gj - 1 + (k >> 1));
-    if (h >= min_thickness) {
-      sum += h;
-      ++count;
-    }
-  }
-  return count ? sum / count : 0.0;
-}
-
 /* &cryo_landice case = 'file' (namelists/README.md, &cryo_landice, its
  * geometry file paragraph): cell-centred thickness `thk` (m, >= 0; cells
  * thinner than min_thickness are ice-free) and bed `topg` (m, dims (y, x)),
  * optional basal friction `beta2` (Pa a m-1), surface `usrf` (m, checked
  * against thk and topg, not stored) and `calving_mask` (0 or 1, absent = 1).
- * Node thickness is the mean of the surrounding ice cells (node_thickness),
- * node bed and beta2 the means of the 4 surrounding cells. Surface and bed
+ * Node bed and beta2 are the means of the 4 surrounding cells, node
+ * thickness and surface those of the thickness kernels
+ * (cryo_landice_thickness_nodes: the mean of the surrounding ice cells). Surface and bed
  * sit on a plane tilted by background_slope degrees in x (like the ISMIP-HOM
  * cases, so that a periodic geometry can flow). Read and checked on rank 0,
  * broadcast; every rank returns rank 0's error. */
@@ -193,18 +176,14 @@ static int read_geometry(cryo_component *c) {
           v[k] = 0.25 * (cell_value(b, a, gi - 1, gj - 1) + cell_value(b, a, gi, gj - 1) +
                          cell_value(b, a, gi - 1, gj) + cell_value(b, a, gi, gj));
         }
-        v[GEOM_THK] = node_thickness(b, g + GEOM_THK * n, lp->min_thickness, gi, gj);
-        f[1]->host[q] = v[GEOM_THK];
         f[2]->host[q] = v[GEOM_TOPG];
-        /* the upper surface of floating marine ice is H above z_sl - (rho_i / rho_w) H */
-        double lower = v[GEOM_TOPG];
-        if (lp->marine)
-          lower = fmax(lower, lp->sea_level - lp->rho_ice / lp->rho_water * v[GEOM_THK]);
-        f[3]->host[q] = lower + v[GEOM_THK];
         f[4]->host[q] = found[GEOM_BETA2] ? v[GEOM_BETA2] : lp->beta2;
       }
     for (int k = 0; k < 6; ++k)
       cryo_field_to_device(c, f[k]);
+    cryo_landice_thickness_nodes(b, lp, f[0]->dev, f[2]->dev, f[1]->dev, f[3]->dev);
+    double *h[2] = {f[1]->dev, f[3]->dev};
+    status = c->ops.halo(c->ops.ctx, CRYO_AT_NODE, 1, 2, h);
     c->cfg.landice.p.slope_x = -tan(c->cfg.landice.background_slope * M_PI / 180.0);
     c->cfg.landice.p.slope_y = 0.0;
   }
