@@ -33,7 +33,8 @@
 # the Arctic case (a 25 km polar stereographic grid file with land, docs/arctic.md)
 # for one day on 1 and 2 ranks, and for 6 hours with dG1 tracers on 1 and 2 ranks;
 # land ice with the Weertman law (ISMIP-HOM C geometry) and a grounded marine
-# slab on the Schoof law, on 1 and 2 ranks. Ranks take the node's GPUs in turn: on one
+# slab on the Schoof law, and MISMIP+ at 8 km for 10 years (margins, calving
+# mask, flotation), on 1 and 2 ranks. Ranks take the node's GPUs in turn: on one
 # GPU they share it, on several each has its own. `run` also times the 2 km
 # cyclone for 2 days and the Arctic case for 30 days (no CPU twins: hours on
 # two cores); GPU_CHECK_TIMING=0 skips them.
@@ -74,7 +75,9 @@ arctic_dg1_2ranks 2 arctic_dg1
 landice_weertman 1 landice_weertman
 landice_weertman_2ranks 2 landice_weertman
 landice_schoof_marine 1 landice_schoof_marine
-landice_schoof_marine_2ranks 2 landice_schoof_marine"
+landice_schoof_marine_2ranks 2 landice_schoof_marine
+landice_mismip 1 landice_mismip
+landice_mismip_2ranks 2 landice_mismip"
 
 # Write case NAME's namelist (from the shipped ones in SRC/namelists) and
 # inputs into the current directory; print the output file's name.
@@ -140,6 +143,20 @@ EOF
 /
 EOF
       echo landice_schoof_marine.nc ;;
+    landice_mismip*)
+      # MISMIP+ at 8 km from its 100 m start (docs/mismip.md), 10 years:
+      # ice-free cells beyond the calving mask, margin loads, flotation,
+      # free-slip walls, the MISMIP+ melt
+      sed -e 's/^ *run_length = .*/  run_length = 315360000./' \
+        -e 's/^ *output_interval = .*/  output_interval = 157680000./' \
+        -e "s/^ *output_file = .*/  output_file = 'landice_mismip.nc'/" \
+        -e "s/^ *restart_out = .*/  restart_out = ''/" \
+        -e 's/^ *nx = .*/  nx = 82, ny = 10/' -e 's/^ *dx = .*/  dx = 8000., dy = 8000./' \
+        -e 's/^ *n_layers = .*/  n_layers = 5/' -e 's/^ *dt = .*/  dt = 31536000./' \
+        -e "s/^ *melt_source = .*/  melt_source = 'mismip+'/" \
+        "$2/namelists/mismip_ice0.nml" > case.nml
+      cp "$2/mismip/mismip_geometry.nc" "$2/mismip/mismip_forcing.nc" .
+      echo landice_mismip.nc ;;
     arctic_dg1*)
       # the same with dG1 tracers (the quadrilateral dG1 transport), 6 hours
       sed -e 's/^ *run_length = .*/  run_length = 21600/' \
@@ -343,6 +360,9 @@ build() {
   # the Arctic grid and forcing: the generator needs the tools environment
   # of scripts/install-deps.sh (global-land-mask)
   "$(sh "$src/scripts/tools-python")" "$src/scripts/make_arctic.py" --out-dir "$pack/arctic" > /dev/null
+  mkdir -p "$pack/mismip"
+  "$(find_python)" "$src/scripts/make_mismip.py" --dx 8000 --forcing "$pack/mismip/mismip_forcing.nc" \
+    "$pack/mismip/mismip_geometry.nc" > /dev/null
   write_reader "$pack/ncread.py"
   echo "$cases" | while read -r name np ref; do
     [ "$name" = "$ref" ] || continue
@@ -802,7 +822,8 @@ from ncread import read_doubles as read
 # relative to the largest magnitude of each variable.
 tolerance = {"cyclone_8km": 1e-10, "free_drift": 1e-10, "ismip_hom_a_L80": 1e-12,
              "landice_evolve": 1e-12, "arctic": 1e-10, "arctic_dg1": 1e-10,
-             "landice_weertman": 1e-10, "landice_schoof_marine": 1e-10}
+             "landice_weertman": 1e-10, "landice_schoof_marine": 1e-10,
+             "landice_mismip": 1e-10}
 
 def out_name(case_dir):
     return open(os.path.join(case_dir, "output_name")).read().strip()
