@@ -373,8 +373,13 @@ static int landice_advance(cryo_component *c, long long seconds) {
   for (long k = 0; k < nsteps; ++k) {
     CRYO_CALL(cryo_landice_solve_velocity(b, &lc->p, &m->s, &c->ops, m->log, NEWTON_LOG, &m->nlog,
                                           &c->err));
-    if (lc->evolve_thickness)
+    if (lc->evolve_thickness) {
       CRYO_CALL(cryo_landice_evolve_thickness(b, &lc->p, &m->s, &c->ops, NULL, &c->err));
+      /* output and restarts show the fraction of the thickness they hold */
+      if (lc->p.marine)
+        cryo_landice_grounded_fraction(b, &lc->p, m->s.bed, m->s.thk_node, m->s.thk,
+                                       m->s.grounded_fraction);
+    }
   }
   return landice_check(c, c->clock.time + seconds);
 }
