@@ -256,11 +256,6 @@ static int landice_create(cryo_component *c) {
     CRYO_CALL(read_geometry(c));
   else
     CRYO_CALL(cryo_landice_geometry(&c->grid.block, p, &m->s, &c->err));
-  /* the initial output's; each velocity solve refreshes it */
-  if (p->marine)
-    cryo_landice_grounded_fraction(&c->grid.block, p, m->s.bed, m->s.thk_node, m->s.thk,
-                                   m->s.grounded_fraction);
-
   const char *forcing = c->cfg.run.forcing;
   m->analytic = !strcmp(forcing, "analytic");
   m->host = !strcmp(forcing, "host");
@@ -373,13 +368,8 @@ static int landice_advance(cryo_component *c, long long seconds) {
   for (long k = 0; k < nsteps; ++k) {
     CRYO_CALL(cryo_landice_solve_velocity(b, &lc->p, &m->s, &c->ops, m->log, NEWTON_LOG, &m->nlog,
                                           &c->err));
-    if (lc->evolve_thickness) {
+    if (lc->evolve_thickness)
       CRYO_CALL(cryo_landice_evolve_thickness(b, &lc->p, &m->s, &c->ops, NULL, &c->err));
-      /* output and restarts show the fraction of the thickness they hold */
-      if (lc->p.marine)
-        cryo_landice_grounded_fraction(b, &lc->p, m->s.bed, m->s.thk_node, m->s.thk,
-                                       m->s.grounded_fraction);
-    }
   }
   return landice_check(c, c->clock.time + seconds);
 }
@@ -403,10 +393,17 @@ static int landice_put_results(cryo_component *c, long long t) {
   return CRYO_OK;
 }
 
+/* Output fields of the current state: altitudes, and the grounded fraction
+ * of the thickness the record holds (the solve's is that of the step's
+ * start, and a restart brings thickness without it). */
 static int landice_diagnose(cryo_component *c) {
   landice_model *m = c->model_data;
-  cryo_landice_altitudes(&c->grid.block, &c->cfg.landice.p, m->s.thk_node, m->s.bed, m->altitude[0],
+  const cryo_landice_params *p = &c->cfg.landice.p;
+  cryo_landice_altitudes(&c->grid.block, p, m->s.thk_node, m->s.bed, m->altitude[0],
                          m->altitude[1]);
+  if (p->marine)
+    cryo_landice_grounded_fraction(&c->grid.block, p, m->s.bed, m->s.thk_node, m->s.thk,
+                                   m->s.grounded_fraction);
   return CRYO_OK;
 }
 
@@ -420,6 +417,7 @@ static int landice_summary(cryo_component *c, char *buf, int len) {
   int n = snprintf(buf, (size_t)len, "volume %.6e m3  Newton steps %d  |R| %.3e -> %.3e", volume,
                    m->nlog, r0, r1);
   if (c->cfg.landice.p.marine && n > 0 && n < len) {
+    CRYO_CALL(landice_diagnose(c));
     double grounded;
     CRYO_CALL(cryo_landice_cell_sum(b, m->s.grounded_fraction, &c->ops, &grounded, &c->err));
     n += snprintf(buf + n, (size_t)(len - n), "  grounded %.6e m2", grounded * b->dx * b->dy);
