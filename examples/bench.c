@@ -1135,9 +1135,11 @@ static void bench_landice(int n, int nz, int reps, int check_jacobian) {
   r.bed = host_alloc(nnode);
   r.thk_node = host_alloc(nnode);
   r.beta2 = host_alloc(nnode);
+  r.thk = host_alloc(CRYO_NCELL(&c.b));
   to_host(r.bed, c.s.bed, nnode);
   to_host(r.thk_node, c.s.thk_node, nnode);
   to_host(r.beta2, c.s.beta2, nnode);
+  to_host(r.thk, c.s.thk, CRYO_NCELL(&c.b));
   r.res = host_alloc(nvel);
   cryo_err rerr;
   cryo_err_clear(&rerr);
@@ -1165,14 +1167,16 @@ static void bench_landice(int n, int nz, int reps, int check_jacobian) {
   }
 
   /* floors: velocity (nlev values) read at the (n+3)^2 nodes the element
-   * columns [-1, n] touch, bed, thk_node, beta2 at those nodes; residual
+   * columns [-1, n] touch, bed, thk_node, beta2 at those nodes, the cell
+   * thickness of the (n+2)^2 columns (which carry ice); residual
    * written at the (n+1)^2 computed rows; the Jacobian writes the blocks
    * that exist: 27 per node level, 18 at the bed and surface levels */
   const double nodes_rd = (double)nnode, rows = (double)(n + 1) * (n + 1);
   const double elems = (double)n * n * nz;
   const double blocks = rows * (27.0 * (nz + 1) - 18.0);
-  const double b_res = 8.0 * (nodes_rd * (nlev + 3) + rows * nlev);
-  const double b_jac = 8.0 * (nodes_rd * (nlev + 3) + 4.0 * blocks);
+  const double cols = (n + 2.0) * (n + 2.0);
+  const double b_res = 8.0 * (nodes_rd * (nlev + 3) + cols + rows * nlev);
+  const double b_jac = 8.0 * (nodes_rd * (nlev + 3) + cols + 4.0 * blocks);
   const double b_mv = 8.0 * (4.0 * blocks + nodes_rd * nlev + rows * nlev);
   /* the colour launches compute every element of the columns [-1, n] */
   const double f_res = FLOPS_RESIDUAL_ELEMENT * (n + 2.0) * (n + 2.0) * nz;
@@ -1191,6 +1195,7 @@ static void bench_landice(int n, int nz, int reps, int check_jacobian) {
   free(r.bed);
   free(r.thk_node);
   free(r.beta2);
+  free(r.thk);
   free(r.res);
   free(vel);
   dev_free(c.vel);
