@@ -24,9 +24,12 @@
  * Lateral boundaries: periodic (block->periodic_x/y, the halo wraps; the
  * solver needs an even number of cells in a periodic direction so that a node
  * and its periodic image hold the same bits), or on a
- * non-periodic global edge either free (natural: zero lateral stress, elements
- * outside the domain do not exist) or Dirichlet (velocity held at its value on
- * entry at the edge nodes). Bed: no slip (u = 0) or friction by one of the
+ * non-periodic global edge free (natural: zero lateral stress, elements
+ * outside the domain do not exist), Dirichlet (velocity held at its value on
+ * entry at the edge nodes) or free slip (normal velocity 0). Margins: columns
+ * whose cell is thinner than min_thickness are ice-free (not assembled, their
+ * nodes fixed at 0), and faces between ice and ice-free columns carry the
+ * hydrostatic load of kernels/landice_front.c. Bed: no slip (u = 0) or friction by one of the
  * sliding laws (linear beta2 u, Weertman power law, Schoof regularized Coulomb).
  */
 #ifndef CRYO_LANDICE_H
@@ -311,7 +314,8 @@ void cryo_landice_matvec(const cryo_block *b, const cryo_landice_params *p, cons
  * one for the converged state (linear_iterations 0, step_length 0); *n_log
  * (may be NULL) their count. Errors: CRYO_ERR_SOLVER with the residual
  * numbers when Newton reaches neither newton_rtol nor newton_atol in
- * newton_max_iter steps or the line search fails; CRYO_ERR_DATA for a node thickness <= 0 or NaN;
+ * newton_max_iter steps or the line search fails; CRYO_ERR_DATA for a negative, NaN or Inf
+ * node or cell thickness;
  * CRYO_ERR_RANGE for bad params or an odd cell count in a periodic direction. */
 int cryo_landice_solve_velocity(const cryo_block *b, const cryo_landice_params *p,
                                 cryo_landice_state *s, const cryo_comm_ops *ops,
