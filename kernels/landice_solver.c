@@ -489,9 +489,15 @@ static int landice_cg(const cryo_block *b, const cryo_landice_params *p, cryo_la
     CRYO_CALL(landice_halo_node(ops, nlev, s->cg_p));
     landice_matvec(b, p, s->matrix, s->cg_p, s->cg_q);
     CRYO_CALL(landice_dot(b, nlev, s->cg_p, s->cg_q, ops, &pq, err));
+    /* The exact Jacobian is positive definite whenever every piece of ice is
+     * held (friction on a grounded bed, or a fixed edge); a direction of no
+     * resistance is a body that can move freely. */
     CRYO_CHECK(pq > 0.0, err, CRYO_ERR_SOLVER,
-               "land-ice CG: p.Jp = %g at iteration %d, the Jacobian is not positive definite", pq,
-               it);
+               "land-ice CG: p.Jp = %g at iteration %d, the Jacobian is not positive definite: "
+               "usually some ice is held by nothing (no grounded bed with friction, no fixed or "
+               "free-slip edge: an iceberg, a shelf whose grounded part has gone, a floating "
+               "domain with free edges), so its velocity is not unique",
+               pq, it);
     /* z and r.z are computed before the convergence test, which they do not
      * change: one pass for r.r and r.z instead of two */
     landice_cg_step(b, p, rz / pq, s);

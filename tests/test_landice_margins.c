@@ -27,6 +27,8 @@
  *    factor 0.6 for H/L = 1/200 (1.95e-5: first order in H/L).
  *    Without the front load the shelf would not move (u = 0 everywhere): the
  *    test fails for a missing or wrongly signed load.
+ *    The same shelf with a free edge at x = 0 is held by nothing: the solve
+ *    stops with CRYO_ERR_SOLVER saying so ("held by nothing").
  * 2. A land-terminating block (thk 400 m on a flat bed at 0 over 6 x 6 of
  *    10 x 10 cells, no slip at the bed, free edges): its faces are pushed
  *    out by rho_i g (s - z): the velocity is outward and symmetric (u at x
@@ -44,6 +46,7 @@
 #include <CUnit/Basic.h>
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "test_landice_common.h"
 
@@ -154,6 +157,27 @@ static void test_shelf_flowline(void) {
   CU_ASSERT(f1 < 1e-4 && f2 < 0.6 * f1);
 }
 
+/* The shelf with a free edge at x = 0 instead of the divide: nothing holds
+ * the floating ice against its front load, the Jacobian is singular, and
+ * the error says so in terms of the ice, not only of the matrix. */
+static void test_unheld_shelf(void) {
+  const shelf_case c = {20, 2500.0, 500.0, -2000.0, 0.0, 4};
+  cryo_block b;
+  cryo_landice_params p;
+  cryo_landice_state s;
+  test_li_ctx ctx;
+  CU_ASSERT_FATAL(shelf_setup(&c, &b, &p, &s, &ctx));
+  p.lateral_bc = CRYO_LANDICE_LATERAL_FREE;
+  cryo_comm_ops ops = test_li_ops(&ctx);
+  cryo_err err;
+  cryo_err_clear(&err);
+  CU_ASSERT(cryo_landice_solve_velocity(&b, &p, &s, &ops, NULL, 0, NULL, &err) == CRYO_ERR_SOLVER);
+  CU_ASSERT(strstr(err.msg, "not positive definite") != NULL);
+  CU_ASSERT(strstr(err.msg, "held by nothing") != NULL);
+  printf("\n  %s", err.msg);
+  test_li_free(&p, &s);
+}
+
 static void test_land_block(void) {
   cryo_block b = test_li_block(10, 10, 1000.0, 1000.0, 0);
   cryo_landice_params p;
@@ -259,6 +283,7 @@ int main(void) {
   if (CU_initialize_registry() != CUE_SUCCESS) return 1;
   CU_pSuite suite = CU_add_suite("landice_margins", NULL, NULL);
   CU_add_test(suite, "shelf flowline against SSA", test_shelf_flowline);
+  CU_add_test(suite, "floating ice held by nothing is a named error", test_unheld_shelf);
   CU_add_test(suite, "land-terminating block", test_land_block);
   CU_add_test(suite, "mass budget with melt and calving", test_mass_budget);
   CU_basic_set_mode(CU_BRM_VERBOSE);
