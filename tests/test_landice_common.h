@@ -92,6 +92,15 @@ static inline int test_li_alloc(const cryo_block *b, const cryo_landice_params *
   return 1;
 }
 
+/* Node thickness and surface from s->thk and s->bed as the thickness step
+ * makes them (cryo_landice_thickness_nodes), halo filled. */
+static inline void test_li_nodes_from_cells(test_li_ctx *ctx, const cryo_landice_params *p,
+                                            cryo_landice_state *s) {
+  cryo_landice_thickness_nodes(ctx->b, p, s->thk, s->bed, s->thk_node, s->usrf);
+  double *f[2] = {s->thk_node, s->usrf};
+  test_li_halo(ctx, CRYO_AT_NODE, 1, 2, f);
+}
+
 static inline void test_li_free(const cryo_landice_params *p, cryo_landice_state *s) {
   const cryo_landice_array_info *t;
   int n = cryo_landice_arrays(p, &t);

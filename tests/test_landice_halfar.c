@@ -145,9 +145,7 @@ static void halfar_run(const halfar_grid *g, halfar_result *r0, halfar_result *r
       s.thk[CRYO_CELL(&b, i, j)] =
           own ? halfar_thk(hypot((i + 0.5) * dx, (j + 0.5) * dx), 1.0) : 0.0;
     }
-  cryo_landice_thickness_nodes(&b, &p, s.thk, s.bed, s.thk_node, s.usrf);
-  double *f[2] = {s.thk_node, s.usrf};
-  test_li_halo(&ctx, CRYO_AT_NODE, 1, 2, f);
+  test_li_nodes_from_cells(&ctx, &p, &s);
   /* D_max = max_r Gamma H^5 |grad H|^2 = (16/49) (2 / 3^(3/2)) Gamma H0^7 / R0^2
    * (about 0.126 Gamma H0^7 / R0^2) at t0 */
   const double t0 = halfar_t0(&p);

@@ -85,9 +85,7 @@ static int shelf_setup(const shelf_case *c, cryo_block *b, cryo_landice_params *
       s->bed[n] = c->bed + c->bed_dx * i * c->dx;
       s->beta2[n] = p->beta2;
     }
-  cryo_landice_thickness_nodes(b, p, s->thk, s->bed, s->thk_node, s->usrf);
-  double *f[2] = {s->thk_node, s->usrf};
-  test_li_halo(ctx, CRYO_AT_NODE, 1, 2, f);
+  test_li_nodes_from_cells(ctx, p, s);
   return 1;
 }
 
@@ -193,9 +191,7 @@ static void test_land_block(void) {
       s.thk[CRYO_CELL(&b, i, j)] = (i >= 2 && i < 8 && j >= 2 && j < 8) ? 400.0 : 0.0;
   for (long n = 0; n < CRYO_NNODE(&b); ++n)
     s.bed[n] = 0.0;
-  cryo_landice_thickness_nodes(&b, &p, s.thk, s.bed, s.thk_node, s.usrf);
-  double *f[2] = {s.thk_node, s.usrf};
-  test_li_halo(&ctx, CRYO_AT_NODE, 1, 2, f);
+  test_li_nodes_from_cells(&ctx, &p, &s);
   cryo_comm_ops ops = test_li_ops(&ctx);
   cryo_err err;
   cryo_err_clear(&err);
@@ -239,9 +235,7 @@ static void test_mass_budget(void) {
   for (int j = -1; j <= b.ny; ++j)
     for (int i = 0; i < 10; ++i)
       s.thk[CRYO_CELL(&b, i, j)] = 100.0 + 50.0 * i;
-  cryo_landice_thickness_nodes(&b, &p, s.thk, s.bed, s.thk_node, s.usrf);
-  double *fn[2] = {s.thk_node, s.usrf};
-  test_li_halo(&ctx, CRYO_AT_NODE, 1, 2, fn);
+  test_li_nodes_from_cells(&ctx, &p, &s);
   for (int j = -1; j <= b.ny; ++j)
     for (int i = -1; i <= b.nx; ++i) {
       long q = CRYO_CELL(&b, i, j);
