@@ -414,8 +414,9 @@ static int landice_summary(cryo_component *c, char *buf, int len) {
   CRYO_CALL(cryo_landice_volume(b, &m->s, &c->ops, &volume, &c->err));
   double r0 = m->nlog > 0 ? m->log[0].residual_norm : 0,
          r1 = m->nlog > 0 ? m->log[m->nlog - 1].residual_norm : 0;
+  int steps = m->nlog > 0 ? m->log[m->nlog - 1].step : 0;
   int n = snprintf(buf, (size_t)len, "volume %.6e m3  Newton steps %d  |R| %.3e -> %.3e", volume,
-                   m->nlog, r0, r1);
+                   steps, r0, r1);
   if (c->cfg.landice.p.marine && n > 0 && n < len) {
     CRYO_CALL(landice_diagnose(c));
     double grounded;

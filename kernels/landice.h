@@ -189,6 +189,7 @@ int cryo_landice_arrays(const cryo_landice_params *p, const cryo_landice_array_i
 
 /* One Newton step of cryo_landice_solve_velocity. */
 typedef struct cryo_landice_newton_log {
+  int step;             /* k: the record of U_k (0: the initial velocity) */
   double residual_norm; /* |R(U_k)| before the step, owned dofs, 2-norm */
   double energy;        /* functional E(U_k), J */
   int linear_iterations;
@@ -310,12 +311,12 @@ void cryo_landice_matvec(const cryo_block *b, const cryo_landice_params *p, cons
  * v_surf and ubar hold the solution (vel halo filled). s->body_force may be
  * NULL; its halo is filled here, and where it is zero everywhere the solve
  * runs without it (the same bits as without the array). history (may be NULL)
- * receives up to history_capacity records, one per Newton step and a last
- * one for the converged state (linear_iterations 0, step_length 0); *n_log
- * (may be NULL) their count. Errors: CRYO_ERR_SOLVER with the residual
- * numbers when Newton reaches neither newton_rtol nor newton_atol in
- * newton_max_iter steps or the line search fails; CRYO_ERR_DATA for a negative, NaN or Inf
- * node or cell thickness;
+ * receives one record per Newton step and a last one for the converged state
+ * (linear_iterations 0, step_length 0); beyond history_capacity records the
+ * last slot holds the newest, so that history[*n_log - 1].step is always the
+ * number of steps taken; *n_log (may be NULL) the records held. Errors: CRYO_ERR_SOLVER with the
+ * residual numbers when Newton reaches neither newton_rtol nor newton_atol in newton_max_iter steps
+ * or the line search fails; CRYO_ERR_DATA for a negative, NaN or Inf node or cell thickness;
  * CRYO_ERR_RANGE for bad params or an odd cell count in a periodic direction. */
 int cryo_landice_solve_velocity(const cryo_block *b, const cryo_landice_params *p,
                                 cryo_landice_state *s, const cryo_comm_ops *ops,

@@ -630,10 +630,9 @@ scale_times() {
   awk '$1 == "dynamics" {d = $2} $1 == "halo" {h = $2} END {print d, h}' "$dir/scale/$1/run.log"
 }
 
-# Newton steps of a land-ice run: each progress line counts its solve's
-# records, the converged state's included.
+# Newton steps of a land-ice run, summed over its progress lines.
 scale_newton_steps() { # NAME
-  awk '/Newton steps/ {for (i = 1; i < NF; ++i) if ($i == "steps") s += $(i + 1) - 1} END {print s + 0}' \
+  awk '/Newton steps/ {for (i = 1; i < NF; ++i) if ($i == "steps") s += $(i + 1)} END {print s + 0}' \
     "$dir/scale/$1/run.log"
 }
 
