@@ -88,6 +88,7 @@ void cryo_config_defaults(cryo_config *cfg) {
   cfg->landice.periodic = 1;
   cfg->landice.max_speed = 1.0e5;
   cfg->landice.max_thickness = 1.0e4;
+  cfg->landice.remove_icebergs = 1;
   strcpy(cfg->coupling.component, "cryody");
   strcpy(cfg->coupling.grid_name, "cryt");
 }
@@ -538,6 +539,7 @@ static int read_config(cryo_config *cfg, const char *text, const char *path, cry
       INT_KEY("linear_max_iter", &lp->linear_max_iter, 1, 1000000),
       REAL_KEY("dt", &lp->dt, 1e-3, 1e12, "s"),
       BOOL_KEY("evolve_thickness", &li->evolve_thickness),
+      BOOL_KEY("remove_icebergs", &li->remove_icebergs),
       REAL_KEY("max_speed", &li->max_speed, 1e-3, 1e12, "m a-1"),
       REAL_KEY("max_thickness", &li->max_thickness, 1e-3, 1e6, "m"),
   };

@@ -69,6 +69,7 @@ typedef struct cryo_landice_config {
   char melt_source[CRYO_NAME_LEN]; /* 'received' | 'mismip+' */
   int periodic;                    /* periodic in x and y */
   int evolve_thickness;
+  int remove_icebergs;  /* marine ice held by nothing is removed before each solve */
   double max_speed;     /* m a-1: a larger ice speed at any level stops the run */
   double max_thickness; /* m: likewise for the thickness */
 } cryo_landice_config;

@@ -366,6 +366,8 @@ static int landice_advance(cryo_component *c, long long seconds) {
   const cryo_block *b = &c->grid.block;
   long nsteps = lc->evolve_thickness ? (long)llround((double)seconds / lc->p.dt) : 1;
   for (long k = 0; k < nsteps; ++k) {
+    if (lc->remove_icebergs)
+      CRYO_CALL(cryo_landice_remove_icebergs(b, &lc->p, &m->s, &c->ops, NULL, NULL, &c->err));
     CRYO_CALL(cryo_landice_solve_velocity(b, &lc->p, &m->s, &c->ops, m->log, NEWTON_LOG, &m->nlog,
                                           &c->err));
     if (lc->evolve_thickness)

@@ -164,6 +164,7 @@ typedef struct cryo_landice_state {
   double *calving_mask;      /* cell: 1 where ice may exist, 0 where it calves (maximum extent) */
   double *budget;            /* cell, CRYO_LANDICE_BUDGET_COUNT: cumulative budget terms, m */
   double *front_load;        /* node, 2(nz+1): hydrostatic load on margin faces, N */
+  double *held;              /* cell: 1 where the ice is held (iceberg search) */
 } cryo_landice_state;
 
 enum cryo_landice_role {
@@ -322,6 +323,18 @@ int cryo_landice_solve_velocity(const cryo_block *b, const cryo_landice_params *
                                 cryo_landice_state *s, const cryo_comm_ops *ops,
                                 cryo_landice_newton_log *history, int history_capacity, int *n_log,
                                 struct cryo_err *err);
+
+/* Remove marine ice that nothing holds (kernels/landice_icebergs.c): the
+ * ice columns not connected, through shared nodes, to a column with a
+ * grounded share or on a closed domain edge. Their thickness goes to the
+ * calving term of s->budget, and thk_node, usrf and grounded_fraction are
+ * recomputed (halos filled). Nothing to do unless marine and without a
+ * no-slip bed. *n_removed (may be NULL): columns removed on all ranks;
+ * *n_sweeps (may be NULL): propagation sweeps (one ring of columns each).
+ * Uses s->work_cell as scratch. */
+int cryo_landice_remove_icebergs(const cryo_block *b, const cryo_landice_params *p,
+                                 cryo_landice_state *s, const cryo_comm_ops *ops,
+                                 long long *n_removed, int *n_sweeps, struct cryo_err *err);
 
 /* Every node row [0,nx] x [0,ny]: thk_node = mean thickness of the existing
  * adjacent cells that carry ice (thk >= min_thickness), 0 if none (a margin

@@ -117,7 +117,7 @@ int cryo_landice_params_check(const cryo_landice_params *p, cryo_err *err) {
 #define LI_ENTRY(...) LI_ENTRY_(__VA_ARGS__)
 
 int cryo_landice_arrays(const cryo_landice_params *p, const cryo_landice_array_info **t) {
-  static cryo_landice_array_info table[26];
+  static cryo_landice_array_info table[27];
   const int nv = 2 * (p->n_layers + 1), np = p->n_layers + 1;
   const char *vel_units = "m/(365 day)";
   int n = 0;
@@ -167,6 +167,8 @@ int cryo_landice_arrays(const cryo_landice_params *p, const cryo_landice_array_i
                "m", "", "cumulative ice budget: surface balance, basal melt, calving, outflow");
   table[n++] = LI_ENTRY("front_load", CRYO_AT_NODE, nv, CRYO_LANDICE_WORK, front_load, "N", "",
                         "hydrostatic load on the faces of ice margins");
+  table[n++] = LI_ENTRY("held", CRYO_AT_CELL, 1, CRYO_LANDICE_WORK, held, "1", "",
+                        "1 where the ice is held (iceberg search)");
   /* only marine runs have it, so that the outputs of the others keep their variables */
   if (p->marine)
     table[n++] = LI_ENTRY("grounded_fraction", CRYO_AT_CELL, 1, CRYO_LANDICE_DIAGNOSTIC,

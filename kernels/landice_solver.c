@@ -496,7 +496,8 @@ static int landice_cg(const cryo_block *b, const cryo_landice_params *p, cryo_la
                "land-ice CG: p.Jp = %g at iteration %d, the Jacobian is not positive definite: "
                "usually some ice is held by nothing (no grounded bed with friction, no fixed or "
                "free-slip edge: an iceberg, a shelf whose grounded part has gone, a floating "
-               "domain with free edges), so its velocity is not unique",
+               "domain with free edges), so its velocity is not unique; in marine runs "
+               "remove_icebergs = .true. removes such ice before the solve",
                pq, it);
     /* z and r.z are computed before the convergence test, which they do not
      * change: one pass for r.r and r.z instead of two */

@@ -28,7 +28,9 @@
  *    Without the front load the shelf would not move (u = 0 everywhere): the
  *    test fails for a missing or wrongly signed load.
  *    The same shelf with a free edge at x = 0 is held by nothing: the solve
- *    stops with CRYO_ERR_SOLVER saying so ("held by nothing").
+ *    stops with CRYO_ERR_SOLVER saying so ("held by nothing");
+ *    cryo_landice_remove_icebergs then removes all its 40 columns into the
+ *    calving budget (500 m each), and the solve succeeds (no ice, u = 0).
  * 2. A land-terminating block (thk 400 m on a flat bed at 0 over 6 x 6 of
  *    10 x 10 cells, no slip at the bed, free edges): its faces are pushed
  *    out by rho_i g (s - z): the velocity is outward and symmetric (u at x
@@ -42,10 +44,22 @@
  *    which the ice leaves, the velocity solved every 10 steps:
  *    V(100) - V(0) = smb - melt - calving - outflow (cryo_landice_budget) to
  *    1e-12 of V(0) (measured 4e-15); each of calving, melt, outflow > 0, and
- *    no ice outside the mask. */
+ *    no ice outside the mask.
+ * 4. Icebergs (kernels/landice_icebergs.c) on 16 x 8 columns of 1 km, marine,
+ *    bed -100 m under columns 0-3 (grounded, 500 m of ice) and -1000 m
+ *    beyond: a shelf of 400 m over columns 4-7, rows 0-3; one column (8, 4)
+ *    touching the shelf only at a corner node; a berg of 300 m over columns
+ *    11-13, rows 2-5; a berg of 200 m at (15, 6..7) on the east and north
+ *    edges; 0.5 m (below min_thickness) at (10, 0). With free edges: both
+ *    bergs removed (14 columns), the corner column, the shelf and the thin
+ *    cell kept bit for bit; each removed column's thickness in its calving
+ *    budget exactly; node thickness 0 around the bergs; the velocity solve
+ *    then converges. With free-slip edges the edge berg is held (12 removed).
+ *    Removing again removes nothing. */
 #include <CUnit/Basic.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "test_landice_common.h"
@@ -173,6 +187,25 @@ static void test_unheld_shelf(void) {
   CU_ASSERT(strstr(err.msg, "not positive definite") != NULL);
   CU_ASSERT(strstr(err.msg, "held by nothing") != NULL);
   printf("\n  %s", err.msg);
+  long long removed = -1;
+  int sweeps = -1;
+  CU_ASSERT_FATAL(cryo_landice_remove_icebergs(&b, &p, &s, &ops, &removed, &sweeps, &err) ==
+                  CRYO_OK);
+  CU_ASSERT(removed == 2 * c.ncell);
+  int calved = 1;
+  for (int j = 0; j < b.ny; ++j)
+    for (int i = 0; i < c.ncell; ++i) {
+      long q = CRYO_CELL(&b, i, j);
+      calved = calved && s.thk[q] == 0.0 &&
+               s.budget[q * CRYO_LANDICE_BUDGET_COUNT + CRYO_LANDICE_BUDGET_CALVING] == c.thk;
+    }
+  CU_ASSERT(calved);
+  CU_ASSERT(cryo_landice_solve_velocity(&b, &p, &s, &ops, NULL, 0, NULL, &err) == CRYO_OK);
+  double umax = 0.0;
+  for (long q = 0; q < CRYO_NNODE(&b) * 2 * (p.n_layers + 1); ++q)
+    umax = fmax(umax, fabs(s.vel[q]));
+  CU_ASSERT(umax == 0.0);
+  printf("\n  removed as an iceberg: %lld columns in %d sweeps", removed, sweeps);
   test_li_free(&p, &s);
 }
 
@@ -273,13 +306,97 @@ static void test_mass_budget(void) {
   test_li_free(&p, &s);
 }
 
+/* The iceberg geometry of test 4 with lateral condition lat; returns the
+ * columns removed, -1 on failure. */
+static long long bergs_run(int lat) {
+  cryo_block b = test_li_block(16, 8, 1000.0, 1000.0, 0);
+  test_li_ctx ctx = {&b};
+  cryo_comm_ops ops = test_li_ops(&ctx);
+  cryo_landice_params p;
+  cryo_landice_params_default(&p);
+  p.n_layers = 3;
+  p.no_slip = 0;
+  p.beta2 = 1000.0;
+  p.marine = 1;
+  p.lateral_bc = lat;
+  p.newton_rtol = 1e-8;
+  p.linear_rtol = 1e-8;
+  p.linear_max_iter = 5000;
+  cryo_landice_state s;
+  cryo_err err;
+  cryo_err_clear(&err);
+  CU_ASSERT_FATAL(test_li_alloc(&b, &p, &s));
+  for (int j = -1; j <= b.ny + 1; ++j)
+    for (int i = -1; i <= b.nx + 1; ++i) {
+      long n = CRYO_NODE(&b, i, j);
+      s.bed[n] = i <= 4 ? -100.0 : -1000.0;
+      s.beta2[n] = p.beta2;
+    }
+  double *h0 = calloc((size_t)CRYO_NCELL(&b), sizeof(double));
+  CU_ASSERT_FATAL(h0 != NULL);
+  for (int j = -1; j <= b.ny; ++j)
+    for (int i = -1; i <= b.nx; ++i) {
+      double h = 0.0;
+      if (i >= 0 && i < 4 && j >= 0) h = 500.0;
+      if (i >= 4 && i < 8 && j >= 0 && j < 4) h = 400.0;
+      if (i == 8 && j == 4) h = 400.0;
+      if (i >= 11 && i < 14 && j >= 2 && j < 6) h = 300.0;
+      if (i == 15 && j >= 6 && j < 8) h = 200.0;
+      if (i == 10 && j == 0) h = 0.5;
+      s.thk[CRYO_CELL(&b, i, j)] = h0[CRYO_CELL(&b, i, j)] = h;
+    }
+  test_li_nodes_from_cells(&ctx, &p, &s);
+  long long removed = -1, again = -1;
+  int sweeps = 0;
+  int rc = cryo_landice_remove_icebergs(&b, &p, &s, &ops, &removed, &sweeps, &err);
+  if (rc != CRYO_OK) printf("\n  %s", err.msg);
+  CU_ASSERT_FATAL(rc == CRYO_OK);
+  int edge_held = lat == CRYO_LANDICE_LATERAL_FREE_SLIP, kept = 1, calved = 1;
+  for (int j = 0; j < b.ny; ++j)
+    for (int i = 0; i < b.nx; ++i) {
+      long q = CRYO_CELL(&b, i, j);
+      int berg = (i >= 11 && i < 14 && j >= 2 && j < 6) || (i == 15 && j >= 6 && !edge_held);
+      double cb = s.budget[q * CRYO_LANDICE_BUDGET_COUNT + CRYO_LANDICE_BUDGET_CALVING];
+      if (berg)
+        calved = calved && s.thk[q] == 0.0 && cb == h0[q];
+      else
+        kept = kept && s.thk[q] == h0[q] && cb == 0.0;
+    }
+  CU_ASSERT(kept);
+  CU_ASSERT(calved);
+  double node_berg = 0.0;
+  for (int j = 2; j <= 6; ++j)
+    for (int i = 11; i <= 14; ++i)
+      node_berg = fmax(node_berg, s.thk_node[CRYO_NODE(&b, i, j)]);
+  CU_ASSERT(node_berg == 0.0);
+  CU_ASSERT(s.thk_node[CRYO_NODE(&b, 9, 5)] == 400.0);
+  CU_ASSERT(cryo_landice_remove_icebergs(&b, &p, &s, &ops, &again, NULL, &err) == CRYO_OK);
+  CU_ASSERT(again == 0);
+  if (lat == CRYO_LANDICE_LATERAL_FREE) {
+    rc = cryo_landice_solve_velocity(&b, &p, &s, &ops, NULL, 0, NULL, &err);
+    if (rc != CRYO_OK) printf("\n  %s", err.msg);
+    CU_ASSERT(rc == CRYO_OK);
+  }
+  printf("\n  icebergs, %s edges: %lld columns removed in %d sweeps",
+         lat == CRYO_LANDICE_LATERAL_FREE ? "free" : "free-slip", removed, sweeps);
+  free(h0);
+  test_li_free(&p, &s);
+  return removed;
+}
+
+static void test_icebergs(void) {
+  CU_ASSERT(bergs_run(CRYO_LANDICE_LATERAL_FREE) == 14);
+  CU_ASSERT(bergs_run(CRYO_LANDICE_LATERAL_FREE_SLIP) == 12);
+}
+
 int main(void) {
   if (CU_initialize_registry() != CUE_SUCCESS) return 1;
   CU_pSuite suite = CU_add_suite("landice_margins", NULL, NULL);
   CU_add_test(suite, "shelf flowline against SSA", test_shelf_flowline);
-  CU_add_test(suite, "floating ice held by nothing is a named error", test_unheld_shelf);
+  CU_add_test(suite, "floating ice held by nothing: named error, then removed", test_unheld_shelf);
   CU_add_test(suite, "land-terminating block", test_land_block);
   CU_add_test(suite, "mass budget with melt and calving", test_mass_budget);
+  CU_add_test(suite, "icebergs removed, held ice kept", test_icebergs);
   CU_basic_set_mode(CU_BRM_VERBOSE);
   CU_basic_run_tests();
   int failed = (int)CU_get_number_of_failures();
