@@ -43,6 +43,11 @@ typedef struct cryo_comm_ops {
   int (*sum_int64)(void *ctx, long long *vals, int n);
   /* Replace vals[0..n) by their maxima over all ranks. */
   int (*max_double)(void *ctx, double *vals, int n);
+  /* halo on another block of the same decomposition: the component's block
+   * coarsened alike on every rank (a multigrid level; each rank keeps its
+   * neighbours). NULL where the caller has no coarse levels to offer. */
+  int (*halo_block)(void *ctx, const cryo_block *b, cryo_location loc, int nlev, int nfield,
+                    double *const *fields);
 } cryo_comm_ops;
 
 #endif

@@ -33,6 +33,12 @@ static int ops_halo(void *ctx, cryo_location loc, int nlev, int nfield, double *
   return cryo_halo_exchange(c->halo, loc, nlev, nfield, fields, &c->err);
 }
 
+static int ops_halo_block(void *ctx, const cryo_block *b, cryo_location loc, int nlev, int nfield,
+                          double *const *fields) {
+  cryo_component *c = ctx;
+  return cryo_halo_exchange_block(c->halo, b, loc, nlev, nfield, fields, &c->err);
+}
+
 static int ops_sum_int64(void *ctx, long long *vals, int n) {
   cryo_component *c = ctx;
   if (c->size == 1) return CRYO_OK;
@@ -65,7 +71,14 @@ static int select_model(cryo_component *c) {
 static int halo_capacity(const cryo_component *c) {
   int nlev = 3;
   if (c->model == &cryo_landice_model) nlev = 2 * (c->cfg.landice.p.n_layers + 1);
-  return CRYO_HALO_MAX_FIELDS * nlev;
+  int most = CRYO_HALO_MAX_FIELDS * nlev;
+  /* the multigrid exchanges the halo of each level's matrix rows */
+  if (c->model == &cryo_landice_model &&
+      c->cfg.landice.p.preconditioner == CRYO_LANDICE_PC_MULTIGRID) {
+    int matrix = 108 * (c->cfg.landice.p.n_layers + 1);
+    most = matrix > most ? matrix : most;
+  }
+  return most;
 }
 
 /* Packed halo lines to MPI from device memory or through host buffers
@@ -109,9 +122,15 @@ static int init_steps(cryo_component *c, const char *path, const char *text, con
   CRYO_CALL(cryo_grid_create(&c->grid, c->comm, g->nx, g->ny, g->dx, g->dy, g->nprocs_x,
                              g->nprocs_y, landice && c->cfg.landice.periodic,
                              landice && c->cfg.landice.periodic, &c->err));
+  if (landice && c->cfg.landice.p.preconditioner == CRYO_LANDICE_PC_MULTIGRID) {
+    /* block edges where the multigrid's levels nest (kernels/landice_multigrid.c) */
+    int ux, uy;
+    cryo_landice_mg_units(g->nx, g->ny, c->cfg.landice.periodic, c->cfg.landice.periodic, &ux, &uy);
+    cryo_grid_align(&c->grid, ux, uy);
+  }
   CRYO_CALL(cryo_halo_create(&c->halo, &c->grid, &c->dev, halo_capacity(c), &c->err));
   CRYO_CALL(select_halo_path(c));
-  c->ops = (cryo_comm_ops){c, ops_halo, ops_sum_int64, ops_max_double};
+  c->ops = (cryo_comm_ops){c, ops_halo, ops_sum_int64, ops_max_double, ops_halo_block};
   CRYO_CALL(c->model->create(c));
   if (c->cfg.run.restart_in[0]) {
     CRYO_CALL(cryo_restart_read(c, c->cfg.run.restart_in));

@@ -43,6 +43,7 @@ static const char *const li_cases[] = {"slab", "ismip-hom-a", "ismip-hom-c", "fi
 static const char *const li_basal[] = {"no_slip", "friction", NULL};
 static const char *const li_sliding[] = {"linear", "weertman", "schoof", NULL};
 static const char *const li_lateral[] = {"free", "dirichlet", "free_slip", NULL};
+static const char *const preconditioners[] = {"column", "multigrid", NULL};
 static const char *const li_melt_cells[] = {"fraction", "floating", NULL};
 static const char *const li_melt_source[] = {"received", "mismip+", NULL};
 static const char *const vector_frames[] = {"east_north", "grid", NULL};
@@ -82,6 +83,7 @@ void cryo_config_defaults(cryo_config *cfg) {
   strcpy(cfg->landice.geometry_case, "ismip-hom-a");
   strcpy(cfg->landice.basal, "no_slip");
   strcpy(cfg->landice.sliding_law, "linear");
+  strcpy(cfg->landice.preconditioner, "column");
   strcpy(cfg->landice.lateral, "free");
   strcpy(cfg->landice.melt_cells, "fraction");
   strcpy(cfg->landice.melt_source, "received");
@@ -204,6 +206,8 @@ static int check_config(cryo_config *cfg, const time_keys *t, cryo_err *err) {
     l->p.sliding_law = !strcmp(l->sliding_law, "weertman") ? CRYO_LANDICE_SLIDING_WEERTMAN
                        : !strcmp(l->sliding_law, "schoof") ? CRYO_LANDICE_SLIDING_SCHOOF
                                                            : CRYO_LANDICE_SLIDING_LINEAR;
+    l->p.preconditioner = !strcmp(l->preconditioner, "multigrid") ? CRYO_LANDICE_PC_MULTIGRID
+                                                                  : CRYO_LANDICE_PC_COLUMN;
     l->p.lateral_bc = !strcmp(l->lateral, "dirichlet")   ? CRYO_LANDICE_LATERAL_DIRICHLET
                       : !strcmp(l->lateral, "free_slip") ? CRYO_LANDICE_LATERAL_FREE_SLIP
                                                          : CRYO_LANDICE_LATERAL_FREE;
@@ -537,6 +541,7 @@ static int read_config(cryo_config *cfg, const char *text, const char *path, cry
       INT_KEY("newton_max_iter", &lp->newton_max_iter, 1, 10000),
       REAL_KEY("linear_rtol", &lp->linear_rtol, 1e-16, 1, NULL),
       INT_KEY("linear_max_iter", &lp->linear_max_iter, 1, 1000000),
+      STR_KEY("preconditioner", li->preconditioner, preconditioners),
       REAL_KEY("dt", &lp->dt, 1e-3, 1e12, "s"),
       BOOL_KEY("evolve_thickness", &li->evolve_thickness),
       BOOL_KEY("remove_icebergs", &li->remove_icebergs),

@@ -61,13 +61,14 @@ typedef struct cryo_landice_config {
   cryo_landice_params p;
   char geometry_case[CRYO_NAME_LEN]; /* 'slab' | 'ismip-hom-a' | 'ismip-hom-c' | 'file' */
   char geometry_file[CRYO_PATH_LEN];
-  double background_slope;         /* degrees, x tilt under a file geometry */
-  char basal[CRYO_NAME_LEN];       /* 'no_slip' | 'friction' */
-  char sliding_law[CRYO_NAME_LEN]; /* 'linear' | 'weertman' | 'schoof' (basal = 'friction') */
-  char lateral[CRYO_NAME_LEN];     /* 'free' | 'dirichlet' | 'free_slip' (non-periodic edges) */
-  char melt_cells[CRYO_NAME_LEN];  /* 'fraction' | 'floating' (marine basal melt) */
-  char melt_source[CRYO_NAME_LEN]; /* 'received' | 'mismip+' */
-  int periodic;                    /* periodic in x and y */
+  double background_slope;            /* degrees, x tilt under a file geometry */
+  char basal[CRYO_NAME_LEN];          /* 'no_slip' | 'friction' */
+  char sliding_law[CRYO_NAME_LEN];    /* 'linear' | 'weertman' | 'schoof' (basal = 'friction') */
+  char preconditioner[CRYO_NAME_LEN]; /* 'column' | 'multigrid' */
+  char lateral[CRYO_NAME_LEN];        /* 'free' | 'dirichlet' | 'free_slip' (non-periodic edges) */
+  char melt_cells[CRYO_NAME_LEN];     /* 'fraction' | 'floating' (marine basal melt) */
+  char melt_source[CRYO_NAME_LEN];    /* 'received' | 'mismip+' */
+  int periodic;                       /* periodic in x and y */
   int evolve_thickness;
   int remove_icebergs;  /* marine ice held by nothing is removed before each solve */
   double max_speed;     /* m a-1: a larger ice speed at any level stops the run */

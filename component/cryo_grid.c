@@ -5,11 +5,30 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Split n cells over count parts as evenly as possible, the first n % count
- * parts one cell larger; start[p] is the first cell of part p. */
-static void split_range(int n, int count, int *start) {
+/* First cell of part p when n cells are split over count parts as evenly as
+ * possible in units of `unit` cells (the last unit may be shorter), the first
+ * parts one unit larger. */
+static int part_start(int n, int count, int unit, int p) {
+  const int units = (n + unit - 1) / unit;
+  const int u = p * (units / count) + (p < units % count ? p : units % count);
+  return u * unit < n ? u * unit : n;
+}
+
+static void split_range(int n, int count, int unit, int *start) {
   for (int p = 0; p <= count; ++p)
-    start[p] = p * (n / count) + (p < n % count ? p : n % count);
+    start[p] = part_start(n, count, unit, p);
+}
+
+/* The largest unit <= `unit` (halving it) with which every part keeps at
+ * least 2 cells. */
+static int split_unit(int n, int count, int unit) {
+  for (; unit > 1; unit /= 2) {
+    int ok = 1;
+    for (int p = 0; p < count && ok; ++p)
+      ok = part_start(n, count, unit, p + 1) - part_start(n, count, unit, p) >= 2;
+    if (ok) break;
+  }
+  return unit;
 }
 
 /* Process grid px x py = size whose blocks are closest to square. */
@@ -62,8 +81,8 @@ int cryo_grid_create(cryo_grid *g, MPI_Comm comm, int nx, int ny, double dx, dou
   g->i_start = malloc((size_t)(px_count + 1) * sizeof *g->i_start);
   g->j_start = malloc((size_t)(py_count + 1) * sizeof *g->j_start);
   CRYO_CHECK(g->i_start && g->j_start, err, CRYO_ERR_MEMORY, "out of memory for the decomposition");
-  split_range(nx, px_count, g->i_start);
-  split_range(ny, py_count, g->j_start);
+  split_range(nx, px_count, 1, g->i_start);
+  split_range(ny, py_count, 1, g->j_start);
 
   cryo_block *b = &g->block;
   b->i0 = g->i_start[g->px];
@@ -85,6 +104,16 @@ int cryo_grid_create(cryo_grid *g, MPI_Comm comm, int nx, int ny, double dx, dou
   g->south = south >= 0 && south < py_count ? south * px_count + g->px : MPI_PROC_NULL;
   g->north = north >= 0 && north < py_count ? north * px_count + g->px : MPI_PROC_NULL;
   return CRYO_OK;
+}
+
+void cryo_grid_align(cryo_grid *g, int unit_x, int unit_y) {
+  cryo_block *b = &g->block;
+  split_range(b->nx_global, g->px_count, split_unit(b->nx_global, g->px_count, unit_x), g->i_start);
+  split_range(b->ny_global, g->py_count, split_unit(b->ny_global, g->py_count, unit_y), g->j_start);
+  b->i0 = g->i_start[g->px];
+  b->j0 = g->j_start[g->py];
+  b->nx = g->i_start[g->px + 1] - b->i0;
+  b->ny = g->j_start[g->py + 1] - b->j0;
 }
 
 void cryo_grid_destroy(cryo_grid *g) {

@@ -29,6 +29,11 @@ typedef struct cryo_grid {
  * rank must keep at least 2 cells each way. */
 int cryo_grid_create(cryo_grid *g, MPI_Comm comm, int nx, int ny, double dx, double dy,
                      int px_count, int py_count, int periodic_x, int periodic_y, cryo_err *err);
+/* Split the grid again, over the same process grid, with block edges on
+ * multiples of unit_x and unit_y cells (or the domain's end), each halved
+ * until every rank keeps at least 2 cells each way (unit 1: the even split of
+ * cryo_grid_create). Before any field or halo buffer is made. */
+void cryo_grid_align(cryo_grid *g, int unit_x, int unit_y);
 void cryo_grid_destroy(cryo_grid *g);
 
 /* Halo exchange of nfield device arrays at loc with nlev values per point.
@@ -40,6 +45,11 @@ int cryo_halo_create(cryo_halo **h, const cryo_grid *g, cryo_device *dev, int ma
 void cryo_halo_destroy(cryo_halo **h);
 int cryo_halo_exchange(cryo_halo *h, cryo_location loc, int nlev, int nfield, double *const *fields,
                        cryo_err *err);
+/* The same on block b of this decomposition coarsened alike on every rank
+ * (a multigrid level: its neighbours are the grid's, each with at least one
+ * cell; its lines fit the buffers sized for the grid). */
+int cryo_halo_exchange_block(cryo_halo *h, const cryo_block *b, cryo_location loc, int nlev,
+                             int nfield, double *const *fields, cryo_err *err);
 
 /* How the packed halo lines reach MPI (&cryo_run halo_device_buffers,
  * namelists/README.md). A new halo stages them through host buffers. */

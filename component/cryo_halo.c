@@ -156,11 +156,10 @@ static void active_range(const int active[2], long n, long *offset, long *count)
 /* Both directions of one axis at once. Direction d's message carries tag
  * 100 + 2 axis + d, so that two ranks that are each other's west and east
  * neighbours (periodic, two blocks) tell the lines apart. */
-static int exchange_axis(cryo_halo *h, cryo_location loc, int axis, const halo_dir dir[2],
-                         int first, int count, int nlev, int nfield, double *const *q,
-                         cryo_err *err) {
+static int exchange_axis(cryo_halo *h, const cryo_block *b, cryo_location loc, int axis,
+                         const halo_dir dir[2], int first, int count, int nlev, int nfield,
+                         double *const *q, cryo_err *err) {
   const cryo_grid *g = h->grid;
-  const cryo_block *b = &g->block;
   const long n = (long)count * nlev * nfield;
   double *send = h->device_buffers ? h->send_d : h->send_h;
   double *recv = h->device_buffers ? h->recv_d : h->recv_h;
@@ -209,8 +208,12 @@ static int exchange_axis(cryo_halo *h, cryo_location loc, int axis, const halo_d
 
 int cryo_halo_exchange(cryo_halo *h, cryo_location loc, int nlev, int nfield, double *const *fields,
                        cryo_err *err) {
+  return cryo_halo_exchange_block(h, &h->grid->block, loc, nlev, nfield, fields, err);
+}
+
+int cryo_halo_exchange_block(cryo_halo *h, const cryo_block *b, cryo_location loc, int nlev,
+                             int nfield, double *const *fields, cryo_err *err) {
   const cryo_grid *g = h->grid;
-  const cryo_block *b = &g->block;
   const int node = loc == CRYO_AT_NODE;
   const int longest = (b->nx > b->ny ? b->nx : b->ny) + 3;
   const int most = nfield < CRYO_HALO_MAX_FIELDS ? nfield : CRYO_HALO_MAX_FIELDS;
@@ -234,9 +237,9 @@ int cryo_halo_exchange(cryo_halo *h, cryo_location loc, int nlev, int nfield, do
     double *q[CRYO_HALO_MAX_FIELDS] = {0};
     for (int i = 0; i < nf; ++i)
       q[i] = fields[f0 + i];
-    status = exchange_axis(h, loc, 0, x, 0, b->ny + node, nlev, nf, q, err);
+    status = exchange_axis(h, b, loc, 0, x, 0, b->ny + node, nlev, nf, q, err);
     if (status == CRYO_OK)
-      status = exchange_axis(h, loc, 1, y, -1, b->nx + 2 + node, nlev, nf, q, err);
+      status = exchange_axis(h, b, loc, 1, y, -1, b->nx + 2 + node, nlev, nf, q, err);
   }
   h->seconds += MPI_Wtime() - t0;
   h->exchanges += 1;

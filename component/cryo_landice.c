@@ -14,8 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define NEWTON_LOG 64
-
 /* Sent besides the thickness: computed per coupling step into cell fields. */
 static const int result_ids[2] = {CRYO_F_USURF, CRYO_F_ICEMASK};
 
@@ -26,9 +24,10 @@ typedef struct landice_model {
   int thk_field;       /* the state's thickness, sent as it is */
   int result_field[2]; /* usurf, icemask (cell fields for an atmosphere), -1 if none */
   double *results[2];
-  double *altitude[2]; /* true surface and bed elevation, for output */
-  cryo_landice_newton_log log[NEWTON_LOG];
+  double *altitude[2];          /* true surface and bed elevation, for output */
+  cryo_landice_newton_log *log; /* the last solve's steps, newton_max_iter + 1 records */
   int nlog;
+  long long solves, newton_steps, cg_iterations; /* over the run */
 } landice_model;
 
 static const cryo_role roles[] = {[CRYO_LANDICE_PROGNOSTIC] = CRYO_ROLE_PROGNOSTIC,
@@ -196,12 +195,22 @@ static int landice_create(cryo_component *c) {
   CRYO_CHECK(m, &c->err, CRYO_ERR_MEMORY, "out of memory for the land-ice model");
   c->model_data = m;
   cryo_landice_params *p = &c->cfg.landice.p;
+  m->log = calloc((size_t)p->newton_max_iter + 1, sizeof *m->log);
+  CRYO_CHECK(m->log, &c->err, CRYO_ERR_MEMORY, "out of memory for the Newton log");
   const cryo_landice_array_info *t;
   int n = cryo_landice_arrays(p, &t);
   for (int i = 0; i < n; ++i) {
     double **slot = (double **)((char *)&m->s + t[i].offset);
     CRYO_CALL(cryo_field_add(c, t[i].name, t[i].units, t[i].standard_name, t[i].long_name,
                              (cryo_location)t[i].loc, t[i].nlev, roles[t[i].role], slot));
+  }
+  const long mg = cryo_landice_mg_doubles(&c->grid.block, p);
+  if (mg > 0) {
+    /* the multigrid's levels, one block of device memory (work, never output) */
+    const long nodes = CRYO_NNODE(&c->grid.block);
+    CRYO_CALL(cryo_field_add(c, "multigrid_levels", "1", "", "multigrid levels (work space)",
+                             CRYO_AT_NODE, (int)((mg + nodes - 1) / nodes), CRYO_ROLE_WORK,
+                             &m->s.mg));
   }
   m->smb_field = cryo_field_find(c, "smb");
   m->melt_field = cryo_field_find(c, "basal_melt");
@@ -368,8 +377,12 @@ static int landice_advance(cryo_component *c, long long seconds) {
   for (long k = 0; k < nsteps; ++k) {
     if (lc->remove_icebergs)
       CRYO_CALL(cryo_landice_remove_icebergs(b, &lc->p, &m->s, &c->ops, NULL, NULL, &c->err));
-    CRYO_CALL(cryo_landice_solve_velocity(b, &lc->p, &m->s, &c->ops, m->log, NEWTON_LOG, &m->nlog,
-                                          &c->err));
+    CRYO_CALL(cryo_landice_solve_velocity(b, &lc->p, &m->s, &c->ops, m->log,
+                                          lc->p.newton_max_iter + 1, &m->nlog, &c->err));
+    m->solves += 1;
+    for (int q = 0; q < m->nlog; ++q)
+      m->cg_iterations += m->log[q].linear_iterations;
+    m->newton_steps += m->nlog > 0 ? m->log[m->nlog - 1].step : 0;
     if (lc->evolve_thickness)
       CRYO_CALL(cryo_landice_evolve_thickness(b, &lc->p, &m->s, &c->ops, NULL, &c->err));
   }
@@ -417,8 +430,13 @@ static int landice_summary(cryo_component *c, char *buf, int len) {
   double r0 = m->nlog > 0 ? m->log[0].residual_norm : 0,
          r1 = m->nlog > 0 ? m->log[m->nlog - 1].residual_norm : 0;
   int steps = m->nlog > 0 ? m->log[m->nlog - 1].step : 0;
-  int n = snprintf(buf, (size_t)len, "volume %.6e m3  Newton steps %d  |R| %.3e -> %.3e", volume,
-                   steps, r0, r1);
+  /* the linear work of the run: CG iterations per Newton step say how well
+   * the preconditioner does (docs/landice.md, Multigrid) */
+  int n = snprintf(buf, (size_t)len,
+                   "volume %.6e m3  Newton steps %d  |R| %.3e -> %.3e  run: %lld solves, %lld "
+                   "Newton steps, %lld CG iterations (%.1f per step)",
+                   volume, steps, r0, r1, m->solves, m->newton_steps, m->cg_iterations,
+                   m->newton_steps > 0 ? (double)m->cg_iterations / m->newton_steps : 0.0);
   if (c->cfg.landice.p.marine && n > 0 && n < len) {
     CRYO_CALL(landice_diagnose(c));
     double grounded;
@@ -437,6 +455,8 @@ static int landice_summary(cryo_component *c, char *buf, int len) {
 
 static void landice_destroy(cryo_component *c) {
   cryo_exchange_destroy(&c->exchange);
+  landice_model *m = c->model_data;
+  if (m) free(m->log);
   free(c->model_data);
   c->model_data = NULL;
 }

@@ -86,6 +86,12 @@ enum cryo_landice_sliding {
  * u = 0; Newton differentiates this regularized law exactly. */
 #define CRYO_LANDICE_U_REG 1.0e-3
 
+/* Preconditioner of the Newton linear solves (docs/landice.md, Multigrid). */
+enum cryo_landice_preconditioner {
+  CRYO_LANDICE_PC_COLUMN = 0,   /* column (vertical line) block-Jacobi */
+  CRYO_LANDICE_PC_MULTIGRID = 1 /* V-cycle: column Gauss-Seidel, horizontal coarsening */
+};
+
 enum cryo_landice_case {
   CRYO_LANDICE_CASE_FILE = 0, /* geometry supplied by the caller */
   CRYO_LANDICE_CASE_SLAB,
@@ -127,6 +133,7 @@ typedef struct cryo_landice_params {
   int newton_max_iter;  /* Newton steps before CRYO_ERR_SOLVER */
   double linear_rtol;   /* CG stops when |r| <= linear_rtol |b| */
   int linear_max_iter;  /* CG iterations per Newton step (not converging is not an error) */
+  int preconditioner;   /* enum cryo_landice_preconditioner */
   double dt;            /* thickness step, s */
 } cryo_landice_params;
 
@@ -165,6 +172,7 @@ typedef struct cryo_landice_state {
   double *budget;            /* cell, CRYO_LANDICE_BUDGET_COUNT: cumulative budget terms, m */
   double *front_load;        /* node, 2(nz+1): hydrostatic load on margin faces, N */
   double *held;              /* cell: 1 where the ice is held (iceberg search) */
+  double *mg; /* multigrid levels, cryo_landice_mg_doubles() values; NULL with 'column' */
 } cryo_landice_state;
 
 enum cryo_landice_role {
@@ -289,9 +297,53 @@ void cryo_landice_altitudes(const cryo_block *b, const cryo_landice_params *p,
                             const double *thk_node, const double *bed, double *surface,
                             double *bedrock);
 
-/* ---- drivers (host code calling kernels, halo and reductions) ---- */
+/* ---- multigrid preconditioner (kernels/landice_multigrid.c) ---- */
+
+/* Most levels of the hierarchy, the grid included. */
+#define CRYO_LANDICE_MG_MAX_LEVELS 16
+
+/* Cells per decomposition unit in x and y: a block whose edges fall on
+ * multiples of the unit (or on the domain's end) coarsens with the global
+ * grid on every level, which keeps the multigrid's iterates the same bits for
+ * any such decomposition. The component splits the grid in these units. */
+void cryo_landice_mg_units(int nx_global, int ny_global, int periodic_x, int periodic_y,
+                           int *unit_x, int *unit_y);
+
+/* Values of s->mg that block b needs with params p: 0 unless p selects the
+ * multigrid preconditioner. */
+long cryo_landice_mg_doubles(const cryo_block *b, const cryo_landice_params *p);
+
+/* The hierarchy of one Newton step: this rank's block on each level (level 0
+ * the grid), whether level l -> l + 1 halves x and y, and the device arrays
+ * of each level (level 0's matrix and pivots are the state's; x and rhs
+ * belong to the caller of cryo_landice_mg_apply). */
+typedef struct cryo_landice_mg {
+  int levels;
+  int coarsen_x[CRYO_LANDICE_MG_MAX_LEVELS], coarsen_y[CRYO_LANDICE_MG_MAX_LEVELS];
+  cryo_block block[CRYO_LANDICE_MG_MAX_LEVELS];
+  double *matrix[CRYO_LANDICE_MG_MAX_LEVELS], *pc[CRYO_LANDICE_MG_MAX_LEVELS];
+  double *x[CRYO_LANDICE_MG_MAX_LEVELS], *rhs[CRYO_LANDICE_MG_MAX_LEVELS];
+  double *res[CRYO_LANDICE_MG_MAX_LEVELS];
+  double *mask; /* level 0: 1 for a free dof, 0 for a fixed one */
+} cryo_landice_mg;
 
 struct cryo_err;
+
+/* Build the levels from the assembled Jacobian s->matrix (rows [0, nx] x
+ * [0, ny]; its halo is filled here) and its column pivots s->pc: Galerkin
+ * coarse matrices and their pivots, in s->mg. Errors: CRYO_ERR_ARG without
+ * s->mg or ops->halo_block; those of the halo exchange. */
+int cryo_landice_mg_setup(const cryo_block *b, const cryo_landice_params *p,
+                          const cryo_landice_state *s, const cryo_comm_ops *ops,
+                          cryo_landice_mg *mg, struct cryo_err *err);
+
+/* x = B rhs, B one V-cycle (symmetric positive definite), node rows [0, nx]
+ * x [0, ny] of level 0; x's halo is overwritten. Returns the status of the
+ * halo exchanges. */
+int cryo_landice_mg_apply(const cryo_landice_mg *mg, const cryo_landice_params *p,
+                          const cryo_comm_ops *ops, const double *rhs, double *x);
+
+/* ---- drivers (host code calling kernels, halo and reductions) ---- */
 
 /* Compute res = R(vel) at node rows [0,nx] x [0,ny] (Dirichlet rows zero).
  * vel must have a filled halo, and so must s->body_force unless it is NULL. */

@@ -45,6 +45,7 @@ void cryo_landice_params_default(cryo_landice_params *p) {
   p->newton_max_iter = 50;
   p->linear_rtol = 1.0e-3;
   p->linear_max_iter = 500;
+  p->preconditioner = CRYO_LANDICE_PC_COLUMN;
   p->dt = 86400.0;
 }
 
@@ -101,6 +102,10 @@ int cryo_landice_params_check(const cryo_landice_params *p, cryo_err *err) {
              "&cryo_landice: newton_atol = %g, must be in [0, 1)", p->newton_atol);
   CRYO_CHECK(p->linear_rtol > 0.0 && p->linear_rtol < 1.0, err, CRYO_ERR_RANGE,
              "&cryo_landice: linear_rtol = %g, must be in (0, 1)", p->linear_rtol);
+  CRYO_CHECK(
+      p->preconditioner == CRYO_LANDICE_PC_COLUMN || p->preconditioner == CRYO_LANDICE_PC_MULTIGRID,
+      err, CRYO_ERR_RANGE,
+      "&cryo_landice: preconditioner = %d, must be 0 (column) or 1 (multigrid)", p->preconditioner);
   CRYO_CHECK(p->newton_max_iter >= 1 && p->linear_max_iter >= 1, err, CRYO_ERR_RANGE,
              "&cryo_landice: newton_max_iter = %d, linear_max_iter = %d, both must be >= 1",
              p->newton_max_iter, p->linear_max_iter);

@@ -14,7 +14,7 @@
 
 #include "cryo_error.h"
 #include "cryo_reprosum.h"
-#include "landice_element.h"
+#include "landice_column.h"
 
 /* Owned node range: [0, nxo) x [0, nyo). */
 static void landice_owned(const cryo_block *b, int *nxo, int *nyo) {
@@ -158,12 +158,14 @@ typedef struct {
   long nz, nx, n;
 } landice_pc_args;
 
-/* du += alpha p, r -= alpha q, z = M^-1 r: one kernel, one node column each */
+/* du += alpha p, r -= alpha q and, with the column preconditioner,
+ * z = M^-1 r: one kernel, one node column each */
 typedef struct {
   double alpha;
   const double *matrix, *pc, *p, *q;
   double *du, *r, *z;
   long nz, nx, n;
+  long column; /* 1: also z = M^-1 r (the multigrid's z comes after) */
 } landice_step_args;
 
 #if defined(_OPENACC)
@@ -229,20 +231,11 @@ static void landice_matvec(const cryo_block *b, const cryo_landice_params *p, co
     int i = (int)(e % (nx + 1)), j = (int)(e / (nx + 1));
     long node = (long)(j + 1) * stride + (i + 1);
     for (int k = 0; k <= nz; ++k) {
-      const double *row = g->matrix + node * 108L * (nz + 1) + 108L * k;
-      double yu = 0.0, yv = 0.0;
-      for (int nb = 0; nb < 27; ++nb) {
-        int di = nb % 3 - 1, dj = (nb / 3) % 3 - 1, kk = k + nb / 9 - 1;
-        /* skip levels and nodes that do not exist (their halo may hold anything) */
-        if (kk < 0 || kk > nz || i + di < g->ilo || i + di > g->ihi || j + dj < g->jlo ||
-            j + dj > g->jhi)
-          continue;
-        const double *xv = g->x + ((long)(j + dj + 1) * stride + (i + di + 1)) * nlev + 2 * kk;
-        yu += row[4 * nb] * xv[0] + row[4 * nb + 1] * xv[1];
-        yv += row[4 * nb + 2] * xv[0] + row[4 * nb + 3] * xv[1];
-      }
-      g->y[node * nlev + 2 * k] = yu;
-      g->y[node * nlev + 2 * k + 1] = yv;
+      double out[2];
+      landice_row_product(g->matrix + node * 108L * (nz + 1) + 108L * k, g->x, i, j, k, nz, stride,
+                          g->ilo, g->ihi, g->jlo, g->jhi, out);
+      g->y[node * nlev + 2 * k] = out[0];
+      g->y[node * nlev + 2 * k + 1] = out[1];
     }
   }
   LANDICE_ARGS_DONE;
@@ -256,69 +249,15 @@ void cryo_landice_matvec(const cryo_block *b, const cryo_landice_params *p, cons
 }
 
 /* Column block-Jacobi: each node column's block-tridiagonal (2x2 blocks)
- * matrix is factored by block Gaussian elimination; pc keeps S_k^-1 with
- * S_0 = D_0, S_k = D_k - L_k S_(k-1)^-1 U_(k-1). */
+ * matrix factored into its inverted pivots (landice_column_factor). */
 static void landice_pc_factor(const cryo_block *b, const cryo_landice_params *p,
                               const double *matrix, double *pc) {
   const int nz = p->n_layers, nx = b->nx, stride = b->nx + 3;
-  const long mlev = 108L * (nz + 1);
   const long n = (long)(b->nx + 1) * (b->ny + 1);
   CRYO_DEVICE_LOOP((matrix, pc))
   for (long e = 0; e < n; ++e) {
     long node = (long)(e / (nx + 1) + 1) * stride + (e % (nx + 1) + 1);
-    const double *m = matrix + node * mlev;
-    double *s = pc + node * 4L * (nz + 1);
-    double si[4] = {0.0, 0.0, 0.0, 0.0};
-    for (int k = 0; k <= nz; ++k) {
-      const double *d = m + 108L * k + 4 * 13;
-      double a0 = d[0], a1 = d[1], a2 = d[2], a3 = d[3];
-      if (k > 0) {
-        const double *l = m + 108L * k + 4 * 4;        /* A(k, k-1) */
-        const double *u = m + 108L * (k - 1) + 4 * 22; /* A(k-1, k) */
-        double t0 = si[0] * u[0] + si[1] * u[2], t1 = si[0] * u[1] + si[1] * u[3];
-        double t2 = si[2] * u[0] + si[3] * u[2], t3 = si[2] * u[1] + si[3] * u[3];
-        a0 -= l[0] * t0 + l[1] * t2;
-        a1 -= l[0] * t1 + l[1] * t3;
-        a2 -= l[2] * t0 + l[3] * t2;
-        a3 -= l[2] * t1 + l[3] * t3;
-      }
-      double inv = 1.0 / (a0 * a3 - a1 * a2);
-      si[0] = a3 * inv;
-      si[1] = -a1 * inv;
-      si[2] = -a2 * inv;
-      si[3] = a0 * inv;
-      for (int q = 0; q < 4; ++q)
-        s[4 * k + q] = si[q];
-    }
-  }
-}
-
-/* zz = M^-1 rr in one node column, whose matrix rows start at m and pivots
- * at s: forward then backward block substitution. */
-#if defined(_OPENACC)
-#pragma acc routine seq
-#endif
-static inline __attribute__((always_inline)) void
-landice_pc_column(int nz, const double *m, const double *s, const double *rr, double *zz) {
-  zz[0] = rr[0];
-  zz[1] = rr[1];
-  for (int k = 1; k <= nz; ++k) {
-    const double *sp = s + 4 * (k - 1), *l = m + 108L * k + 4 * 4;
-    double t0 = sp[0] * zz[2 * k - 2] + sp[1] * zz[2 * k - 1];
-    double t1 = sp[2] * zz[2 * k - 2] + sp[3] * zz[2 * k - 1];
-    zz[2 * k] = rr[2 * k] - (l[0] * t0 + l[1] * t1);
-    zz[2 * k + 1] = rr[2 * k + 1] - (l[2] * t0 + l[3] * t1);
-  }
-  for (int k = nz; k >= 0; --k) {
-    double w0 = zz[2 * k], w1 = zz[2 * k + 1];
-    if (k < nz) {
-      const double *u = m + 108L * k + 4 * 22;
-      w0 -= u[0] * zz[2 * k + 2] + u[1] * zz[2 * k + 3];
-      w1 -= u[2] * zz[2 * k + 2] + u[3] * zz[2 * k + 3];
-    }
-    const double *sk = s + 4 * k;
-    zz[2 * k] = sk[0] * w0 + sk[1] * w1;
-    zz[2 * k + 1] = sk[2] * w0 + sk[3] * w1;
+    landice_column_factor(nz, matrix + node * 108L * (nz + 1), pc + node * 4L * (nz + 1));
   }
 }
 
@@ -333,20 +272,23 @@ static void landice_pc_apply(const cryo_block *b, const cryo_landice_params *p,
     const landice_pc_args *g = LANDICE_ARGS(pc_dev, fresh);
     const int nz = (int)g->nz, nlev = 2 * (nz + 1), nx = (int)g->nx;
     long node = (long)(e / (nx + 1) + 1) * (nx + 3) + (e % (nx + 1) + 1);
-    landice_pc_column(nz, g->matrix + node * 108L * (nz + 1), g->pc + node * 4L * (nz + 1),
-                      g->r + node * nlev, g->z + node * nlev);
+    landice_column_solve(nz, g->matrix + node * 108L * (nz + 1), g->pc + node * 4L * (nz + 1),
+                         g->r + node * nlev, g->z + node * nlev);
   }
   LANDICE_ARGS_DONE;
 }
 
 /* The CG update after alpha, fused over node rows [0,nx] x [0,ny]:
  * du = alpha p + du, r = -alpha q + r (the values landice_axpby computes with
- * c = 1), then z = M^-1 r from the column just written. */
+ * c = 1), then with the column preconditioner z = M^-1 r from the column just
+ * written. */
 static void landice_cg_step(const cryo_block *b, const cryo_landice_params *p, double alpha,
                             cryo_landice_state *s) {
   const long n = (long)(b->nx + 1) * (b->ny + 1);
-  const landice_step_args fresh = {alpha,   s->matrix, s->pc,       s->cg_p, s->cg_q, s->du,
-                                   s->cg_r, s->cg_z,   p->n_layers, b->nx,   n};
+  const landice_step_args fresh = {alpha,   s->matrix, s->pc,
+                                   s->cg_p, s->cg_q,   s->du,
+                                   s->cg_r, s->cg_z,   p->n_layers,
+                                   b->nx,   n,         p->preconditioner == CRYO_LANDICE_PC_COLUMN};
   LANDICE_ARGS_SET(step_dev, fresh);
   CRYO_DEVICE_LOOP_NOMAP
   for (long e = 0; e < LANDICE_ARGS(step_dev, fresh)->n; ++e) {
@@ -360,8 +302,9 @@ static void landice_cg_step(const cryo_block *b, const cryo_landice_params *p, d
       du[k] = a * pp[k] + du[k];
       r[k] = -a * q[k] + r[k];
     }
-    landice_pc_column(nz, g->matrix + node * 108L * (nz + 1), g->pc + node * 4L * (nz + 1), r,
-                      g->z + node * nlev);
+    if (g->column)
+      landice_column_solve(nz, g->matrix + node * 108L * (nz + 1), g->pc + node * 4L * (nz + 1), r,
+                           g->z + node * nlev);
   }
   LANDICE_ARGS_DONE;
 }
@@ -472,12 +415,17 @@ static int landice_energy(const cryo_block *b, const cryo_landice_params *p,
  * (alpha, beta); 4 global reductions. The converged iteration skips the p
  * update. */
 static int landice_cg(const cryo_block *b, const cryo_landice_params *p, cryo_landice_state *s,
-                      const cryo_comm_ops *ops, int *iters, double *rel, cryo_err *err) {
+                      const cryo_landice_mg *mg, const cryo_comm_ops *ops, int *iters, double *rel,
+                      cryo_err *err) {
   const int nlev = 2 * (p->n_layers + 1);
+  const int multigrid = p->preconditioner == CRYO_LANDICE_PC_MULTIGRID;
   double pq, d[2]; /* d = (r.r, r.z) */
   cryo_landice_zero(CRYO_NNODE(b) * nlev, s->du);
   landice_axpby(b, nlev, -1.0, s->res, 0.0, s->cg_r);
-  landice_pc_apply(b, p, s->matrix, s->pc, s->cg_r, s->cg_z);
+  if (multigrid)
+    CRYO_CALL(cryo_landice_mg_apply(mg, p, ops, s->cg_r, s->cg_z));
+  else
+    landice_pc_apply(b, p, s->matrix, s->pc, s->cg_r, s->cg_z);
   CRYO_CALL(landice_dots(b, nlev, s->cg_r, s->cg_r, s->cg_z, ops, d, err));
   const double bb = d[0];
   double rz = d[1];
@@ -502,6 +450,7 @@ static int landice_cg(const cryo_block *b, const cryo_landice_params *p, cryo_la
     /* z and r.z are computed before the convergence test, which they do not
      * change: one pass for r.r and r.z instead of two */
     landice_cg_step(b, p, rz / pq, s);
+    if (multigrid) CRYO_CALL(cryo_landice_mg_apply(mg, p, ops, s->cg_r, s->cg_z));
     CRYO_CALL(landice_dots(b, nlev, s->cg_r, s->cg_r, s->cg_z, ops, d, err));
     *iters = it;
     *rel = sqrt(d[0] / bb);
@@ -715,6 +664,7 @@ int cryo_landice_solve_velocity(const cryo_block *b, const cryo_landice_params *
   landice_fix_velocity(b, p, s->thk, s->vel);
   CRYO_CALL(landice_halo_node(ops, nlev, s->vel));
   double rn, r0, energy, load;
+  cryo_landice_mg mg;
   CRYO_CALL(landice_load_norm(b, p, s, ops, &load, err));
   const double r_floor = p->newton_atol * load;
   CRYO_CALL(cryo_landice_residual(b, p, s, s->vel, s->res, err));
@@ -736,7 +686,9 @@ int cryo_landice_solve_velocity(const cryo_block *b, const cryo_landice_params *
                p->newton_max_iter, rn, r0, rn / r0, p->newton_rtol, p->newton_atol, load);
     CRYO_CALL(cryo_landice_jacobian(b, p, s, s->vel, err));
     landice_pc_factor(b, p, s->matrix, s->pc);
-    CRYO_CALL(landice_cg(b, p, s, ops, &rec.linear_iterations, &rec.linear_residual, err));
+    if (p->preconditioner == CRYO_LANDICE_PC_MULTIGRID)
+      CRYO_CALL(cryo_landice_mg_setup(b, p, s, ops, &mg, err));
+    CRYO_CALL(landice_cg(b, p, s, &mg, ops, &rec.linear_iterations, &rec.linear_residual, err));
     CRYO_CALL(landice_halo_node(ops, nlev, s->du));
     double slope;
     CRYO_CALL(landice_dot(b, nlev, s->res, s->du, ops, &slope, err));
