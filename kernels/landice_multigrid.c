@@ -9,8 +9,8 @@
  * in the strongly coupled direction with coarsening in the others:
  * Trottenberg, Oosterlee and Schueller 2001, Multigrid, Academic Press,
  * section 5.1). The structured horizontal grid is halved in x and in y, each
- * while it has at least 4 cells (and an even count where periodic), down to
- * 2 or 3 cells a side. Interpolation P is bilinear in the horizontal and the
+ * while it has at least 4 cells (and keeps an even count where periodic),
+ * down to 2 or 3 cells a side. Interpolation P is bilinear in the horizontal and the
  * identity in the vertical; the coarse operators are Galerkin products
  * P^T A P, so every boundary condition, sliding law, ice-free column and
  * floating shelf reaches the coarse levels through the assembled fine matrix
@@ -42,11 +42,13 @@
 /* Symmetric sweeps (forward and backward) on the coarsest level. */
 #define MG_COARSE_SWEEPS 4
 
-/* Horizontal halvings of a direction of n cells: while n >= 4, and n even
- * where periodic (a periodic coarse grid must close on itself). */
+/* Horizontal halvings of a direction of n cells: while n >= 4 and, where
+ * periodic, while the halved count is even too: a periodic level closes on
+ * itself, and only an even count keeps the column colours alternating across
+ * the seam. */
 static int mg_halvings(int n, int periodic) {
   int h = 0;
-  while (n >= 4 && (!periodic || n % 2 == 0) && h < CRYO_LANDICE_MG_MAX_LEVELS - 1) {
+  while (n >= 4 && (!periodic || n % 4 == 0) && h < CRYO_LANDICE_MG_MAX_LEVELS - 1) {
     n = (n + 1) / 2;
     ++h;
   }

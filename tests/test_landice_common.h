@@ -46,6 +46,14 @@ static inline int test_li_halo(void *ctx, cryo_location loc, int nlev, int nfiel
   return CRYO_OK;
 }
 
+static inline int test_li_halo_block(void *ctx, const cryo_block *b, cryo_location loc, int nlev,
+                                     int nfield, double *const *fields) {
+  (void)ctx;
+  for (int f = 0; f < nfield; ++f)
+    test_li_wrap(b, loc == CRYO_AT_NODE, nlev, fields[f]);
+  return CRYO_OK;
+}
+
 static inline int test_li_sum(void *ctx, long long *vals, int n) {
   (void)ctx;
   (void)vals;
@@ -61,7 +69,7 @@ static inline int test_li_max(void *ctx, double *vals, int n) {
 }
 
 static inline cryo_comm_ops test_li_ops(test_li_ctx *ctx) {
-  cryo_comm_ops ops = {ctx, test_li_halo, test_li_sum, test_li_max};
+  cryo_comm_ops ops = {ctx, test_li_halo, test_li_sum, test_li_max, test_li_halo_block};
   return ops;
 }
 
@@ -85,6 +93,12 @@ static inline int test_li_alloc(const cryo_block *b, const cryo_landice_params *
     *slot = calloc((size_t)pts * t[a].nlev, sizeof(double));
     if (!*slot) return 0;
   }
+  /* the multigrid's levels, sized for it whatever p selects: a test may
+   * switch preconditioners on one state */
+  cryo_landice_params mg = *p;
+  mg.preconditioner = CRYO_LANDICE_PC_MULTIGRID;
+  s->mg = calloc((size_t)cryo_landice_mg_doubles(b, &mg), sizeof(double));
+  if (!s->mg) return 0;
   for (long q = 0; q < CRYO_NCELL(b); ++q) {
     s->thk[q] = 1000.0;
     s->calving_mask[q] = 1.0;
@@ -109,6 +123,8 @@ static inline void test_li_free(const cryo_landice_params *p, cryo_landice_state
     free(*slot);
     *slot = NULL;
   }
+  free(s->mg);
+  s->mg = NULL;
 }
 
 /* Copy periodic images: node nx <- node 0 and ny <- 0 (the owner's value). */

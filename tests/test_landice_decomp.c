@@ -25,8 +25,10 @@
 
 typedef struct world {
   int nranks;
+  int preconditioner; /* enum cryo_landice_preconditioner */
   pthread_barrier_t barrier;
   cryo_block blocks[MAXR];
+  cryo_block level[MAXR];      /* published by halo(): each rank's block of the exchange */
   double *const *fields[MAXR]; /* published by halo() */
   long long isum[MAXR][4];
   double dmax[MAXR][4];
@@ -41,31 +43,34 @@ typedef struct rank_ctx {
   int nlog, status;
 } rank_ctx;
 
-/* Rank owning global cell column gi, row gj (wrapped). */
-static int owner(const world *w, int gi, int gj) {
-  gi = ((gi % NXG) + NXG) % NXG;
-  gj = ((gj % NYG) + NYG) % NYG;
+/* Rank whose block (of the exchange's level) owns global cell column gi,
+ * row gj (wrapped on a grid of nxg x nyg cells). */
+static int owner(const world *w, int gi, int gj, int nxg, int nyg) {
+  gi = ((gi % nxg) + nxg) % nxg;
+  gj = ((gj % nyg) + nyg) % nyg;
   for (int r = 0; r < w->nranks; ++r) {
-    const cryo_block *b = &w->blocks[r];
+    const cryo_block *b = &w->level[r];
     if (gi >= b->i0 && gi < b->i0 + b->nx && gj >= b->j0 && gj < b->j0 + b->ny) return r;
   }
   return -1;
 }
 
-static int dec_halo(void *ctx, cryo_location loc, int nlev, int nfield, double *const *fields) {
+static int dec_halo_block(void *ctx, const cryo_block *b, cryo_location loc, int nlev, int nfield,
+                          double *const *fields) {
   rank_ctx *rc = ctx;
   world *w = rc->w;
-  const cryo_block *b = &w->blocks[rc->rank];
+  const int nxg = b->nx_global, nyg = b->ny_global;
   int node = loc == CRYO_AT_NODE;
   w->fields[rc->rank] = fields;
+  w->level[rc->rank] = *b;
   pthread_barrier_wait(&w->barrier);
   int hx = node ? b->nx + 1 : b->nx, hy = node ? b->ny + 1 : b->ny;
   for (int j = -1; j <= hy; ++j)
     for (int i = -1; i <= hx; ++i) {
       if (i >= 0 && i < hx && j >= 0 && j < hy) continue;
-      int gi = ((b->i0 + i) % NXG + NXG) % NXG, gj = ((b->j0 + j) % NYG + NYG) % NYG;
-      int r = owner(w, gi, gj);
-      const cryo_block *ob = &w->blocks[r];
+      int gi = ((b->i0 + i) % nxg + nxg) % nxg, gj = ((b->j0 + j) % nyg + nyg) % nyg;
+      int r = owner(w, gi, gj, nxg, nyg);
+      const cryo_block *ob = &w->level[r];
       long src =
           node ? CRYO_NODE(ob, gi - ob->i0, gj - ob->j0) : CRYO_CELL(ob, gi - ob->i0, gj - ob->j0);
       long dst = node ? CRYO_NODE(b, i, j) : CRYO_CELL(b, i, j);
@@ -74,6 +79,11 @@ static int dec_halo(void *ctx, cryo_location loc, int nlev, int nfield, double *
     }
   pthread_barrier_wait(&w->barrier);
   return CRYO_OK;
+}
+
+static int dec_halo(void *ctx, cryo_location loc, int nlev, int nfield, double *const *fields) {
+  rank_ctx *rc = ctx;
+  return dec_halo_block(ctx, &rc->w->blocks[rc->rank], loc, nlev, nfield, fields);
 }
 
 static int dec_sum(void *ctx, long long *vals, int n) {
@@ -107,11 +117,12 @@ static int dec_max(void *ctx, double *vals, int n) {
 static void *rank_main(void *arg) {
   rank_ctx *rc = arg;
   const cryo_block *b = &rc->w->blocks[rc->rank];
-  cryo_comm_ops ops = {rc, dec_halo, dec_sum, dec_max};
+  cryo_comm_ops ops = {rc, dec_halo, dec_sum, dec_max, dec_halo_block};
   cryo_err err;
   cryo_err_clear(&err);
   cryo_landice_params_default(&rc->p);
   rc->p.n_layers = NZ;
+  rc->p.preconditioner = rc->w->preconditioner;
   rc->p.geometry_case = CRYO_LANDICE_CASE_ISMIP_HOM_A;
   rc->p.domain_length = 80.0e3;
   rc->p.dt = 5.0 * CRYO_LANDICE_YEAR;
@@ -126,13 +137,20 @@ static void *rank_main(void *arg) {
 }
 
 /* Run P ranks with the given x and y splits; fill ctx[]. */
-static void run_world(world *w, int px, int py, const int *xs, const int *ys, rank_ctx *rc) {
+static void run_world(world *w, int pc, int px, int py, const int *xs, const int *ys,
+                      rank_ctx *rc) {
+  int nxg = 0, nyg = 0;
+  for (int q = 0; q < px; ++q)
+    nxg += xs[q];
+  for (int q = 0; q < py; ++q)
+    nyg += ys[q];
   w->nranks = px * py;
+  w->preconditioner = pc;
   pthread_barrier_init(&w->barrier, NULL, (unsigned)w->nranks);
   int r = 0;
   for (int bj = 0, j0 = 0; bj < py; j0 += ys[bj++])
     for (int bi = 0, i0 = 0; bi < px; i0 += xs[bi++], ++r) {
-      cryo_block b = {xs[bi], ys[bj], i0, j0, NXG, NYG, 80.0e3 / NXG, 80.0e3 / NYG, 1, 1};
+      cryo_block b = {xs[bi], ys[bj], i0, j0, nxg, nyg, 80.0e3 / nxg, 80.0e3 / nyg, 1, 1};
       w->blocks[r] = b;
     }
   pthread_t th[MAXR];
@@ -173,9 +191,9 @@ static void test_decompositions(void) {
   static world wref, w2, w4;
   static rank_ctx cref[1], c2[2], c4[4];
   const int x1[1] = {NXG}, y1[1] = {NYG}, x2[2] = {6, 6}, x4[2] = {5, 7}, y4[2] = {4, 6};
-  run_world(&wref, 1, 1, x1, y1, cref);
-  run_world(&w2, 2, 1, x2, y1, c2);
-  run_world(&w4, 2, 2, x4, y4, c4);
+  run_world(&wref, CRYO_LANDICE_PC_COLUMN, 1, 1, x1, y1, cref);
+  run_world(&w2, CRYO_LANDICE_PC_COLUMN, 2, 1, x2, y1, c2);
+  run_world(&w4, CRYO_LANDICE_PC_COLUMN, 2, 2, x4, y4, c4);
   int ok = cref[0].status == CRYO_OK;
   for (int r = 0; r < 2; ++r)
     ok &= c2[r].status == CRYO_OK;
@@ -194,10 +212,62 @@ static void test_decompositions(void) {
     test_li_free(&c4[r].p, &c4[r].s);
 }
 
+/* The multigrid (kernels/landice_multigrid.c) on 16 x 8 periodic cells,
+ * which halve to 8 x 4, 4 x 2 and 2 x 2 (a periodic level keeps an even
+ * count): blocks whose edges fall on multiples of 8 cells in x and 4 in y
+ * (cryo_landice_mg_units) keep every level, and 2 x 1 blocks (8 + 8) and
+ * 2 x 2 (8 + 8 by 4 + 4) give the single block's bits. On 12 x 10 cells
+ * (6 x 10 below), 3 x 1 blocks of 4 cells and 2 x 2 of 8 + 4 by 4 + 6 give
+ * theirs. Blocks of 5 + 7 cells do not nest below the grid: the hierarchy
+ * stops there (column Gauss-Seidel alone), and the solve still converges. */
+static void test_multigrid_decompositions(void) {
+  static world wref, w2, w4, wref12, w3, w4b, wu;
+  static rank_ctx cref[1], c2[2], c4[4], cref12[1], c3[3], c4b[4], cu[4];
+  const int pc = CRYO_LANDICE_PC_MULTIGRID;
+  const int x1[1] = {16}, y1[1] = {8}, x2[2] = {8, 8}, y2[2] = {4, 4};
+  const int x12[1] = {12}, y10[1] = {10}, x3[3] = {4, 4, 4}, x4[2] = {8, 4}, y4[2] = {4, 6},
+            xu[2] = {5, 7};
+  run_world(&wref, pc, 1, 1, x1, y1, cref);
+  run_world(&w2, pc, 2, 1, x2, y1, c2);
+  run_world(&w4, pc, 2, 2, x2, y2, c4);
+  run_world(&wref12, pc, 1, 1, x12, y10, cref12);
+  run_world(&w3, pc, 3, 1, x3, y10, c3);
+  run_world(&w4b, pc, 2, 2, x4, y4, c4b);
+  run_world(&wu, pc, 2, 2, xu, y4, cu);
+  int ok = cref[0].status == CRYO_OK && cref12[0].status == CRYO_OK;
+  for (int r = 0; r < 4; ++r)
+    ok &= (r >= 2 || c2[r].status == CRYO_OK) && (r >= 3 || c3[r].status == CRYO_OK) &&
+          c4[r].status == CRYO_OK && c4b[r].status == CRYO_OK && cu[r].status == CRYO_OK;
+  CU_ASSERT_FATAL(ok);
+  long d2 = compare(&wref, &cref[0], &w2, c2), d4 = compare(&wref, &cref[0], &w4, c4);
+  long d3 = compare(&wref12, &cref12[0], &w3, c3), d4b = compare(&wref12, &cref12[0], &w4b, c4b);
+  printf("\n  multigrid 16 x 8: Newton steps %d, first step %d CG iterations; differing values: "
+         "2 ranks %ld, 4 ranks %ld\n  12 x 10: 3 ranks %ld, 4 ranks %ld; unaligned blocks: %d "
+         "Newton steps (aligned %d)",
+         cref[0].nlog - 1, cref[0].hist[0].linear_iterations, d2, d4, d3, d4b, cu[0].nlog - 1,
+         cref12[0].nlog - 1);
+  CU_ASSERT(d2 == 0);
+  CU_ASSERT(d4 == 0);
+  CU_ASSERT(d3 == 0);
+  CU_ASSERT(d4b == 0);
+  CU_ASSERT(cu[0].nlog <= cref12[0].nlog + 1);
+  test_li_free(&cref[0].p, &cref[0].s);
+  test_li_free(&cref12[0].p, &cref12[0].s);
+  for (int r = 0; r < 4; ++r) {
+    if (r < 2) test_li_free(&c2[r].p, &c2[r].s);
+    if (r < 3) test_li_free(&c3[r].p, &c3[r].s);
+    test_li_free(&c4[r].p, &c4[r].s);
+    test_li_free(&c4b[r].p, &c4b[r].s);
+    test_li_free(&cu[r].p, &cu[r].s);
+  }
+}
+
 int main(void) {
   if (CU_initialize_registry() != CUE_SUCCESS) return 1;
   CU_pSuite suite = CU_add_suite("landice_decomp", NULL, NULL);
   CU_add_test(suite, "1, 2, 4 blocks bit-identical", test_decompositions);
+  CU_add_test(suite, "multigrid: 1, 2, 3, 4 aligned blocks bit-identical",
+              test_multigrid_decompositions);
   CU_basic_set_mode(CU_BRM_VERBOSE);
   CU_basic_run_tests();
   int failures = (int)CU_get_number_of_failures();
