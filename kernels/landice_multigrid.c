@@ -400,7 +400,9 @@ static void mg_restrict(const mg_args *own) {
   MG_DONE;
 }
 
-/* x += P x_c on fine rows [0, nx] x [0, ny]. */
+/* x += P x_c on fine rows [0, nx] x [0, ny], fixed dofs of level 0 left at
+ * zero: the smoother would set them back only to within a rounding of the
+ * pivot (a3 / a3), and a wall's normal velocity must stay exactly zero. */
 static void mg_prolong(const mg_args *own) {
   MG_SET(own);
   CRYO_DEVICE_LOOP_NOMAP
@@ -420,7 +422,8 @@ static void mg_prolong(const mg_args *own) {
         const double *xc =
             g->x_c + ((cb + sb - g->j0_c + 1) * (g->nx_c + 3) + ca + sa - g->i0_c + 1) * nlev;
         for (int q = 0; q < nlev; ++q)
-          x[q] += w * xc[q];
+          x[q] += (g->mask ? g->mask[(j + 1) * (g->nx + 3) * nlev + (i + 1) * nlev + q] : 1.0) *
+                  w * xc[q];
       }
     }
   }
