@@ -380,7 +380,7 @@ static void warn_landice(cryo_config *cfg, const cryo_nml_group *g) {
   if (li->periodic) warn_ignored(cfg, g, "lateral", "periodic = .true. (the domain has no edges)");
 }
 
-/* Options that the settings around them make ineffective (issue 9): each
+/* Options that the settings around them make ineffective (namelists/README.md, Syntax): each
  * pair of an option and the setting that makes it unused, group by group. */
 static void collect_warnings(cryo_config *cfg, const cryo_nml_group *g) {
   const cryo_run_config *r = &cfg->run;

@@ -1,4 +1,4 @@
-/* Fortran namelist reader (namelists/README.md, Syntax; issue 2, item 5).
+/* Fortran namelist reader (namelists/README.md, Syntax).
  *
  * The caller describes each group with a table of keys whose `dest` already
  * hold the defaults; the reader assigns only the values the text gives and

@@ -1,5 +1,5 @@
-! Fortran 2003 binding of the cryodyn C API (component/cryodyn.h; issue 5
-! item 6). Thin wrappers only: every function returns the C status (CRYO_OK
+! Fortran 2003 binding of the cryodyn C API (component/cryodyn.h;
+! docs/design.md, Lifecycle). Thin wrappers only: every function returns the C status (CRYO_OK
 ! or a CRYO_ERR_* class, the same numbers as the C enum), and after an error
 ! cryo_last_error(c) gives the component's message.
 !

@@ -1,4 +1,4 @@
-/* OASIS3-MCT provider (forcing = 'oasis', docs/design.md, Coupling; issue 5):
+/* OASIS3-MCT provider (forcing = 'oasis', docs/design.md, Coupling):
  * forcing comes from and results go to partner executables through the
  * coupler, over the layer of coupling/cryo_oasis.h.
  *

@@ -1,5 +1,5 @@
-! A host model in Fortran that runs cryodyn's sea ice in host mode (issue 5
-! item 6): the namelist says forcing = 'host', so before each coupling
+! A host model in Fortran that runs cryodyn's sea ice in host mode
+! (docs/design.md, Lifecycle): the namelist says forcing = 'host', so before each coupling
 ! interval this program hands the component its cell-centred forcing with
 ! cryo_set_field, runs one interval with cryo_run, and reads back what an
 ! ocean would receive with cryo_get_field. The component writes its own

@@ -1,5 +1,5 @@
-/* Toy atmosphere: an OASIS partner for cryodyn's land ice (docs/design.md, Coupling;
- * issue 5 item 4), and with --melt mismip a stand-in ocean (issue 12 item 5).
+/* Toy atmosphere: an OASIS partner for cryodyn's land ice (docs/design.md, Coupling),
+ * and with --melt mismip a stand-in ocean (docs/landice.md, Sub-shelf melt).
  *
  * OASIS component "toyatm" on an nx x ny grid (the land-ice grid: no remapping)
  * split into bands of rows over its ranks (apple partition). Every coupling
@@ -39,7 +39,7 @@
  *   run repeats the last interval's. cryodyn reads a record time exactly, so a
  *   standalone run from FILE receives the same doubles at every coupling date
  *   (tests/coupled_landice_melt.sh).
- * Checks on every interval (the "physical sense" of issue 5):
+ * Checks on every interval (that what arrives makes physical sense):
  *   mask:   the mask is 1 where the thickness is > 0 and 0 elsewhere, thickness
  *           >= 0 and finite;
  *   bed:    surface minus thickness (the bed) does not change from one interval

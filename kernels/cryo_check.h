@@ -1,4 +1,4 @@
-/* Run-time state checks (issue 9): one fused pass per coupling interval over
+/* Run-time state checks (namelists/README.md, State check): one fused pass per coupling interval over
  * a rank's prognostic arrays that finds the first value which is NaN, Inf or
  * beyond its bound, on the device, as an integer min-reduction of
  *   key = point * COUNT + check,

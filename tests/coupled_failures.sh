@@ -1,5 +1,5 @@
 #!/bin/sh
-# Failures of a coupled sea-ice run (issue 5 item 5, docs/design.md, Coupling): each is
+# Failures of a coupled sea-ice run (docs/design.md, Coupling): each is
 # detected and reported with a clear message, and the run ends with a non-zero exit
 # instead of a hang. Setup as in tests/coupled_seaice.sh (2 cryodyn ranks, 1 toy
 # ocean rank, namelists/coupled_free_drift.nml and namcouple_seaice_toyocean),

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Coupled sea ice in free drift against the toy ocean through OASIS3-MCT, and the
-# same run standalone with the same forcing from a NetCDF file (issue 5, docs/design.md,
+# same run standalone with the same forcing from a NetCDF file (docs/design.md,
 # Coupling).
 #
 # 1. coupled: mpirun -np 2 cryodyn namelists/coupled_free_drift.nml : -np 1 cryodyn-toy-ocean

@@ -1,5 +1,5 @@
 /* Test component "cryody" for the OASIS exchange provider (coupling/exchange_oasis.c)
- * against the toy ocean (tests/test_oasis_exchange.sh; docs/design.md, Coupling; issue 5).
+ * against the toy ocean (tests/test_oasis_exchange.sh; docs/design.md, Coupling).
  *
  * Through tests/oasis_comp.c, it joins the coupled run as the cryodyn driver does
  * (cryo_coupler_init), splits the nx x ny grid into a 2-D block decomposition

@@ -1,5 +1,5 @@
 /* Test component "cryody" for an OASIS remapping between the toy ocean on its own,
- * coarser grid and cryodyn's grid (tests/coupled_remap.sh, issue 5 item 4,
+ * coarser grid and cryodyn's grid (tests/coupled_remap.sh,
  * docs/design.md, Coupling).
  *
  * Through tests/oasis_comp.c, it joins the coupled run as the cryodyn driver does

@@ -1,8 +1,8 @@
 /* mpi-run ranks: 1 (tests/mpi-run runs this program once per count) */
-/* Clock and calendar arithmetic (issue 2, item 3): exact integer seconds.
+/* Clock and calendar arithmetic (namelists/README.md, `&cryo_run`): exact integer seconds.
  * Expected values are calendar facts (leap years 2000 and 2004, 1900 not
  * leap in the Gregorian calendar; 365-day years in noleap). Years 1 to 9999
- * are supported (issue 9): from 0001-01-01 to 10000-01-01 are 3652059 days in
+ * are supported: from 0001-01-01 to 10000-01-01 are 3652059 days in
  * the Gregorian calendar and 9999 x 365 in noleap. */
 #include "cryo_clock.h"
 #include "cryo_test.h"
@@ -68,8 +68,8 @@ static void test_bad(void) {
   CU_ASSERT_EQUAL(cal, CRYO_CAL_NOLEAP);
 }
 
-/* Issue 9: the calendar decides whether Feb 29 exists, and years outside
- * 1..9999 are refused (they used to wrap through int overflow: 2^32 + 2000
+/* The calendar decides whether Feb 29 exists, and years outside 1..9999
+ * are refused, never wrapped through int overflow (2^32 + 2000 must not
  * read as 2000). */
 static void test_calendar_and_year_range(void) {
   cryo_date d;

@@ -1,5 +1,5 @@
 /* mpi-run ranks: 1 (tests/mpi-run runs this program once per count) */
-/* Namelist schema and cross-checks (issue 2, item 5; issue 3, item 3): the
+/* Namelist schema and cross-checks (namelists/README.md): the
  * defaults are the cyclone benchmark's, values land in the right places, and
  * every inconsistent combination is an error naming the file and the names
  * involved. Syntax errors of the reader itself: test_namelist.c. */

@@ -1,4 +1,4 @@
-/* Start-up checks of the configuration (issue 9):
+/* Start-up checks of the configuration (component/cryo_config.c, namelists/README.md):
  *  - the mEVP stability condition (component/cryo_config.c, check_mevp): on
  *    8 km cells with dt = 120 s and the cyclone's rheology, gamma = 71614.6,
  *    so alpha = beta = 134 ((2 alpha - 1)(2 beta + 1) = 71823) starts and 133

@@ -1,5 +1,5 @@
 /* mpi-run ranks: 1 2 3 (tests/mpi-run runs this program once per count) */
-/* Device data layer byte counters (issue 2, item 7; issue 5): a coupling
+/* Device data layer byte counters (docs/design.md, Host and device): a coupling
  * step moves exactly the coupling fields between host and device and nothing
  * else. On 1 rank with analytic forcing a step moves 0 bytes; with NetCDF
  * forcing exactly the 4 cell-centred forcing fields go to the device; in

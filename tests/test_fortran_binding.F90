@@ -1,4 +1,4 @@
-! The Fortran binding (coupling/cryodyn_f.F90, issue 5 item 6), run by
+! The Fortran binding (coupling/cryodyn_f.F90; docs/design.md, Lifecycle), run by
 ! tests/fortran_host.test on 1 and 2 ranks with a forcing = 'host' sea-ice
 ! namelist (argument 1). Every check is exact (integers, strings, bits):
 !  - the 21 status constants equal the C enum: cryo_status_name(CRYO_X) is
@@ -71,7 +71,7 @@ program test_fortran_binding
   allocate(a2(nx, ny), back(nx * ny), wide(2 * nx, ny), ones(nx, ny))
   ones = 1.0d0
 
-  ! The error case of issue 5: a misspelled forcing name.
+  ! An error a host can make: a misspelled forcing name.
   status = cryo_set_field(c, 'uwnd', ones)
   msg = cryo_last_error(c)
   call check(status == CRYO_ERR_UNKNOWN, 'cryo_set_field(''uwnd''): CRYO_ERR_UNKNOWN, got ' // &

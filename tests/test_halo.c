@@ -1,10 +1,10 @@
 /* mpi-run ranks: 1 2 3 4 (tests/mpi-run runs this program once per count) */
-/* Halo exchange against a global-index field (issue 2, item 6).
+/* Halo exchange against a global-index field (docs/design.md, Grid, decomposition and halos).
  * Every owned point holds f(global i, global j, level); after an exchange
  * each halo point inside the domain (or its periodic image) must hold f of
  * its global index exactly, and halo points outside a non-periodic domain must
  * keep their poison value. Run on 1, 2, 3 and 4 ranks; grids with odd sizes
- * so that blocks differ in size. Both paths to MPI (issue 13): staged through
+ * so that blocks differ in size. Both paths to MPI (docs/multi-gpu.md, Halo exchange): staged through
  * host buffers, where only the packed lines cross (one update each way per
  * axis and group of 4 fields), and MPI on the device buffers, where nothing
  * crosses (on a CPU build the device buffers are the host ones, so the path

@@ -1,5 +1,5 @@
 /* mpi-run ranks: 1 (tests/mpi-run runs this program once per count) */
-/* Halfar similarity solution (issue 12 test list): a dome with a moving
+/* Halfar similarity solution (docs/landice.md, Margins): a dome with a moving
  * margin against the analytic shallow-ice solution.
  *
  * Halfar (1983); Bueler et al. (2005), Test B: n = 3, flat bed,

@@ -140,7 +140,7 @@ static const char *namcouple(const char *text) {
 
 /* A missing or malformed namcouple makes OASIS abort with exit code 0 and no
  * message the user sees: it is checked first, and the message says what is
- * wrong (issue 9). */
+ * wrong (docs/design.md, Coupling). */
 static void test_namcouple_check(void) {
   cryo_err err;
   cryo_err_clear(&err);

@@ -1,5 +1,5 @@
 /* mpi-run ranks: 1 4 (tests/mpi-run runs this program once per count) */
-/* NetCDF output (issue 2, item 8; issue 9): CF-1.8 attributes, coordinates
+/* NetCDF output (namelists/README.md, Output file): CF-1.8 attributes, coordinates
  * and the time axis, and the field gathered from 4 ranks bit-identical to 1
  * rank (the 1-rank run uses a communicator of rank 0 alone). A full disk or
  * a file-size limit is an error naming the file and the reason, with no crash

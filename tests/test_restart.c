@@ -1,5 +1,5 @@
 /* mpi-run ranks: 1 2 (tests/mpi-run runs this program once per count) */
-/* Restart files (issue 2, item 9; issue 9): a write/read round trip is bit
+/* Restart files (namelists/README.md, Restart files): a write/read round trip is bit
  * for bit, and truncated, wrong-size, missing-variable, corrupted and absent
  * restarts are each refused with their own error class and a message naming
  * the file and the problem. Every single-byte flip of a restart (every 11th

@@ -1,5 +1,5 @@
 /* mpi-run ranks: 1 2 (tests/mpi-run runs this program once per count) */
-/* Run-time state checks (issue 9), on 1 and 2 ranks:
+/* Run-time state checks (namelists/README.md, State check), on 1 and 2 ranks:
  *  - kernels (kernels/state_check.c) on one 6 x 4 block: no key for a valid
  *    state; the first bad value in (j, i, check) order for NaN stress, a
  *    thickness above its bound, an Inf dG slope, a NaN land-ice velocity;

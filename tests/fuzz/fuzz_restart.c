@@ -37,7 +37,7 @@ static int fuzz_expected(int status) {
   }
 }
 
-/* MPI and one component for the whole session: creating a component per
+/* MPI and one component for the whole fuzzing run: creating a component per
  * input would spend the time in MPI and allocation instead of the reader.
  * The namelist path comes from CRYO_FUZZ_NAMELIST (make fuzz-run sets it). */
 int LLVMFuzzerInitialize(int *argc, char ***argv) {
