@@ -330,12 +330,16 @@ static int int_value(const char *s, size_t n, int *value) {
 
 /* Real literal to double with strtod (correctly rounded, so 1.5d-3 gives the
  * same double as 1.5e-3); the Fortran exponent letter d becomes e, and '.' the
- * decimal point of the host's C locale, which strtod follows. 0 when the value
- * overflows a double. */
+ * decimal point of the host's C locale, which strtod follows. A literal of
+ * any length is read (trailing zeros do not change the value), so the copy
+ * is on the heap past a small one. 1 when read, 0 when the value overflows a
+ * double, -1 when out of memory. */
 static int real_value(const char *s, size_t n, double *value) {
-  char buf[512];
+  char small[128];
   const char *point = localeconv()->decimal_point;
-  if (n >= sizeof buf || strlen(point) != 1) return 0;
+  if (strlen(point) != 1) return 0;
+  char *buf = n < sizeof small ? small : malloc(n + 1);
+  if (!buf) return -1;
   for (size_t i = 0; i < n; i++) {
     char c = s[i];
     buf[i] = (c == 'd' || c == 'D') ? 'e' : c == '.' ? point[0] : c;
@@ -344,7 +348,9 @@ static int real_value(const char *s, size_t n, double *value) {
   errno = 0;
   char *end;
   *value = strtod(buf, &end);
-  return end == buf + n && !(errno == ERANGE && fabs(*value) > 1.0);
+  int ok = end == buf + n && !(errno == ERANGE && fabs(*value) > 1.0);
+  if (buf != small) free(buf);
+  return ok;
 }
 
 /* The contents of a string token with doubled quotes undone, written to out
@@ -449,7 +455,12 @@ static int assign_value(nml_parser *p, const cryo_nml_group *g, const cryo_nml_k
                     "&%s: %s%s = %.*s does not fit in an integer (integer overflow; limits [%d, "
                     "%d])",
                     g->name, k->name, elem, NML_SHOW(v, v_len), INT_MIN, INT_MAX);
-  if (k->type == CRYO_NML_REAL && !real_value(v, v_len, &rval))
+  int real_ok = k->type == CRYO_NML_REAL ? real_value(v, v_len, &rval) : 1;
+  if (real_ok < 0)
+    return NML_FAIL(p, CRYO_ERR_MEMORY, t->line,
+                    "&%s: %s%s: out of memory reading a %zu-character number", g->name, k->name,
+                    elem, v_len);
+  if (!real_ok)
     return NML_FAIL(p, CRYO_ERR_RANGE, t->line,
                     "&%s: %s%s = %.*s is not representable as a double (overflow)", g->name,
                     k->name, elem, NML_SHOW(v, v_len));

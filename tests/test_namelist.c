@@ -142,6 +142,23 @@ static void test_reals(void) {
   CU_ASSERT_EQUAL(dt, 0.001);
   CU_ASSERT_EQUAL(nx, 100000);
   CU_ASSERT_EQUAL(alpha, 1.0);
+
+  /* A literal's length is no limit: 8000. with 600 zeros after the point is
+   * 8000, and 1 with 400 zeros before the exponent e-390 is 1e10. */
+  char text[2048];
+  int n = snprintf(text, sizeof text, "&run model='seaice' /\n&grid nx=2 /\n&extra r = 8000.");
+  for (int i = 0; i < 600; i++)
+    text[n++] = '0';
+  n += snprintf(text + n, sizeof text - (size_t)n, ", 1");
+  for (int i = 0; i < 400; i++)
+    text[n++] = '0';
+  snprintf(text + n, sizeof text - (size_t)n, "d-390 /\n");
+  status = read_text(text, &err);
+  CU_ASSERT_EQUAL(status, CRYO_OK);
+  if (status != CRYO_OK) fprintf(stderr, "long literal: %s\n", err.msg);
+  CU_ASSERT_EQUAL(nr, 2);
+  CU_ASSERT_EQUAL(r[0], 8000.0);
+  CU_ASSERT_EQUAL(r[1], 1e10);
 }
 
 static void test_logicals(void) {
