@@ -370,8 +370,10 @@ static int landice_advance(cryo_component *c, long long seconds) {
       CRYO_CALL(cryo_landice_remove_icebergs(b, &lc->p, &m->s, &c->ops, NULL, NULL, &c->err));
     CRYO_CALL(cryo_landice_solve_velocity(b, &lc->p, &m->s, &c->ops, m->log, NEWTON_LOG, &m->nlog,
                                           &c->err));
-    if (lc->evolve_thickness)
+    if (lc->evolve_thickness) {
+      CRYO_CALL(cryo_landice_check_advective_limit(b, &lc->p, &m->s, &c->ops, &c->err));
       CRYO_CALL(cryo_landice_evolve_thickness(b, &lc->p, &m->s, &c->ops, NULL, &c->err));
+    }
   }
   return landice_check(c, c->clock.time + seconds);
 }
