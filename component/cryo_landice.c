@@ -383,8 +383,10 @@ static int landice_advance(cryo_component *c, long long seconds) {
     for (int q = 0; q < m->nlog; ++q)
       m->cg_iterations += m->log[q].linear_iterations;
     m->newton_steps += m->nlog > 0 ? m->log[m->nlog - 1].step : 0;
-    if (lc->evolve_thickness)
+    if (lc->evolve_thickness) {
+      CRYO_CALL(cryo_landice_check_advective_limit(b, &lc->p, &m->s, &c->ops, &c->err));
       CRYO_CALL(cryo_landice_evolve_thickness(b, &lc->p, &m->s, &c->ops, NULL, &c->err));
+    }
   }
   return landice_check(c, c->clock.time + seconds);
 }

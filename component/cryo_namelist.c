@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 /* Longest excerpt of the text quoted in a message. */
 #define NML_SHOW_MAX       60
@@ -330,12 +331,16 @@ static int int_value(const char *s, size_t n, int *value) {
 
 /* Real literal to double with strtod (correctly rounded, so 1.5d-3 gives the
  * same double as 1.5e-3); the Fortran exponent letter d becomes e, and '.' the
- * decimal point of the host's C locale, which strtod follows. 0 when the value
- * overflows a double. */
+ * decimal point of the host's C locale, which strtod follows. A literal of
+ * any length is read (trailing zeros do not change the value), so the copy
+ * is on the heap past a small one. 1 when read, 0 when the value overflows a
+ * double, -1 when out of memory. */
 static int real_value(const char *s, size_t n, double *value) {
-  char buf[512];
+  char small[128];
   const char *point = localeconv()->decimal_point;
-  if (n >= sizeof buf || strlen(point) != 1) return 0;
+  if (strlen(point) != 1) return 0;
+  char *buf = n < sizeof small ? small : malloc(n + 1);
+  if (!buf) return -1;
   for (size_t i = 0; i < n; i++) {
     char c = s[i];
     buf[i] = (c == 'd' || c == 'D') ? 'e' : c == '.' ? point[0] : c;
@@ -344,7 +349,9 @@ static int real_value(const char *s, size_t n, double *value) {
   errno = 0;
   char *end;
   *value = strtod(buf, &end);
-  return end == buf + n && !(errno == ERANGE && fabs(*value) > 1.0);
+  int ok = end == buf + n && !(errno == ERANGE && fabs(*value) > 1.0);
+  if (buf != small) free(buf);
+  return ok;
 }
 
 /* The contents of a string token with doubled quotes undone, written to out
@@ -449,7 +456,12 @@ static int assign_value(nml_parser *p, const cryo_nml_group *g, const cryo_nml_k
                     "&%s: %s%s = %.*s does not fit in an integer (integer overflow; limits [%d, "
                     "%d])",
                     g->name, k->name, elem, NML_SHOW(v, v_len), INT_MIN, INT_MAX);
-  if (k->type == CRYO_NML_REAL && !real_value(v, v_len, &rval))
+  int real_ok = k->type == CRYO_NML_REAL ? real_value(v, v_len, &rval) : 1;
+  if (real_ok < 0)
+    return NML_FAIL(p, CRYO_ERR_MEMORY, t->line,
+                    "&%s: %s%s: out of memory reading a %zu-character number", g->name, k->name,
+                    elem, v_len);
+  if (!real_ok)
     return NML_FAIL(p, CRYO_ERR_RANGE, t->line,
                     "&%s: %s%s = %.*s is not representable as a double (overflow)", g->name,
                     k->name, elem, NML_SHOW(v, v_len));
@@ -718,15 +730,40 @@ int cryo_namelist_read_file(const char *path, const cryo_nml_group *groups, int 
   return status;
 }
 
+/* The byte order of UTF-16 text from its first two bytes (a byte-order mark,
+ * or an ASCII character beside a NUL), NULL if it does not look like it. */
+static const char *utf16_order(const unsigned char *b, size_t n) {
+  if (n < 2) return NULL;
+  if ((b[0] == 0xFF && b[1] == 0xFE) || (b[0] && b[0] < 0x80 && !b[1])) return "little-endian";
+  if ((b[0] == 0xFE && b[1] == 0xFF) || (!b[0] && b[1] && b[1] < 0x80)) return "big-endian";
+  return NULL;
+}
+
 int cryo_file_read_text(const char *path, char **text, cryo_err *err) {
   CRYO_CHECK(path && text, err, CRYO_ERR_ARG, "cryo_file_read_text: path or text is NULL");
   *text = NULL;
+  CRYO_CHECK(path[0], err, CRYO_ERR_FILE, "the path is empty: name a namelist (or namcouple) file");
   FILE *f = fopen(path, "rb");
   CRYO_CHECK(f, err, CRYO_ERR_FILE, "%s: cannot open: %s", path, strerror(errno));
+  /* A directory opens on Linux; a regular file says its size before it is
+   * read, anything else (a pipe, /dev/zero) is read up to the limit. */
+  struct stat st;
+  int is_dir = 0, too_big = 0;
+  if (fstat(fileno(f), &st) == 0) {
+    is_dir = S_ISDIR(st.st_mode);
+    too_big = S_ISREG(st.st_mode) && st.st_size > CRYO_TEXT_FILE_MAX;
+  }
+  if (is_dir || too_big) {
+    fclose(f);
+    CRYO_CHECK(!is_dir, err, CRYO_ERR_FILE, "%s: a directory, not a file", path);
+    return CRYO_ERROR(err, CRYO_ERR_FILE,
+                      "%s: %lld bytes: too large for a namelist or namcouple (at most %d bytes)",
+                      path, (long long)st.st_size, CRYO_TEXT_FILE_MAX);
+  }
   size_t cap = 4096, len = 0;
   char *buf = malloc(cap);
   for (;;) {
-    if (buf && cap - len < 2) {
+    if (buf && cap - len < 2 && len <= CRYO_TEXT_FILE_MAX) {
       char *bigger = realloc(buf, 2 * cap);
       if (!bigger) free(buf);
       buf = bigger;
@@ -737,6 +774,7 @@ int cryo_file_read_text(const char *path, char **text, cryo_err *err) {
       return CRYO_ERROR(err, CRYO_ERR_MEMORY, "%s: out of memory after reading %zu bytes", path,
                         len);
     }
+    if (len > CRYO_TEXT_FILE_MAX) break;
     size_t want = cap - len - 1, got = fread(buf + len, 1, want, f);
     len += got;
     if (got < want) break;
@@ -745,10 +783,21 @@ int cryo_file_read_text(const char *path, char **text, cryo_err *err) {
   fclose(f);
   buf[len] = '\0';
   size_t text_len = strlen(buf);
-  if (failed || text_len != len) {
+  const char *utf16 = utf16_order((const unsigned char *)buf, len);
+  if (failed || len > CRYO_TEXT_FILE_MAX || text_len != len || utf16) {
     free(buf);
     if (failed)
       return CRYO_ERROR(err, CRYO_ERR_FILE, "%s: cannot read: %s", path, strerror(read_errno));
+    if (len > CRYO_TEXT_FILE_MAX)
+      return CRYO_ERROR(err, CRYO_ERR_FILE,
+                        "%s: more than %d bytes: too large for a namelist or namcouple (at most "
+                        "%d bytes)",
+                        path, CRYO_TEXT_FILE_MAX, CRYO_TEXT_FILE_MAX);
+    if (utf16)
+      return CRYO_ERROR(err, CRYO_ERR_FILE,
+                        "%s: not a text file cryodyn reads: UTF-16 text (%s): save it as UTF-8 or "
+                        "ASCII",
+                        path, utf16);
     return CRYO_ERROR(err, CRYO_ERR_FILE, "%s: not a text file (it holds a NUL byte at offset %zu)",
                       path, text_len);
   }

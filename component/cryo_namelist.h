@@ -72,9 +72,14 @@ int cryo_namelist_read_file(const char *path, const cryo_nml_group *groups, int 
 int cryo_namelist_read_string(const char *text, const char *source_name,
                               const cryo_nml_group *groups, int ngroups, cryo_err *err);
 
+/* The largest namelist or namcouple read, bytes: the shipped ones hold a few
+ * kB, and a device such as /dev/zero named by mistake never ends. */
+#define CRYO_TEXT_FILE_MAX (1 << 20)
+
 /* Read a whole text file into a malloc'ed NUL-terminated buffer the caller
- * frees. CRYO_ERR_FILE (message names the path and the system's reason) when
- * it cannot be opened or read or holds a NUL byte; CRYO_ERR_MEMORY. */
+ * frees. CRYO_ERR_FILE (message names the path and what is wrong) when the
+ * path is empty or a directory, the file cannot be opened or read, is larger
+ * than CRYO_TEXT_FILE_MAX, is UTF-16 or holds a NUL byte; CRYO_ERR_MEMORY. */
 int cryo_file_read_text(const char *path, char **text, cryo_err *err);
 
 #endif

@@ -168,13 +168,51 @@ static int write_all(int fd, const void *buf, size_t n) {
   return 0;
 }
 
+/* What a path that is not a regular file is, for a message. */
+static const char *file_kind(mode_t mode) {
+  return S_ISCHR(mode)    ? "a character device"
+         : S_ISBLK(mode)  ? "a block device"
+         : S_ISFIFO(mode) ? "a fifo"
+         : S_ISDIR(mode)  ? "a directory"
+         : S_ISLNK(mode)  ? "a symbolic link"
+         : S_ISSOCK(mode) ? "a socket"
+                          : "an unknown kind of file";
+}
+
+/* Rank 0: a restart replaces only a regular file of its name (an earlier
+ * run's restart): renaming over anything else would delete a path this run
+ * did not create. */
+static int check_replaceable(cryo_component *c, const char *path) {
+  struct stat st;
+  CRYO_CHECK(lstat(path, &st) != 0 || S_ISREG(st.st_mode), &c->err, CRYO_ERR_FILE,
+             "restart %s: exists and is not a regular file but %s: a restart replaces only a "
+             "regular file; move it away or choose another restart_out",
+             path, file_kind(st.st_mode));
+  return CRYO_OK;
+}
+
 /* Rank 0: the NetCDF image and its checksum line into `tmp`, on the disk
- * (fsync) before the caller renames it. */
-static int write_sealed(cryo_component *c, const char *tmp, const void *image, size_t n) {
+ * (fsync) before the caller renames it. *made: this call created `tmp`, the
+ * only case in which a failure may remove it. A regular `tmp` left by a run
+ * killed while writing is reused; anything else of that name is refused and
+ * left as it is. */
+static int write_sealed(cryo_component *c, const char *tmp, const void *image, size_t n,
+                        int *made) {
   char seal[SEAL_LEN + 1];
   snprintf(seal, sizeof seal, SEAL_MAGIC "%016" PRIx64 " %020" PRIu64 "\n",
            fnv1a(FNV_OFFSET, image, n), (uint64_t)n);
-  int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0666);
+  int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0666);
+  *made = fd >= 0;
+  if (fd < 0 && errno == EEXIST) {
+    struct stat st;
+    CRYO_CHECK(lstat(tmp, &st) == 0, &c->err, CRYO_ERR_FILE, "restart %s: cannot inspect: %s", tmp,
+               strerror(errno));
+    CRYO_CHECK(S_ISREG(st.st_mode), &c->err, CRYO_ERR_FILE,
+               "restart %s: exists and is not a regular file but %s: move it away or choose "
+               "another restart_out",
+               tmp, file_kind(st.st_mode));
+    fd = open(tmp, O_WRONLY | O_TRUNC | O_NOFOLLOW);
+  }
   CRYO_CHECK(fd >= 0, &c->err, CRYO_ERR_FILE, "restart %s: cannot create: %s", tmp,
              strerror(errno));
   int e = write_all(fd, image, n);
@@ -203,13 +241,15 @@ static int sync_directory(cryo_component *c, const char *path) {
   return CRYO_OK;
 }
 
-/* Rank 0: close the in-memory file `ncid` and write it as `path`. */
-static int write_image(cryo_component *c, int ncid, const char *tmp, const char *path) {
+/* Rank 0: close the in-memory file `ncid` and write it as `path`; *made as
+ * write_sealed sets it. */
+static int write_image(cryo_component *c, int ncid, const char *tmp, const char *path, int *made) {
   NC_memio image = {0, NULL, 0};
   int s = nc_close_memio(ncid, &image);
   int status = s == NC_NOERR
-                   ? write_sealed(c, tmp, image.memory, image.size)
+                   ? check_replaceable(c, path)
                    : cryo_nc_error(s, CRYO_ERR_NETCDF, &c->err, "restart %s: closing", tmp);
+  if (status == CRYO_OK) status = write_sealed(c, tmp, image.memory, image.size, made);
   free(image.memory);
   if (status == CRYO_OK && rename(tmp, path) != 0)
     status = CRYO_ERROR(&c->err, CRYO_ERR_FILE, "restart: cannot rename %s to %s: %s", tmp, path,
@@ -221,7 +261,7 @@ static int write_image(cryo_component *c, int ncid, const char *tmp, const char 
 int cryo_restart_write(cryo_component *c, const char *path) {
   char tmp[CRYO_PATH_LEN + 80];
   snprintf(tmp, sizeof tmp, "%s.tmp", path);
-  int status = CRYO_OK, ncid = -1;
+  int status = CRYO_OK, ncid = -1, made = 0;
   double *global = NULL;
   char grid_sum[17];
   status = grid_checksum(c, grid_sum);
@@ -245,10 +285,10 @@ int cryo_restart_write(cryo_component *c, const char *path) {
   }
   if (c->rank == 0 && ncid >= 0) {
     if (status == CRYO_OK)
-      status = write_image(c, ncid, tmp, path);
+      status = write_image(c, ncid, tmp, path, &made);
     else
       nc_abort(ncid);
-    if (status != CRYO_OK) remove(tmp);
+    if (status != CRYO_OK && made) unlink(tmp);
   }
   free(global);
   return cryo_status_from_root(c, status);

@@ -250,6 +250,12 @@ static int read_time_axis(nc_impl *p, int dim_t, const cryo_exchange_config *cfg
                "after time[%d] = %.10g",
                path, k, p->t_file[k], k - 1, k > 0 ? p->t_file[k - 1] : 0.0);
     p->t[k] = p->t_file[k] * unit + ref_to_start;
+    /* A finite value in days or hours can still pass a double's range in
+     * seconds, and an infinite time would match no model time. */
+    CRYO_CHECK(isfinite(p->t[k]), err, CRYO_ERR_DATA,
+               "forcing file '%s', variable 'time': value %g at index %d (units \"%s\") is "
+               "beyond the range of a double in seconds from the run start",
+               path, p->t_file[k], k, p->time_units);
   }
   return CRYO_OK;
 }

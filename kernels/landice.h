@@ -407,6 +407,14 @@ int cryo_landice_evolve_thickness(const cryo_block *b, const cryo_landice_params
                                   cryo_landice_state *s, const cryo_comm_ops *ops, int *n_sub,
                                   struct cryo_err *err);
 
+/* CRYO_ERR_RANGE naming dt, the limit and the node when p->dt is more than 2
+ * times the advective limit 1 / max(|u|/dx + |v|/dy) of the velocity s->ubar
+ * just solved (docs/landice.md, Thickness evolution); the maximum and its
+ * node (the first in global order) are the same for any decomposition. */
+int cryo_landice_check_advective_limit(const cryo_block *b, const cryo_landice_params *p,
+                                       const cryo_landice_state *s, const cryo_comm_ops *ops,
+                                       struct cryo_err *err);
+
 /* Reproducible global sum of a cell field over owned cells [0,nx) x [0,ny)
  * (fixed-point, cryo_reprosum.h): the same bits for any decomposition. */
 int cryo_landice_cell_sum(const cryo_block *b, const double *w, const cryo_comm_ops *ops,

@@ -175,6 +175,70 @@ void cryo_landice_thickness_nodes(const cryo_block *b, const cryo_landice_params
   }
 }
 
+/* How many times the advective limit one dt may be: ice may cross at most
+ * this many cells between two velocity solves. Transport sub-cycles within
+ * a dt, but with the velocity solved at the step's start; once the ice has
+ * moved cells away from the geometry that velocity was solved for, the
+ * coupled step is unstable (ISMIP-HOM A at 8 km: dt = 100 a, 1.0 crossing
+ * on the first step, gives 6.8 on the second). 2 stops such a run at the
+ * first solve that shows it and leaves room above the shipped cases
+ * (docs/landice.md, Thickness evolution). */
+#define LANDICE_MAX_CROSSINGS 2.0
+
+/* Largest |u|/dx + |v|/dy (a-1) over node rows [0,nx] x [0,ny]. */
+static double landice_max_crossing_rate(const cryo_block *b, const double *ubar) {
+  const int nx = b->nx, stride = b->nx + 3;
+  const long n = (long)(b->nx + 1) * (b->ny + 1);
+  const double rdx = 1.0 / b->dx, rdy = 1.0 / b->dy;
+  double m = 0.0;
+  CRYO_DEVICE_LOOP_REDUCE((ubar), max, m)
+  for (long e = 0; e < n; ++e) {
+    long node = (e / (nx + 1) + 1) * stride + e % (nx + 1) + 1;
+    m = fmax(m, fabs(ubar[2 * node]) * rdx + fabs(ubar[2 * node + 1]) * rdy);
+  }
+  return m;
+}
+
+/* Minus the smallest global node index (j (nx_global + 1) + i) of this
+ * block's nodes whose rate reaches `rate`, -1e300 if none: a max over ranks
+ * then names the same node for any decomposition. */
+static double landice_first_node_at(const cryo_block *b, const double *ubar, double rate) {
+  const int nx = b->nx, stride = b->nx + 3, i0 = b->i0, j0 = b->j0, nxg = b->nx_global;
+  const long n = (long)(b->nx + 1) * (b->ny + 1);
+  const double rdx = 1.0 / b->dx, rdy = 1.0 / b->dy;
+  double m = -1e300;
+  CRYO_DEVICE_LOOP_REDUCE((ubar), max, m)
+  for (long e = 0; e < n; ++e) {
+    long i = e % (nx + 1), j = e / (nx + 1), node = (j + 1) * stride + i + 1;
+    double r = fabs(ubar[2 * node]) * rdx + fabs(ubar[2 * node + 1]) * rdy;
+    if (r >= rate) m = fmax(m, -(double)((j0 + j) * (long)(nxg + 1) + i0 + i));
+  }
+  return m;
+}
+
+int cryo_landice_check_advective_limit(const cryo_block *b, const cryo_landice_params *p,
+                                       const cryo_landice_state *s, const cryo_comm_ops *ops,
+                                       cryo_err *err) {
+  double rate = landice_max_crossing_rate(b, s->ubar);
+  CRYO_CALL(ops->max_double(ops->ctx, &rate, 1));
+  CRYO_CHECK(isfinite(rate), err, CRYO_ERR_DATA,
+             "land-ice thickness: depth-averaged velocity is NaN or Inf");
+  const double dt_a = p->dt / CRYO_LANDICE_YEAR;
+  if (dt_a * rate <= LANDICE_MAX_CROSSINGS) return CRYO_OK;
+  double at = landice_first_node_at(b, s->ubar, rate);
+  CRYO_CALL(ops->max_double(ops->ctx, &at, 1));
+  const long node = (long)-at;
+  const double limit_a = 1.0 / rate;
+  return CRYO_ERROR(err, CRYO_ERR_RANGE,
+                    "land-ice thickness: dt = %g s (%g a) is %.3g times the advective limit "
+                    "1 / (|u|/dx + |v|/dy) = %.4g a of the velocity just solved, at node (i, j) = "
+                    "(%ld, %ld): the velocity is solved once per dt, so dt may be at most %g times "
+                    "that limit (%.4g s): make &cryo_landice dt smaller",
+                    p->dt, dt_a, dt_a * rate, limit_a, node % (b->nx_global + 1),
+                    node / (b->nx_global + 1), LANDICE_MAX_CROSSINGS,
+                    LANDICE_MAX_CROSSINGS * limit_a * CRYO_LANDICE_YEAR);
+}
+
 int cryo_landice_evolve_thickness(const cryo_block *b, const cryo_landice_params *p,
                                   cryo_landice_state *s, const cryo_comm_ops *ops, int *n_sub,
                                   cryo_err *err) {

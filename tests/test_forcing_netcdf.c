@@ -482,6 +482,12 @@ static void test_bad_headers(void) {
   const double nant[NT] = {0, 3600, NAN, 7200};
   file_opts tnan = {.times = nant};
   expect_create_error(write_file("time_nan.nc", &tnan), NULL, CRYO_ERR_DATA, "index 2");
+  /* 1e306 days is finite in the file but Inf in seconds: a time no record
+   * can be at. */
+  const double huge[NT] = {0, 1, 2, 1e306};
+  file_opts thuge = {.units = "days since 2000-01-01", .times = huge};
+  expect_create_error(write_file("time_huge.nc", &thuge), NULL, CRYO_ERR_DATA,
+                      "variable 'time': value 1e+306 at index 3");
   cryo_block b = block_at(0, 0, NXG, NYG);
   cryo_exchange *x = NULL;
   cryo_err err;

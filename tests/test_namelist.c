@@ -142,6 +142,23 @@ static void test_reals(void) {
   CU_ASSERT_EQUAL(dt, 0.001);
   CU_ASSERT_EQUAL(nx, 100000);
   CU_ASSERT_EQUAL(alpha, 1.0);
+
+  /* A literal's length is no limit: 8000. with 600 zeros after the point is
+   * 8000, and 1 with 400 zeros before the exponent e-390 is 1e10. */
+  char text[2048];
+  int n = snprintf(text, sizeof text, "&run model='seaice' /\n&grid nx=2 /\n&extra r = 8000.");
+  for (int i = 0; i < 600; i++)
+    text[n++] = '0';
+  n += snprintf(text + n, sizeof text - (size_t)n, ", 1");
+  for (int i = 0; i < 400; i++)
+    text[n++] = '0';
+  snprintf(text + n, sizeof text - (size_t)n, "d-390 /\n");
+  status = read_text(text, &err);
+  CU_ASSERT_EQUAL(status, CRYO_OK);
+  if (status != CRYO_OK) fprintf(stderr, "long literal: %s\n", err.msg);
+  CU_ASSERT_EQUAL(nr, 2);
+  CU_ASSERT_EQUAL(r[0], 8000.0);
+  CU_ASSERT_EQUAL(r[1], 1e10);
 }
 
 static void test_logicals(void) {
@@ -359,6 +376,20 @@ static int write_file(char *path, const char *data, size_t len) {
   return w == (ssize_t)len;
 }
 
+/* cryo_file_read_text and cryo_namelist_read_file on `path` both fail with
+ * CRYO_ERR_FILE and `want` in the message. */
+static void expect_file_error(const char *path, const char *want) {
+  cryo_err err;
+  char *text = NULL;
+  CU_ASSERT_EQUAL(cryo_file_read_text(path, &text, &err), CRYO_ERR_FILE);
+  CU_ASSERT_PTR_NULL(text);
+  CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, want));
+  if (!strstr(err.msg, want)) fprintf(stderr, "'%s': %s, expected '%s'\n", path, err.msg, want);
+  free(text);
+  CU_ASSERT_EQUAL(cryo_namelist_read_file(path, groups, 3, &err), CRYO_ERR_FILE);
+  CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, want));
+}
+
 static void test_files(void) {
   cryo_err err;
   char path[64];
@@ -390,12 +421,24 @@ static void test_files(void) {
   CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, missing));
   CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, strerror(ENOENT)));
 
-  /* A directory opens but cannot be read; a NUL byte means it is not text. */
-  CU_ASSERT_EQUAL(cryo_namelist_read_file("/tmp", groups, 3, &err), CRYO_ERR_FILE);
-  CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "/tmp: cannot read"));
+  /* A directory, an empty path, a NUL byte, UTF-16 text and an endless or
+   * huge file are each named for what they are, all CRYO_ERR_FILE. */
+  expect_file_error("/tmp", "/tmp: a directory, not a file");
+  expect_file_error("", "the path is empty");
   CU_ASSERT_FATAL(write_file(path, "&run\0 /", 7));
-  CU_ASSERT_EQUAL(cryo_file_read_text(path, &text, &err), CRYO_ERR_FILE);
-  CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "NUL byte at offset 4"));
+  expect_file_error(path, "NUL byte at offset 4");
+  remove(path);
+  CU_ASSERT_FATAL(write_file(path, "\xFF\xFE&\0r\0u\0n\0", 8));
+  expect_file_error(path, "UTF-16 text (little-endian): save it as UTF-8 or ASCII");
+  remove(path);
+  CU_ASSERT_FATAL(write_file(path, "\0&\0r\0u\0n", 8));
+  expect_file_error(path, "UTF-16 text (big-endian): save it as UTF-8 or ASCII");
+  remove(path);
+  if (access("/dev/zero", R_OK) == 0)
+    expect_file_error("/dev/zero", "/dev/zero: more than 1048576 bytes: too large for a namelist");
+  CU_ASSERT_FATAL(write_file(path, "&run /", 6));
+  CU_ASSERT_FATAL(truncate(path, 3 << 20) == 0);
+  expect_file_error(path, "3145728 bytes: too large for a namelist");
   remove(path);
 }
 
