@@ -1,7 +1,7 @@
 #!/bin/sh
 # Land ice coupled to the toy atmosphere through OASIS3-MCT, and the same run
-# standalone with the same surface mass balance from a NetCDF file (issue 5,
-# docs/design.md, Coupling). Setup: namelists/coupled_landice.nml (ISMIP-HOM A,
+# standalone with the same surface mass balance from a NetCDF file
+# (docs/design.md, Coupling). Setup: namelists/coupled_landice.nml (ISMIP-HOM A,
 # L = 10 km, 16 x 16 cells, evolving thickness, 8 coupling steps of 10 days) and
 # namelists/namcouple_landice_toyatm; 2 cryodyn ranks, 1 cryodyn-toy-atmosphere rank.
 #

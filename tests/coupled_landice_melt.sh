@@ -1,7 +1,7 @@
 #!/bin/sh
 # Marine land ice coupled to the toy atmosphere standing in for an ocean: the toy sends the
 # MISMIP+ Ice1 sub-shelf melt through OASIS3-MCT, and the same run standalone with the melt the
-# toy recorded equals it bit for bit (issue 12 item 5; docs/landice.md, Sub-shelf melt). Setup:
+# toy recorded equals it bit for bit (docs/landice.md, Sub-shelf melt). Setup:
 # namelists/coupled_landice_melt.nml (16 x 8 cells of 4 km, geometry
 # namelists/coupled_landice_melt_geometry.cdl: grounded columns 0..8, a floating tongue in
 # 9..15, free-slip walls; 4 coupling steps of 0.1 a, one thickness step each, melt on the

@@ -1,6 +1,6 @@
 #!/bin/sh
 # The toy ocean on its own, coarser grid, coupled to cryodyn's sea-ice grid through
-# an OASIS3-MCT SCRIP remapping (issue 5 item 4, docs/design.md, Coupling), with
+# an OASIS3-MCT SCRIP remapping (docs/design.md, Coupling), with
 # namelists/namcouple_seaice_remap: ocean -> ice BILINEAR, ice -> ocean CONSERV
 # FRACAREA. Ice grid cryt: 40 x 30 cells of 10 km. No grid files exist before a
 # run: both components describe their grids through OASIS's grid-writing API

@@ -3,8 +3,7 @@
 # (coupling/exchange_oasis.c) between the test component "cryody"
 # (tests/oasis_exchange_comp: cryo_coupler_init, then cryo_exchange_create on a 2-D
 # block decomposition, box partitions) and the toy ocean "toyoce"
-# (cryodyn-toy-ocean, examples/toy_ocean.c, row bands), docs/design.md, Coupling;
-# issue 5.
+# (cryodyn-toy-ocean, examples/toy_ocean.c, row bands), docs/design.md, Coupling.
 #
 # Asserted (exact, tolerance 0):
 #   1. namelists/namcouple_seaice_toyocean as shipped, 40 x 30, 4 steps, 2 + 1 ranks:
