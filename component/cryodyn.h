@@ -71,7 +71,7 @@ int cryo_set_field(cryo_component *c, const char *name, const double *values, lo
 
 /* Table of per-phase wall times (init, forcing, dynamics, output, restart)
  * of this rank, then the host <-> device transfers of the whole run (bytes and
- * update calls each way), into buf. */
+ * update calls each way; "none" where no GPU is in use), into buf. */
 int cryo_timer_report(const cryo_component *c, char *buf, int len);
 
 /* One-line summary of the state (e.g. maximum ice speed, volume) for a

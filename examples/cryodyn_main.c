@@ -2,6 +2,8 @@
  * init, every coupling interval to the end of the run, and finalize. The
  * library never exits: this program decides, and on any error prints
  * `cryodyn: error: <message>` to stderr and exits non-zero. */
+#include "config.h" /* PACKAGE_VERSION */
+
 #include <cryodyn.h>
 
 #include <errno.h>
@@ -40,12 +42,13 @@ static char *read_namelist(const char *path) {
   }
   if (text) text[len] = '\0';
   if (text && strlen(text) != len) {
-    fprintf(stderr, "cryodyn: error: %s: not a text file (a NUL byte at offset %zu)\n", path,
-            strlen(text));
+    fprintf(stderr, "cryodyn: error: %s: not a text file (a NUL byte at offset %zu) [%s]\n", path,
+            strlen(text), cryo_status_name(CRYO_ERR_FILE));
     free(text);
     text = NULL;
   } else if (!text) {
-    fprintf(stderr, "cryodyn: error: %s: cannot read: %s\n", path, strerror(errno));
+    fprintf(stderr, "cryodyn: error: %s: cannot read: %s [%s]\n", path, strerror(errno),
+            cryo_status_name(CRYO_ERR_FILE));
   }
   if (f) fclose(f);
   return text;
@@ -56,18 +59,47 @@ static void hms(double s, char *buf, size_t len) {
   snprintf(buf, len, "%ld:%02ld:%02ld", t / 3600, t / 60 % 60, t % 60);
 }
 
+static const char usage_line[] = "usage: [mpirun -np N] cryodyn NAMELIST | --help | --version\n";
+
+/* --help and --version answer and exit 0; any other argument that starts with
+ * '-' is an option this driver does not have, not a namelist path. Returns
+ * -1 to go on with the run, else the exit status. */
+static int arguments(int argc, char **argv, int rank) {
+  if (argc == 2 && !strcmp(argv[1], "--version")) {
+    if (rank == 0) printf("cryodyn %s\n", PACKAGE_VERSION);
+    return 0;
+  }
+  if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+    if (rank == 0)
+      printf("%s"
+             "Runs the land-ice / sea-ice case that the namelist describes (a path, or\n"
+             "/dev/stdin); namelists/README.md documents every option.\n"
+             "  --help     this text\n"
+             "  --version  the version (%s)\n",
+             usage_line, PACKAGE_VERSION);
+    return 0;
+  }
+  if (argc == 2 && argv[1][0] != '-') return -1;
+  if (rank == 0) {
+    if (argc == 2)
+      fprintf(stderr, "cryodyn: error: unknown option '%s' [%s]\n", argv[1],
+              cryo_status_name(CRYO_ERR_ARG));
+    else
+      fprintf(stderr, "cryodyn: error: expected one argument, got %d [%s]\n", argc - 1,
+              cryo_status_name(CRYO_ERR_ARG));
+    fputs(usage_line, stderr);
+  }
+  return 2;
+}
+
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
   int rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  if (argc != 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
-    if (rank == 0)
-      fprintf(stderr,
-              "usage: [mpirun -np N] cryodyn NAMELIST\n"
-              "cryodyn %s: land-ice / sea-ice dynamics; see namelists/README.md\n",
-              cryo_version());
+  int exit_status = arguments(argc, argv, rank);
+  if (exit_status >= 0) {
     MPI_Finalize();
-    return argc == 2 ? 0 : 2;
+    return exit_status;
   }
   /* With forcing = 'oasis' the component runs on the communicator OASIS gives
    * it, so the coupled run is joined before cryo_init
@@ -79,8 +111,10 @@ int main(int argc, char **argv) {
   if (!text) MPI_Abort(MPI_COMM_WORLD, 1);
   int status = cryo_coupler_wanted_text(text, argv[1], &coupled, component, (int)sizeof component,
                                         forcing, (int)sizeof forcing);
-  if (coupled && (status != CRYO_OK || cryo_coupler_init(component, &comm) != CRYO_OK)) {
-    fprintf(stderr, "cryodyn: error: %s\n", cryo_coupler_last_error());
+  if (coupled && status == CRYO_OK) status = cryo_coupler_init(component, &comm);
+  if (coupled && status != CRYO_OK) {
+    fprintf(stderr, "cryodyn: error: %s [%s]\n", cryo_coupler_last_error(),
+            cryo_status_name(status));
     cryo_coupler_abort(1);
   }
   /* Host forcing comes from a program that embeds cryodyn and calls
@@ -89,8 +123,8 @@ int main(int argc, char **argv) {
     if (rank == 0)
       fprintf(stderr,
               "cryodyn: error: %s: forcing = 'host' needs a host program that sets the forcing "
-              "(cryo_set_field); the standalone driver runs 'analytic', 'netcdf' or 'oasis'\n",
-              argv[1]);
+              "(cryo_set_field); the standalone driver runs 'analytic', 'netcdf' or 'oasis' [%s]\n",
+              argv[1], cryo_status_name(CRYO_ERR_RANGE));
     free(text);
     MPI_Finalize();
     return 1;
@@ -143,8 +177,9 @@ int main(int argc, char **argv) {
   cryo_timer_report(c, report, sizeof report);
   if (cryo_is_root(c)) printf("cryodyn: run complete\n%s", report);
   status = cryo_finalize(&c);
-  if (status == CRYO_OK && coupled && cryo_coupler_finalize() != CRYO_OK) {
-    fprintf(stderr, "cryodyn: error: %s\n", cryo_coupler_last_error());
+  if (status == CRYO_OK && coupled && (status = cryo_coupler_finalize()) != CRYO_OK) {
+    fprintf(stderr, "cryodyn: error: %s [%s]\n", cryo_coupler_last_error(),
+            cryo_status_name(status));
     cryo_coupler_abort(1);
   }
   if (status != CRYO_OK) {

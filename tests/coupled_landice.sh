@@ -11,7 +11,7 @@
 #    equals (thk > 0); the bed (usurf - thk) does not change between intervals
 #    (1e-9 m); the volume change of each interval equals the mass balance sent
 #    (tolerance and why in toy_atmosphere.c). Asserted: exit 0, "cryodyn: run
-#    complete", the toy's PASS line, "SUCCESSFUL RUN" in debug.01/02.000000, no
+#    complete", the toy's PASS line, "SUCCESSFUL RUN" in debug.root.01/02, no
 #    "MPI_ABORT was invoked".
 # 2. standalone: the same namelist with forcing = 'netcdf' and a file (written with
 #    awk and ncgen) holding the same pattern at every coupling date; exit 0.
@@ -84,8 +84,8 @@ coupled() {
   grep -q "^cryodyn: run complete" "$d/log" || fail "$name: no 'cryodyn: run complete'"
   grep "^cryodyn-toy-atmosphere: PASS" "$d/log" || fail "$name: no PASS line from cryodyn-toy-atmosphere"
   for id in 01 02; do
-    grep -q "SUCCESSFUL RUN" "$d/debug.$id.000000" 2>/dev/null ||
-      fail "$name: no SUCCESSFUL RUN in debug.$id.000000"
+    grep -q "SUCCESSFUL RUN" "$d/debug.root.$id" 2>/dev/null ||
+      fail "$name: no SUCCESSFUL RUN in debug.root.$id"
   done
 }
 

@@ -15,7 +15,7 @@
 #    Its checks (examples/toy_atmosphere.c): mask; surface of floating ice or unchanged bed;
 #    sum (smb - melt) <= sum dH <= sum (smb - melt) + melt sent (the melt acts on the
 #    floating share only). Asserted: exit 0, "cryodyn: run complete", the toy's PASS line,
-#    "SUCCESSFUL RUN" in debug.01/02.000000, no "MPI_ABORT was invoked".
+#    "SUCCESSFUL RUN" in debug.root.01/02, no "MPI_ABORT was invoked".
 # 2. standalone: the same namelist with forcing = 'netcdf' from melt.nc; exit 0.
 # 3. every output record (5: the start and after each of the 4 steps) of thk, surface,
 #    u_surf, v_surf, u, v, grounded_fraction, basal_melt, smb_applied, melt_applied of 1 and 2
@@ -88,8 +88,8 @@ grep "^cryodyn-toy-atmosphere: interval" "$d/log"
 grep "^cryodyn-toy-atmosphere: PASS" "$d/log" ||
   fail "coupled: no PASS line from cryodyn-toy-atmosphere"
 for id in 01 02; do
-  grep -q "SUCCESSFUL RUN" "$d/debug.$id.000000" 2>/dev/null ||
-    fail "coupled: no SUCCESSFUL RUN in debug.$id.000000"
+  grep -q "SUCCESSFUL RUN" "$d/debug.root.$id" 2>/dev/null ||
+    fail "coupled: no SUCCESSFUL RUN in debug.root.$id"
 done
 
 # 2. standalone from the recorded forcing; 4. the same with the melt set to zero

@@ -105,8 +105,8 @@ echo "--- mpirun exit $rc"
 grep -q "MPI_ABORT was invoked" "$d/log" && fail "MPI_ABORT was invoked"
 grep -q "^cryodyn: run complete" "$d/log" || fail "no 'cryodyn: run complete'"
 for id in 01 02; do
-  grep -q "SUCCESSFUL RUN" "$d/debug.$id.000000" 2>/dev/null ||
-    fail "no SUCCESSFUL RUN in debug.$id.000000"
+  grep -q "SUCCESSFUL RUN" "$d/debug.root.$id" 2>/dev/null ||
+    fail "no SUCCESSFUL RUN in debug.root.$id"
 done
 for w in rmp_toyt_to_cryt_BILINEAR.nc rmp_cryt_to_toyt_CONSERV_DESTAREA.nc; do
   [ -s "$d/$w" ] || fail "OASIS wrote no weight file $w"

@@ -23,7 +23,7 @@
 #    20 km, the toy's spacing; why in oasis_remap_comp.c), the largest error is at
 #    least tol / 4 (measured: 0.747 tol, the 3/32 of quarter-cell positions), and
 #    the wind is kept to 1e-12 relative. Also: exit 0, both PASS lines, "SUCCESSFUL
-#    RUN" in debug.01/02.000000, the two SCRIP weight files exist, no
+#    RUN" in debug.root.01/02, the two SCRIP weight files exist, no
 #    "MPI_ABORT was invoked".
 # 2. remap50: toy grid 9 x 7 cells of 50 km (centres at 0, 50, ..., 400 km and
 #    0, 50, ..., 300 km), 3 + 2 ranks (OASIS redistributes between two different
@@ -86,8 +86,8 @@ common() {
   [ "$2" = 0 ] || fail "$1: mpirun exit code $2, expected 0"
   grep -q "MPI_ABORT was invoked" "$d/log" && fail "$1: MPI_ABORT was invoked"
   for id in 01 02; do
-    grep -q "SUCCESSFUL RUN" "$d/debug.$id.000000" 2>/dev/null ||
-      fail "$1: no SUCCESSFUL RUN in debug.$id.000000"
+    grep -q "SUCCESSFUL RUN" "$d/debug.root.$id" 2>/dev/null ||
+      fail "$1: no SUCCESSFUL RUN in debug.root.$id"
   done
   for w in rmp_toyt_to_cryt_BILINEAR.nc rmp_cryt_to_toyt_CONSERV_FRACAREA.nc; do
     [ -s "$d/$w" ] || fail "$1: OASIS wrote no weight file $w"

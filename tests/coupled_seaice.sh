@@ -10,7 +10,9 @@
 #    (tau . du < 0) at every ice point where |du| exceeds its variation across a
 #    cell (4536 of the 4800 points of the 4 steps). Asserted: exit 0, cryodyn's
 #    "run complete", the toy's PASS line, "SUCCESSFUL RUN" in both components'
-#    debug.*.000000, no "MPI_ABORT was invoked".
+#    debug.root.*, no "MPI_ABORT was invoked", and no debug file of its own for
+#    each rank (debug.NN.RRRRRR): the shipped namcouple keeps OASIS's logging to
+#    the files it writes at every level (NLOGPRT 0).
 # 2. standalone: the same namelist with forcing = 'netcdf' and a file (written with
 #    ncgen) holding the same values at 0, 1, ..., 4 h; exit 0.
 # 3. the ice velocity u, v (and h, a) of every output record of 1 and 2 are equal
@@ -75,9 +77,11 @@ grep -q "^cryodyn: run complete" "$log" || fail "coupled: no 'cryodyn: run compl
 grep -q "^cryodyn-toy-ocean: PASS: [1-9][0-9]* moving ice points have a stress opposing" "$log" ||
   fail "coupled: no stress PASS line from cryodyn-toy-ocean"
 for id in 01 02; do
-  grep -q "SUCCESSFUL RUN" "$rundir/coupled/debug.$id.000000" 2>/dev/null ||
-    fail "coupled: no SUCCESSFUL RUN in debug.$id.000000"
+  grep -q "SUCCESSFUL RUN" "$rundir/coupled/debug.root.$id" 2>/dev/null ||
+    fail "coupled: no SUCCESSFUL RUN in debug.root.$id"
 done
+per_rank=$(cd "$rundir/coupled" && ls | grep -E '^debug\.[0-9]+\.[0-9]+$' | tr '\n' ' ')
+[ -z "$per_rank" ] || fail "coupled: OASIS wrote a debug file for each rank: $per_rank"
 
 # 2. standalone, forcing from a NetCDF file with the same values
 # values V N: N copies of V separated by commas.

@@ -182,7 +182,8 @@ static void test_device_selection(void) {
   CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "device = 'gpu'"));
 }
 
-/* The start banner names the version, the device and the ranks. */
+/* The start banner names the version, the device and the ranks; the timer
+ * table reports no host-device transfers on a CPU run. */
 static void test_banner(void) {
   cryo_component *c = start("dev_b.nml", "");
   char buf[1024], want[64];
@@ -200,6 +201,9 @@ static void test_banner(void) {
   CU_ASSERT_EQUAL(cryo_timer_report(c, buf, (int)sizeof buf), CRYO_OK);
   CU_ASSERT_PTR_NOT_NULL(strstr(buf, "\nhalo "));
   CU_ASSERT_PTR_NOT_NULL(strstr(buf, "\ndynamics "));
+  /* a run without a GPU copies nothing between host and device */
+  CU_ASSERT_PTR_NULL(strstr(buf, "to device"));
+  CU_ASSERT_PTR_NOT_NULL(strstr(buf, "\ntransfers  none (no GPU in use"));
   cryo_finalize(&c);
 }
 

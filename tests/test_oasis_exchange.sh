@@ -22,7 +22,7 @@
 #      non-zero exit and cryodyn's message naming I_Vwind1.
 # OASIS aborts make mpirun exit 0 and a coupling mismatch deadlocks, so each run is
 # under `timeout` and is judged by its output: both PASS lines, "SUCCESSFUL RUN" in
-# both components' debug.*.000000 files, and no "MPI_ABORT was invoked".
+# both components' debug.root.* files, and no "MPI_ABORT was invoked".
 #
 # Environment: top_srcdir / top_builddir (as the Makefile exports them; default:
 # this script's parent directory and the current directory), MPIRUN (default
@@ -76,8 +76,8 @@ expect_pass() {
   grep -q "cryodyn-toy-ocean: PASS: $3 received values equal the sent pattern" "$log" ||
     fail "$1: no PASS line from cryodyn-toy-ocean for $3 values"
   for id in 01 02; do
-    grep -q "SUCCESSFUL RUN" "$rundir/debug.$id.000000" 2>/dev/null ||
-      fail "$1: no SUCCESSFUL RUN in debug.$id.000000"
+    grep -q "SUCCESSFUL RUN" "$rundir/debug.root.$id" 2>/dev/null ||
+      fail "$1: no SUCCESSFUL RUN in debug.root.$id"
   done
 }
 
