@@ -1,4 +1,4 @@
-/* Fortran namelist reader (namelists/README.md, Syntax; issue 2, item 5).
+/* Fortran namelist reader (namelists/README.md, Syntax).
  *
  * A lexer produces tokens on demand, at most two ahead of the parser, so the
  * first error in text order is the one reported. The syntax is the namelist

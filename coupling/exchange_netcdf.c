@@ -1,5 +1,5 @@
 /* NetCDF forcing provider (forcing = 'netcdf', the standalone harness of
- * docs/design.md, Files, and issue 3 item 4).
+ * docs/design.md, Files; format: namelists/README.md, NetCDF forcing file).
  *
  * The file has dimensions time, y, x (x, y: the component grid's cell centres,
  * sizes nx_global, ny_global), a variable time(time) with units

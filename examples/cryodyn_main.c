@@ -25,13 +25,17 @@ static int fail(cryo_component **c, int status, int rank) {
 /* The whole namelist file into a malloc'ed string, or NULL with a message.
  * Read once and handed to the library as text, so that a pipe works
  * (`cryodyn /dev/stdin < run.nml`). */
+/* The largest namelist read, as the library's reader (namelists/README.md):
+ * a path such as /dev/zero would otherwise fill the memory. */
+#define NAMELIST_MAX_BYTES (1L << 20)
+
 static char *read_namelist(const char *path) {
   FILE *f = fopen(path, "rb");
   size_t len = 0, cap = 4096;
   char *text = f ? malloc(cap) : NULL;
   while (text) {
     len += fread(text + len, 1, cap - len - 1, f);
-    if (len < cap - 1) break;
+    if (len < cap - 1 || len > NAMELIST_MAX_BYTES) break;
     char *bigger = realloc(text, cap *= 2);
     if (!bigger) free(text);
     text = bigger;
@@ -41,7 +45,12 @@ static char *read_namelist(const char *path) {
     text = NULL;
   }
   if (text) text[len] = '\0';
-  if (text && strlen(text) != len) {
+  if (text && len > NAMELIST_MAX_BYTES) {
+    fprintf(stderr, "cryodyn: error: %s: more than %ld bytes: too large for a namelist [%s]\n",
+            path, NAMELIST_MAX_BYTES, cryo_status_name(CRYO_ERR_FILE));
+    free(text);
+    text = NULL;
+  } else if (text && strlen(text) != len) {
     fprintf(stderr, "cryodyn: error: %s: not a text file (a NUL byte at offset %zu) [%s]\n", path,
             strlen(text), cryo_status_name(CRYO_ERR_FILE));
     free(text);

@@ -1,14 +1,12 @@
-/* Run-time state checks (namelists/README.md, State check): one fused pass per coupling interval over
- * a rank's prognostic arrays that finds the first value which is NaN, Inf or
- * beyond its bound, on the device, as an integer min-reduction of
- *   key = point * COUNT + check,
- * point = j (nx + 1) + i over nodes (i, j) in [0,nx] x [0,ny] (the cell (i, j)
- * is checked with its lower-left node when i < nx and j < ny), check the
- * enum below. Integers only, so the key does not depend on the thread count;
- * row-major order within the block is row-major order in the global grid, so
- * the smallest global key over ranks is the first bad value of the domain.
- * Only the key leaves the device; the caller fetches the few values at the
- * point it names to write its message. CRYO_STATE_OK when all pass.
+/* Run-time state checks (namelists/README.md, State check): one fused pass per coupling interval
+ * over a rank's prognostic arrays that finds the first value which is NaN, Inf or beyond its bound,
+ * on the device, as an integer min-reduction of key = point * COUNT + check, point = j (nx + 1) + i
+ * over nodes (i, j) in [0,nx] x [0,ny] (the cell (i, j) is checked with its lower-left node when i
+ * < nx and j < ny), check the enum below. Integers only, so the key does not depend on the thread
+ * count; row-major order within the block is row-major order in the global grid, so the smallest
+ * global key over ranks is the first bad value of the domain. Only the key leaves the device; the
+ * caller fetches the few values at the point it names to write its message. CRYO_STATE_OK when all
+ * pass.
  */
 #ifndef CRYO_CHECK_H
 #define CRYO_CHECK_H

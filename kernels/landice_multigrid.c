@@ -422,8 +422,8 @@ static void mg_prolong(const mg_args *own) {
         const double *xc =
             g->x_c + ((cb + sb - g->j0_c + 1) * (g->nx_c + 3) + ca + sa - g->i0_c + 1) * nlev;
         for (int q = 0; q < nlev; ++q)
-          x[q] += (g->mask ? g->mask[(j + 1) * (g->nx + 3) * nlev + (i + 1) * nlev + q] : 1.0) *
-                  w * xc[q];
+          x[q] += (g->mask ? g->mask[(j + 1) * (g->nx + 3) * nlev + (i + 1) * nlev + q] : 1.0) * w *
+                  xc[q];
       }
     }
   }

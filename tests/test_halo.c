@@ -4,11 +4,11 @@
  * each halo point inside the domain (or its periodic image) must hold f of
  * its global index exactly, and halo points outside a non-periodic domain must
  * keep their poison value. Run on 1, 2, 3 and 4 ranks; grids with odd sizes
- * so that blocks differ in size. Both paths to MPI (docs/multi-gpu.md, Halo exchange): staged through
- * host buffers, where only the packed lines cross (one update each way per
- * axis and group of 4 fields), and MPI on the device buffers, where nothing
- * crosses (on a CPU build the device buffers are the host ones, so the path
- * runs here too); and the decision between them (halo_device_buffers). */
+ * so that blocks differ in size. Both paths to MPI (docs/multi-gpu.md, Halo exchange): staged
+ * through host buffers, where only the packed lines cross (one update each way per axis and group
+ * of 4 fields), and MPI on the device buffers, where nothing crosses (on a CPU build the device
+ * buffers are the host ones, so the path runs here too); and the decision between them
+ * (halo_device_buffers). */
 #include "cryo_device.h"
 #include "cryo_grid.h"
 #include "cryo_test.h"
