@@ -20,6 +20,9 @@
 #   sh DIR/pack/gpu-check.sh perf DIR/pack    timings for docs/performance.md:
 #       ISMIP-HOM A (80 x 80 x 10) on the GPU and with OpenMP on every core,
 #       the cyclone at 1024 x 1024 with hourly coupling and 6-hourly output
+#   sh DIR/pack/gpu-check.sh solver DIR/pack    the land-ice linear solver
+#       against resolution, both preconditioners (ISMIP-HOM A 40^2 .. 320^2 x
+#       10, MISMIP+ at 1 km), GPU and OpenMP on every core
 #   sh DIR/pack/gpu-check.sh precision DIR/pack    the 2 km cyclone with the
 #       stress update in single and in double precision: dynamics time and
 #       the benchmark's diagnostics at 24 and 48 h, into DIR/pack/precision.md
@@ -47,7 +50,7 @@
 set -eu
 
 usage() {
-  echo "usage: gpu-check.sh build DIR | run PACK | compare PACK | perf PACK | precision PACK | scale PACK | all DIR" >&2
+  echo "usage: gpu-check.sh build DIR | run PACK | compare PACK | perf PACK | solver PACK | precision PACK | scale PACK | all DIR" >&2
   exit 2
 }
 [ $# -eq 2 ] || usage
@@ -77,7 +80,12 @@ landice_weertman_2ranks 2 landice_weertman
 landice_schoof_marine 1 landice_schoof_marine
 landice_schoof_marine_2ranks 2 landice_schoof_marine
 landice_mismip 1 landice_mismip
-landice_mismip_2ranks 2 landice_mismip"
+landice_mismip_2ranks 2 landice_mismip
+ismip_hom_a_L80_mg 1 ismip_hom_a_L80_mg
+landice_evolve_mg 1 landice_evolve_mg
+landice_evolve_mg_2ranks 2 landice_evolve_mg
+landice_mismip_mg 1 landice_mismip_mg
+landice_mismip_mg_2ranks 2 landice_mismip_mg"
 
 # Write case NAME's namelist (from the shipped ones in SRC/namelists) and
 # inputs into the current directory; print the output file's name.
@@ -92,7 +100,7 @@ make_case() { # NAME SRC
     free_drift)
       cp "$2/namelists/free_drift.nml" case.nml
       echo free_drift.nc ;;
-    ismip_hom_a_L80)
+    ismip_hom_a_L80*)
       cp "$2/namelists/ismip_hom_a_L80.nml" case.nml
       echo ismip_hom_a_L80.nc ;;
     landice_evolve*)
@@ -298,6 +306,10 @@ run_case() { # DRIVER NAME RANKS WORKDIR SRC
   (
     cd "$4"
     make_case "$2" "$5" > output_name
+    # the _mg cases: the same with the multigrid preconditioner
+    case $2 in
+      *_mg*) sed -i "s/^&cryo_landice\$/\&cryo_landice\n  preconditioner = 'multigrid'/" case.nml ;;
+    esac
     [ "$2" != free_drift ] || cp "$5/free_drift_forcing.nc" .
     if [ "$3" -eq 1 ]; then
       "$1" case.nml > run.log 2>&1 < /dev/null
@@ -459,6 +471,59 @@ perf() {
   perf_case ismip_a_80 cryodyn-omp "$cores"
   perf_case cyclone_1024 cryodyn 1
   grep -E "Newton|newton" "$dir/perf/ismip_a_80-cryodyn/run.log" | tail -3 || true
+}
+
+# One solver case: namelist $dir/solver/NAME.nml with DRIVER on THREADS
+# threads; prints a table row (Newton steps and CG iterations of the run from
+# the driver's progress line, the dynamics time).
+solver_case() { # NAME DRIVER THREADS CELLS ELEMENTS PRECONDITIONER
+  mkdir -p "$dir/solver/$1-$2"
+  (cd "$dir/solver/$1-$2" && cp "$dir/solver/$1.nml" . && cp "$dir"/mismip/mismip_1km*.nc . 2> /dev/null
+  OMP_NUM_THREADS=$3 OMP_PROC_BIND=close "$dir/$2" "$1.nml" > run.log 2>&1 < /dev/null) || {
+    tail -5 "$dir/solver/$1-$2/run.log" >&2
+    echo "| $1 | $4 | $5 | $6 | $2 | failed | | | |"
+    return 0
+  }
+  awk -v c="$1" -v d="$2" -v n="$4" -v e="$5" -v pc="$6" '
+    /run: / {for (i = 1; i < NF; ++i) {if ($i == "Newton" && $(i + 1) == "steps,") ns = $(i - 1)
+             if ($i == "CG") cg = $(i - 1)}}
+    /^dynamics / {t = $2}
+    END {printf "| %s | %s | %s | %s | %s | %s | %s | %.1f | %.3f |\n", c, n, e, pc, d, ns, cg,
+         ns > 0 ? cg / ns : 0, t}' "$dir/solver/$1-$2/run.log"
+}
+
+# The land-ice linear solver against resolution (docs/performance.md,
+# "Land-ice solver"): one velocity solve of ISMIP-HOM A (L = 80 km, 10
+# layers, linear_rtol 1e-4) at 40^2 .. 320^2 cells with both preconditioners
+# on the GPU, and at 40^2 .. 160^2 with OpenMP on every core; MISMIP+ at 1 km
+# (half domain, 642 x 40 x 10, from the 100 m start) for 2 years.
+solver() {
+  link_missing_libs
+  export LD_LIBRARY_PATH="$dir/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+  mkdir -p "$dir/solver"
+  cores=$(nproc)
+  echo "| case | cells | elements | preconditioner | driver | Newton steps | CG iterations | per step | dynamics s |"
+  echo "|---|---|---|---|---|---|---|---|---|"
+  for n in 40 80 160 320; do
+    for pc in column multigrid; do
+      sed -e "s/nx = 20, ny = 20 .*/nx = $n, ny = $n/" -e "s/^ *output_file = .*/  output_file = ''/" \
+        -e "s/^ *linear_rtol = .*/  linear_rtol = 1.e-4, preconditioner = '$pc'/" \
+        "$dir/namelists/ismip_hom_a_L80.nml" > "$dir/solver/ismip_a_${n}_$pc.nml"
+      solver_case "ismip_a_${n}_$pc" cryodyn 1 "$n x $n" $((n * n * 10)) "$pc"
+      [ "$n" -gt 160 ] || solver_case "ismip_a_${n}_$pc" cryodyn-omp "$cores" "$n x $n" $((n * n * 10)) "$pc"
+    done
+  done
+  for pc in column multigrid; do
+    sed -e 's/^ *run_length = .*/  run_length = 63072000./' \
+      -e 's/^ *output_interval = .*/  output_interval = 63072000./' \
+      -e "s/^ *output_file = .*/  output_file = ''/" -e "s/^ *restart_out = .*/  restart_out = ''/" \
+      -e 's/^ *nx = .*/  nx = 642, ny = 40/' -e 's/^ *dx = .*/  dx = 1000., dy = 1000./' \
+      -e "s/^ *geometry_file = .*/  geometry_file = 'mismip_1km_geometry.nc'/" \
+      -e "s/^ *forcing_file = .*/  forcing_file = 'mismip_1km_forcing.nc'/" \
+      -e "s/^ *linear_rtol = .*/  linear_rtol = 1.e-4, preconditioner = '$pc'/" \
+      "$dir/namelists/mismip_ice0.nml" > "$dir/solver/mismip_1km_$pc.nml"
+    solver_case "mismip_1km_$pc" cryodyn 1 "642 x 40" $((642 * 40 * 10)) "$pc"
+  done
 }
 
 # The stress update in single against double precision on the 2 km cyclone:
@@ -822,7 +887,8 @@ from ncread import read_doubles as read
 tolerance = {"cyclone_8km": 1e-10, "free_drift": 1e-10, "ismip_hom_a_L80": 1e-12,
              "landice_evolve": 1e-12, "arctic": 1e-10, "arctic_dg1": 1e-10,
              "landice_weertman": 1e-10, "landice_schoof_marine": 1e-10,
-             "landice_mismip": 1e-10}
+             "landice_mismip": 1e-10, "ismip_hom_a_L80_mg": 1e-12, "landice_evolve_mg": 1e-12,
+             "landice_mismip_mg": 1e-10}
 
 def out_name(case_dir):
     return open(os.path.join(case_dir, "output_name")).read().strip()
@@ -908,6 +974,7 @@ case $action in
   build) build ;;
   run) run ;;
   perf) perf ;;
+  solver) solver ;;
   scale) scale ;;
   precision) precision ;;
   compare) compare ;;
