@@ -195,27 +195,20 @@ static mg_args mg_args_make(const cryo_landice_mg *mg, int nz, int l, const doub
   return a;
 }
 
-/* Interpolation weight of coarse node gc at fine node gf (global indices,
- * unwrapped where periodic) along a direction of nf fine cells, halved (c)
- * or kept. Fine node 2I is coarse node I and an odd node lies halfway between
- * two, except the last node of an odd count, which is the last coarse node:
- * the coarse grid of n cells has ceil(n / 2). */
+/* Interpolation weight of coarse node gc at fine node gf along a direction
+ * of nf fine cells, halved (c) or kept. Fine node 2I is coarse node I and an
+ * odd node lies halfway between two, except the last node of an odd count,
+ * which is the last coarse node: the coarse grid of n cells has ceil(n / 2).
+ * Where periodic the indices are not wrapped: they are positions relative to
+ * one another (a node two cells away on a 2-cell ring is another neighbour
+ * than the node beside it, though both are the same node). */
 CRYO_LANDICE_ROUTINE
 static inline double mg_weight(long gf, long gc, long nf, long c, long periodic) {
-  if (periodic) {
-    const long nc = c ? nf / 2 : nf;
-    gf = (gf % nf + nf) % nf;
-    gc = (gc % nc + nc) % nc;
-    if (!c) return gf == gc ? 1.0 : 0.0;
-    if (gf % 2 == 0) return gf / 2 == gc ? 1.0 : 0.0;
-    return (gc == gf / 2 || gc == (gf / 2 + 1) % nc) ? 0.5 : 0.0;
-  }
-  const long nc = c ? (nf + 1) / 2 : nf;
-  if (gf < 0 || gf > nf || gc < 0 || gc > nc) return 0.0;
+  if (!periodic && (gf < 0 || gf > nf || gc < 0 || gc > (c ? (nf + 1) / 2 : nf))) return 0.0;
   if (!c) return gf == gc ? 1.0 : 0.0;
-  if (gf % 2 == 0) return gf / 2 == gc ? 1.0 : 0.0;
-  if (gf == nf) return gc == nc ? 1.0 : 0.0;
-  return (gc == gf / 2 || gc == gf / 2 + 1) ? 0.5 : 0.0;
+  if (!periodic && gf == nf && nf % 2) return gc == (nf + 1) / 2 ? 1.0 : 0.0;
+  const long d = gf - 2 * gc;
+  return d == 0 ? 1.0 : (d == 1 || d == -1) ? 0.5 : 0.0;
 }
 
 /* mask = 0 for the dofs whose row is a unit row (fixed by
