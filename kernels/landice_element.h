@@ -353,7 +353,7 @@ static inline void landice_sliding_law(const landice_coef *c, double npress, dou
  * closed form (an incomplete beta function); with rho = r t^3,
  *   P = 3 C q r^(m+1) int_0^1 t^(3m+2) (q^(1/m) + C^(1/m) r t^3)^(-m) dt,
  * whose integrand is smooth for m = 1/3 (t^3), by 8-point Gauss-Legendre.
- * The line search is its only user (kernels/landice_solver.c: a step is also
+ * The line search is its only user (kernels/landice_linesearch.c: a step is also
  * accepted when |R| falls), so a quadrature error of a few 1e-4 relative in
  * the sharp Coulomb regime is harmless there. */
 CRYO_LANDICE_ROUTINE

@@ -144,7 +144,7 @@ CRYO_DEVICE_ARGS(mg_dev)
 #define MG_DONE      cryo_device_args_release()
 #else
 /* Without OpenACC the loops read the caller's struct: host threads may
- * solve different blocks at once (kernels/landice_solver.c, launch arguments). */
+ * solve different blocks at once (kernels/landice_solver_impl.h, launch arguments). */
 #define MG_SET(own)  ((void)0)
 #define MG_ARGS(own) (own)
 #define MG_DONE      ((void)0)

@@ -48,7 +48,7 @@
  *    the same geometry (4 x 3 columns, 3 layers, random velocities; linear
  *    and Weertman laws, cells cut by the grounding line included) matches
  *    central differences to 1e-6 as in 2.
- * 6. Newton beside a slow point (kernels/landice_solver.c,
+ * 6. Newton beside a slow point (kernels/landice_linesearch.c,
  *    landice_step_shorten): a periodic flowline of 16 x 2 columns of 2 km
  *    on a flat bed, H = 1000 + 30 cos(2 pi (x + 0.1 dx) / L)
  *    + 60 sin(4 pi x / L) m (x the cell centre), nz = 5, Weertman
