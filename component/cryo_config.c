@@ -534,6 +534,7 @@ static int read_config(cryo_config *cfg, const char *text, const char *path, cry
       REAL_KEY("slope", &lp->slope_deg, -45, 45, "degrees"),
       REAL_KEY("thickness", &lp->thickness, 0, 1e5, "m"),
       STR_KEY("geometry_file", li->geometry_file, NULL),
+      STR_KEY("solver_log", li->solver_log, NULL),
       REAL_KEY("background_slope", &li->background_slope, -45, 45, "degrees"),
       REAL_KEY("eps_reg", &lp->eps_reg, 0, 1, "a-1"),
       REAL_KEY("newton_rtol", &lp->newton_rtol, 1e-16, 1, NULL),

@@ -61,6 +61,7 @@ typedef struct cryo_landice_config {
   cryo_landice_params p;
   char geometry_case[CRYO_NAME_LEN]; /* 'slab' | 'ismip-hom-a' | 'ismip-hom-c' | 'file' */
   char geometry_file[CRYO_PATH_LEN];
+  char solver_log[CRYO_PATH_LEN];     /* one line per Newton step, '' = none */
   double background_slope;            /* degrees, x tilt under a file geometry */
   char basal[CRYO_NAME_LEN];          /* 'no_slip' | 'friction' */
   char sliding_law[CRYO_NAME_LEN];    /* 'linear' | 'weertman' | 'schoof' (basal = 'friction') */

@@ -8,9 +8,11 @@
 #include "cryo_input.h"
 #include "cryo_ncvar.h"
 
+#include <errno.h>
 #include <math.h>
 #include <netcdf.h>
 #include <stdio.h>
+#include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -28,6 +30,7 @@ typedef struct landice_model {
   cryo_landice_newton_log *log; /* the last solve's steps, newton_max_iter + 1 records */
   int nlog;
   long long solves, newton_steps, cg_iterations; /* over the run */
+  FILE *solver_log;                              /* rank 0, &cryo_landice solver_log */
 } landice_model;
 
 static const cryo_role roles[] = {[CRYO_LANDICE_PROGNOSTIC] = CRYO_ROLE_PROGNOSTIC,
@@ -190,6 +193,41 @@ static int read_geometry(cryo_component *c) {
   return status;
 }
 
+/* Rank 0: the solver log (&cryo_landice solver_log), a text file of one
+ * line per Newton step, written as the run goes so that a stopped run keeps
+ * the steps before its stop. Only a regular file or no file is taken: a
+ * device, fifo, directory or link of that name is left as it is. */
+static int solver_log_open(cryo_component *c, landice_model *m) {
+  const char *path = c->cfg.landice.solver_log;
+  struct stat st;
+  if (c->rank != 0 || !path[0]) return CRYO_OK;
+  CRYO_CHECK(lstat(path, &st) != 0 || S_ISREG(st.st_mode), &c->err, CRYO_ERR_FILE,
+             "%s: &cryo_landice solver_log '%s' exists and is not a regular file: it is left as "
+             "it is",
+             c->cfg.source, path);
+  m->solver_log = fopen(path, "w");
+  CRYO_CHECK(m->solver_log, &c->err, CRYO_ERR_FILE,
+             "%s: &cryo_landice solver_log '%s': cannot create: %s", c->cfg.source, path,
+             strerror(errno));
+  fprintf(m->solver_log,
+          "# cryodyn land-ice solver log (docs/landice.md, Newton-Krylov solver): one line per "
+          "Newton record of each velocity solve\n"
+          "# time_s solve step residual_norm energy_J cg_iterations cg_relative_residual "
+          "step_length\n");
+  return CRYO_OK;
+}
+
+/* The records of the solve just made, at model time t (s). */
+static void solver_log_write(landice_model *m, long long t) {
+  if (!m->solver_log) return;
+  for (int q = 0; q < m->nlog; ++q) {
+    const cryo_landice_newton_log *r = &m->log[q];
+    fprintf(m->solver_log, "%lld %lld %d %.9e %.12e %d %.3e %.6g\n", t, m->solves, r->step,
+            r->residual_norm, r->energy, r->linear_iterations, r->linear_residual, r->step_length);
+  }
+  fflush(m->solver_log);
+}
+
 static int landice_create(cryo_component *c) {
   landice_model *m = calloc(1, sizeof *m);
   CRYO_CHECK(m, &c->err, CRYO_ERR_MEMORY, "out of memory for the land-ice model");
@@ -197,6 +235,7 @@ static int landice_create(cryo_component *c) {
   cryo_landice_params *p = &c->cfg.landice.p;
   m->log = calloc((size_t)p->newton_max_iter + 1, sizeof *m->log);
   CRYO_CHECK(m->log, &c->err, CRYO_ERR_MEMORY, "out of memory for the Newton log");
+  CRYO_CALL(cryo_status_from_root(c, solver_log_open(c, m)));
   const cryo_landice_array_info *t;
   int n = cryo_landice_arrays(p, &t);
   for (int i = 0; i < n; ++i) {
@@ -383,6 +422,8 @@ static int landice_advance(cryo_component *c, long long seconds) {
     for (int q = 0; q < m->nlog; ++q)
       m->cg_iterations += m->log[q].linear_iterations;
     m->newton_steps += m->nlog > 0 ? m->log[m->nlog - 1].step : 0;
+    /* the solve belongs to the start of its thickness step */
+    solver_log_write(m, c->clock.time + (long long)llround(k * (double)seconds / nsteps));
     if (lc->evolve_thickness) {
       CRYO_CALL(cryo_landice_check_advective_limit(b, &lc->p, &m->s, &c->ops, &c->err));
       CRYO_CALL(cryo_landice_evolve_thickness(b, &lc->p, &m->s, &c->ops, NULL, &c->err));
@@ -458,7 +499,10 @@ static int landice_summary(cryo_component *c, char *buf, int len) {
 static void landice_destroy(cryo_component *c) {
   cryo_exchange_destroy(&c->exchange);
   landice_model *m = c->model_data;
-  if (m) free(m->log);
+  if (m) {
+    free(m->log);
+    if (m->solver_log) fclose(m->solver_log);
+  }
   free(c->model_data);
   c->model_data = NULL;
 }

@@ -487,6 +487,16 @@ int cryo_output_check_paths(cryo_component *c) {
                  "destroy it",
                  g->source, paths[OUTPUT], keys[k], paths[k]);
   }
+  if (g->landice.solver_log[0]) {
+    path_id log;
+    path_identify(&log, "&cryo_landice solver_log", g->landice.solver_log);
+    CRYO_CALL(check_dir(c, &log));
+    for (int k = 0; k < NKEYS; ++k)
+      CRYO_CHECK(!paths[k][0] || !same_file(&log, &ids[k]), &c->err, CRYO_ERR_RANGE,
+                 "%s: solver_log '%s' is the same file as %s '%s': writing the log would "
+                 "destroy it",
+                 g->source, g->landice.solver_log, keys[k], paths[k]);
+  }
   if (!g->run.restart_out[0]) return CRYO_OK;
   path_identify(&rst, "restart_out", g->run.restart_out);
   CRYO_CALL(check_dir(c, &rst));
