@@ -130,7 +130,8 @@ typedef struct {
   const double *mask; /* level 0: 1 for a free dof, 0 for a fixed one; NULL above */
   double *matrix_c, *x_c, *rhs_c;
   long nz, nx, ny, i0, j0, nxg, nyg, px, py;
-  long ilo, ihi, jlo, jhi;             /* existing nodes (landice_span) */
+  long ilo, ihi, jlo, jhi; /* existing nodes (landice_span) */
+  long wrap_x, wrap_y;     /* the block is the whole periodic direction: read across the seam */
   long nx_c, ny_c, i0_c, j0_c, cx, cy; /* coarser block; cx, cy: halved */
   long first_x[2], count_x[2];         /* node rows [0, nx] of each parity */
   long first_y[2], count_y[2];
@@ -149,6 +150,14 @@ CRYO_DEVICE_ARGS(mg_dev)
 #define MG_ARGS(own) (own)
 #define MG_DONE      ((void)0)
 #endif
+
+/* One block holds the whole level (one rank): its halo would only repeat
+ * its own nodes across a periodic seam, so the kernels read them there
+ * directly and the cycle makes no halo exchange (each costs several launches
+ * of the pack kernels). */
+static int mg_whole(const cryo_block *b) {
+  return b->nx == b->nx_global && b->ny == b->ny_global;
+}
 
 static mg_args mg_args_make(const cryo_landice_mg *mg, int nz, int l, const double *rhs0,
                             double *x0) {
@@ -174,6 +183,8 @@ static mg_args mg_args_make(const cryo_landice_mg *mg, int nz, int l, const doub
   a.ihi = sp.ihi;
   a.jlo = sp.jlo;
   a.jhi = sp.jhi;
+  a.wrap_x = mg_whole(b) && b->periodic_x;
+  a.wrap_y = mg_whole(b) && b->periodic_y;
   for (int c = 0; c < 2; ++c) {
     a.first_x[c] = ((c - b->i0) % 2 + 2) % 2;
     a.count_x[c] = a.first_x[c] > b->nx ? 0 : (b->nx - a.first_x[c]) / 2 + 1;
@@ -209,6 +220,37 @@ static inline double mg_weight(long gf, long gc, long nf, long c, long periodic)
   if (!periodic && gf == nf && nf % 2) return gc == (nf + 1) / 2 ? 1.0 : 0.0;
   const long d = gf - 2 * gc;
   return d == 0 ? 1.0 : (d == 1 || d == -1) ? 0.5 : 0.0;
+}
+
+/* Local node index l in [-1, n + 1] of a block that is the whole periodic
+ * direction of n cells, moved across the seam to [0, n]. */
+CRYO_LANDICE_ROUTINE
+static inline long mg_wrap(long l, long n, long wrap) {
+  return !wrap ? l : l < 0 ? l + n : l > n ? l - n : l;
+}
+
+/* (A x) at row (i, j, k) of the level: landice_row_product, with the
+ * neighbours across a periodic seam read in place where the block is the
+ * whole level (wrap_x, wrap_y) instead of from the halo. */
+CRYO_LANDICE_ROUTINE
+static inline __attribute__((always_inline)) void
+mg_row_product(const mg_args *g, const double *row, long i, long j, int k, double out[2]) {
+  const int nz = (int)g->nz, nlev = 2 * (nz + 1);
+  const long stride = g->nx + 3;
+  double yu = 0.0, yv = 0.0;
+  for (int nb = 0; nb < 27; ++nb) {
+    const long ii = i + nb % 3 - 1, jj = j + (nb / 3) % 3 - 1;
+    const int kk = k + nb / 9 - 1;
+    if (kk < 0 || kk > nz || ii < g->ilo || ii > g->ihi || jj < g->jlo || jj > g->jhi) continue;
+    const double *xv =
+        g->x +
+        ((mg_wrap(jj, g->ny, g->wrap_y) + 1) * stride + mg_wrap(ii, g->nx, g->wrap_x) + 1) * nlev +
+        2 * kk;
+    yu += row[4 * nb] * xv[0] + row[4 * nb + 1] * xv[1];
+    yv += row[4 * nb + 2] * xv[0] + row[4 * nb + 3] * xv[1];
+  }
+  out[0] = yu;
+  out[1] = yv;
 }
 
 /* mask = 0 for the dofs whose row is a unit row (fixed by
@@ -318,8 +360,7 @@ static inline __attribute__((always_inline)) void mg_column_residual(const mg_ar
   const long node = (j + 1) * stride + i + 1;
   for (int k = 0; k <= nz; ++k) {
     double ax[2];
-    landice_row_product(g->matrix + node * 108L * (nz + 1) + 108L * k, g->x, (int)i, (int)j, k, nz,
-                        stride, g->ilo, g->ihi, g->jlo, g->jhi, ax);
+    mg_row_product(g, g->matrix + node * 108L * (nz + 1) + 108L * k, i, j, k, ax);
     g->res[node * nlev + 2 * k] = g->rhs[node * nlev + 2 * k] - ax[0];
     g->res[node * nlev + 2 * k + 1] = g->rhs[node * nlev + 2 * k + 1] - ax[1];
   }
@@ -384,7 +425,9 @@ static void mg_restrict(const mg_args *own) {
         const long fb = (g->cy ? 2 * gj : gj) + rb;
         const double w = wa * mg_weight(fb, gj, g->nyg, g->cy, g->py);
         if (w == 0.0) continue;
-        const double *r = g->res + ((fb - g->j0 + 1) * (g->nx + 3) + fa - g->i0 + 1) * nlev;
+        const double *r = g->res + ((mg_wrap(fb - g->j0, g->ny, g->wrap_y) + 1) * (g->nx + 3) +
+                                    mg_wrap(fa - g->i0, g->nx, g->wrap_x) + 1) *
+                                       nlev;
         for (int q = 0; q < nlev; ++q)
           out[q] += w * r[q];
       }
@@ -423,9 +466,19 @@ static void mg_prolong(const mg_args *own) {
   MG_DONE;
 }
 
+/* The halo of f within the cycle: none where one block is the whole level
+ * (its kernels read across the seams themselves). */
 static int mg_halo(const cryo_comm_ops *ops, const cryo_block *b, int nlev, double *f) {
   double *fields[1] = {f};
+  if (mg_whole(b)) return CRYO_OK;
   return ops->halo_block(ops->ctx, b, CRYO_AT_NODE, nlev, 1, fields);
+}
+
+/* The halo of a level's matrix rows for the Galerkin product, whole blocks
+ * included (the product reads the rows across the seam from the halo). */
+static int mg_halo_matrix(const cryo_comm_ops *ops, const cryo_block *b, int nz, double *m) {
+  double *fields[1] = {m};
+  return ops->halo_block(ops->ctx, b, CRYO_AT_NODE, 108 * (nz + 1), 1, fields);
 }
 
 int cryo_landice_mg_setup(const cryo_block *b, const cryo_landice_params *p,
@@ -446,7 +499,7 @@ int cryo_landice_mg_setup(const cryo_block *b, const cryo_landice_params *p,
   mg->pc[0] = s->pc;
   mg->x[0] = mg->rhs[0] = NULL;
   for (int l = 0; l + 1 < mg->levels; ++l) {
-    CRYO_CALL(mg_halo(ops, &mg->block[l], 108 * (nz + 1), mg->matrix[l]));
+    CRYO_CALL(mg_halo_matrix(ops, &mg->block[l], nz, mg->matrix[l]));
     mg_args a = mg_args_make(mg, nz, l, NULL, NULL);
     if (l == 0) mg_mask(&a);
     mg_galerkin(&a);

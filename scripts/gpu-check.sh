@@ -486,7 +486,8 @@ perf() {
 solver_case() { # NAME DRIVER THREADS CELLS ELEMENTS PRECONDITIONER
   mkdir -p "$dir/solver/$1-$2"
   (cd "$dir/solver/$1-$2" && cp "$dir/solver/$1.nml" . && cp "$dir"/mismip/mismip_1km*.nc . 2> /dev/null
-  OMP_NUM_THREADS=$3 OMP_PROC_BIND=close "$dir/$2" "$1.nml" > run.log 2>&1 < /dev/null) || {
+  OMP_NUM_THREADS=$3 OMP_PROC_BIND=close timeout "${SOLVER_TIMEOUT:-300}" "$dir/$2" "$1.nml" \
+    > run.log 2>&1 < /dev/null) || {
     tail -5 "$dir/solver/$1-$2/run.log" >&2
     echo "| $1 | $4 | $5 | $6 | $2 | failed | | | |"
     return 0
@@ -496,7 +497,7 @@ solver_case() { # NAME DRIVER THREADS CELLS ELEMENTS PRECONDITIONER
              if ($i == "CG") cg = $(i - 1)}}
     /^dynamics / {t = $2}
     END {printf "| %s | %s | %s | %s | %s | %s | %s | %.1f | %.3f |\n", c, n, e, pc, d, ns, cg,
-         ns > 0 ? cg / ns : 0, t}' "$dir/solver/$1-$2/run.log"
+         (ns > 0 ? cg / ns : 0), t}' "$dir/solver/$1-$2/run.log"
 }
 
 # The land-ice linear solver against resolution (docs/performance.md,
