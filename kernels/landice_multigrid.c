@@ -352,26 +352,36 @@ static void mg_zero(const mg_args *own) {
   MG_DONE;
 }
 
-/* res = rhs - A x in node column (i, j) (local, rows [0, nx] x [0, ny]). */
+/* res = rhs - A x at row (i, j, k) (local, rows [0, nx] x [0, ny]). */
 CRYO_LANDICE_ROUTINE
-static inline __attribute__((always_inline)) void mg_column_residual(const mg_args *g, long i,
-                                                                     long j) {
-  const int nz = (int)g->nz, nlev = 2 * (nz + 1), stride = (int)g->nx + 3;
-  const long node = (j + 1) * stride + i + 1;
-  for (int k = 0; k <= nz; ++k) {
-    double ax[2];
-    mg_row_product(g, g->matrix + node * 108L * (nz + 1) + 108L * k, i, j, k, ax);
-    g->res[node * nlev + 2 * k] = g->rhs[node * nlev + 2 * k] - ax[0];
-    g->res[node * nlev + 2 * k + 1] = g->rhs[node * nlev + 2 * k + 1] - ax[1];
-  }
+static inline __attribute__((always_inline)) void mg_row_residual(const mg_args *g, long i, long j,
+                                                                  int k) {
+  const int nz = (int)g->nz, nlev = 2 * (nz + 1);
+  const long node = (j + 1) * (g->nx + 3) + i + 1;
+  double ax[2];
+  mg_row_product(g, g->matrix + node * 108L * (nz + 1) + 108L * k, i, j, k, ax);
+  g->res[node * nlev + 2 * k] = g->rhs[node * nlev + 2 * k] - ax[0];
+  g->res[node * nlev + 2 * k + 1] = g->rhs[node * nlev + 2 * k + 1] - ax[1];
 }
 
 /* Block Gauss-Seidel on the node columns of parity (PX, PY) of the global
- * column indices: x += M^-1 (rhs - A x) per column, M the column's own
- * blocks; res is the column's scratch. */
+ * column indices, x += M^-1 (rhs - A x) per column with M the column's own
+ * blocks, in two launches: the residual with one thread per row (column and
+ * level: a column's 27-block rows walked by one thread took the latency of
+ * hundreds of dependent loads per launch), then the column solve in place
+ * in res, one thread per column, and the update of x. */
 #define MG_SMOOTH_COLOUR(PX, PY)                                                                   \
   static void mg_smooth_##PX##PY(const mg_args *own) {                                             \
     MG_SET(own);                                                                                   \
+    CRYO_DEVICE_LOOP_NOMAP                                                                         \
+    for (long e = 0;                                                                               \
+         e < MG_ARGS(own)->count_x[PX] * MG_ARGS(own)->count_y[PY] * (MG_ARGS(own)->nz + 1);       \
+         ++e) {                                                                                    \
+      const mg_args *g = MG_ARGS(own);                                                             \
+      const long col = e / (g->nz + 1);                                                            \
+      mg_row_residual(g, g->first_x[PX] + 2 * (col % g->count_x[PX]),                              \
+                      g->first_y[PY] + 2 * (col / g->count_x[PX]), (int)(e % (g->nz + 1)));        \
+    }                                                                                              \
     CRYO_DEVICE_LOOP_NOMAP                                                                         \
     for (long e = 0; e < MG_ARGS(own)->count_x[PX] * MG_ARGS(own)->count_y[PY]; ++e) {             \
       const mg_args *g = MG_ARGS(own);                                                             \
@@ -379,7 +389,6 @@ static inline __attribute__((always_inline)) void mg_column_residual(const mg_ar
       const long i = g->first_x[PX] + 2 * (e % g->count_x[PX]);                                    \
       const long j = g->first_y[PY] + 2 * (e / g->count_x[PX]);                                    \
       const long node = (j + 1) * (g->nx + 3) + i + 1;                                             \
-      mg_column_residual(g, i, j);                                                                 \
       double *r = g->res + node * nlev;                                                            \
       landice_column_solve(nz, g->matrix + node * 108L * (nz + 1), g->pc + node * 4L * (nz + 1),   \
                            r, r);                                                                  \
@@ -393,30 +402,32 @@ MG_SMOOTH_COLOUR(1, 0)
 MG_SMOOTH_COLOUR(0, 1)
 MG_SMOOTH_COLOUR(1, 1)
 
-/* res = rhs - A x, rows [0, nx] x [0, ny]. */
+/* res = rhs - A x, rows [0, nx] x [0, ny], one thread per row. */
 static void mg_residual(const mg_args *own) {
   MG_SET(own);
   CRYO_DEVICE_LOOP_NOMAP
-  for (long e = 0; e < (MG_ARGS(own)->nx + 1) * (MG_ARGS(own)->ny + 1); ++e) {
+  for (long e = 0; e < (MG_ARGS(own)->nx + 1) * (MG_ARGS(own)->ny + 1) * (MG_ARGS(own)->nz + 1);
+       ++e) {
     const mg_args *g = MG_ARGS(own);
-    mg_column_residual(g, e % (g->nx + 1), e / (g->nx + 1));
+    const long node = e / (g->nz + 1);
+    mg_row_residual(g, node % (g->nx + 1), node / (g->nx + 1), (int)(e % (g->nz + 1)));
   }
   MG_DONE;
 }
 
-/* rhs_c = P^T res on coarse rows [0, nx_c] x [0, ny_c] (res halo filled). */
+/* rhs_c = P^T res on coarse rows [0, nx_c] x [0, ny_c] (res halo filled), one
+ * thread per coarse value. */
 static void mg_restrict(const mg_args *own) {
   MG_SET(own);
   CRYO_DEVICE_LOOP_NOMAP
-  for (long e = 0; e < (MG_ARGS(own)->nx_c + 1) * (MG_ARGS(own)->ny_c + 1); ++e) {
+  for (long e = 0;
+       e < (MG_ARGS(own)->nx_c + 1) * (MG_ARGS(own)->ny_c + 1) * 2 * (MG_ARGS(own)->nz + 1); ++e) {
     const mg_args *g = MG_ARGS(own);
-    const int nlev = 2 * ((int)g->nz + 1);
-    const long I = e % (g->nx_c + 1), J = e / (g->nx_c + 1);
+    const int nlev = 2 * ((int)g->nz + 1), q = (int)(e % nlev);
+    const long node = e / nlev, I = node % (g->nx_c + 1), J = node / (g->nx_c + 1);
     const long gi = g->i0_c + I, gj = g->j0_c + J;
     const long ri = g->cx ? 1 : 0, rj = g->cy ? 1 : 0;
-    double *out = g->rhs_c + ((J + 1) * (g->nx_c + 3) + I + 1) * nlev;
-    for (int q = 0; q < nlev; ++q)
-      out[q] = 0.0;
+    double sum = 0.0;
     for (long ra = -ri; ra <= ri; ++ra) {
       const long fa = (g->cx ? 2 * gi : gi) + ra;
       const double wa = mg_weight(fa, gi, g->nxg, g->cx, g->px);
@@ -425,43 +436,45 @@ static void mg_restrict(const mg_args *own) {
         const long fb = (g->cy ? 2 * gj : gj) + rb;
         const double w = wa * mg_weight(fb, gj, g->nyg, g->cy, g->py);
         if (w == 0.0) continue;
-        const double *r = g->res + ((mg_wrap(fb - g->j0, g->ny, g->wrap_y) + 1) * (g->nx + 3) +
-                                    mg_wrap(fa - g->i0, g->nx, g->wrap_x) + 1) *
-                                       nlev;
-        for (int q = 0; q < nlev; ++q)
-          out[q] += w * r[q];
+        sum += w * g->res[((mg_wrap(fb - g->j0, g->ny, g->wrap_y) + 1) * (g->nx + 3) +
+                           mg_wrap(fa - g->i0, g->nx, g->wrap_x) + 1) *
+                              nlev +
+                          q];
       }
     }
+    g->rhs_c[((J + 1) * (g->nx_c + 3) + I + 1) * nlev + q] = sum;
   }
   MG_DONE;
 }
 
-/* x += P x_c on fine rows [0, nx] x [0, ny], fixed dofs of level 0 left at
- * zero: the smoother would set them back only to within a rounding of the
- * pivot (a3 / a3), and a wall's normal velocity must stay exactly zero. */
+/* x += P x_c on fine rows [0, nx] x [0, ny], one thread per value, fixed
+ * dofs of level 0 left at zero: the smoother would set them back only to
+ * within a rounding of the pivot (a3 / a3), and a wall's normal velocity must
+ * stay exactly zero. */
 static void mg_prolong(const mg_args *own) {
   MG_SET(own);
   CRYO_DEVICE_LOOP_NOMAP
-  for (long e = 0; e < (MG_ARGS(own)->nx + 1) * (MG_ARGS(own)->ny + 1); ++e) {
+  for (long e = 0; e < (MG_ARGS(own)->nx + 1) * (MG_ARGS(own)->ny + 1) * 2 * (MG_ARGS(own)->nz + 1);
+       ++e) {
     const mg_args *g = MG_ARGS(own);
-    const int nlev = 2 * ((int)g->nz + 1);
-    const long i = e % (g->nx + 1), j = e / (g->nx + 1);
+    const int nlev = 2 * ((int)g->nz + 1), q = (int)(e % nlev);
+    const long n = e / nlev, i = n % (g->nx + 1), j = n / (g->nx + 1);
+    const long node = (j + 1) * (g->nx + 3) + i + 1;
+    if (g->mask && g->mask[node * nlev + q] == 0.0) continue;
     const long fa = g->i0 + i, fb = g->j0 + j;
     const long ca = g->cx ? fa / 2 : fa, cb = g->cy ? fb / 2 : fb;
-    double *x = g->x + ((j + 1) * (g->nx + 3) + i + 1) * nlev;
+    double sum = 0.0;
     for (long sa = 0; sa <= (g->cx ? 1 : 0); ++sa) {
       const double wa = mg_weight(fa, ca + sa, g->nxg, g->cx, g->px);
       if (wa == 0.0) continue;
       for (long sb = 0; sb <= (g->cy ? 1 : 0); ++sb) {
         const double w = wa * mg_weight(fb, cb + sb, g->nyg, g->cy, g->py);
         if (w == 0.0) continue;
-        const double *xc =
-            g->x_c + ((cb + sb - g->j0_c + 1) * (g->nx_c + 3) + ca + sa - g->i0_c + 1) * nlev;
-        for (int q = 0; q < nlev; ++q)
-          x[q] += (g->mask ? g->mask[(j + 1) * (g->nx + 3) * nlev + (i + 1) * nlev + q] : 1.0) * w *
-                  xc[q];
+        sum += w *
+               g->x_c[((cb + sb - g->j0_c + 1) * (g->nx_c + 3) + ca + sa - g->i0_c + 1) * nlev + q];
       }
     }
+    g->x[node * nlev + q] += sum;
   }
   MG_DONE;
 }
