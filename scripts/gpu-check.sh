@@ -21,7 +21,7 @@
 #       ISMIP-HOM A (80 x 80 x 10) on the GPU and with OpenMP on every core,
 #       the cyclone at 1024 x 1024 with hourly coupling and 6-hourly output
 #   sh DIR/pack/gpu-check.sh solver DIR/pack    the land-ice linear solver
-#       against resolution, both preconditioners (ISMIP-HOM A 40^2 .. 320^2 x
+#       against resolution, both preconditioners (ISMIP-HOM A 40^2 .. 640^2 x
 #       10, MISMIP+ at 1 km), GPU and OpenMP on every core
 #   sh DIR/pack/gpu-check.sh precision DIR/pack    the 2 km cyclone with the
 #       stress update in single and in double precision: dynamics time and
@@ -502,7 +502,7 @@ solver_case() { # NAME DRIVER THREADS CELLS ELEMENTS PRECONDITIONER
 
 # The land-ice linear solver against resolution (docs/performance.md,
 # "Land-ice solver"): one velocity solve of ISMIP-HOM A (L = 80 km, 10
-# layers, linear_rtol 1e-4) at 40^2 .. 320^2 cells with both preconditioners
+# layers, linear_rtol 1e-4) at 40^2 .. 640^2 cells with both preconditioners
 # on the GPU, and at 40^2 .. 160^2 with OpenMP on every core; MISMIP+ at 1 km
 # (half domain, 642 x 40 x 10, from the 100 m start) for 2 years.
 solver() {
@@ -512,7 +512,7 @@ solver() {
   cores=$(nproc)
   echo "| case | cells | elements | preconditioner | driver | Newton steps | CG iterations | per step | dynamics s |"
   echo "|---|---|---|---|---|---|---|---|---|"
-  for n in 40 80 160 320; do
+  for n in 40 80 160 320 640; do
     for pc in column multigrid; do
       sed -e "s/nx = 20, ny = 20 .*/nx = $n, ny = $n/" -e "s/^ *output_file = .*/  output_file = ''/" \
         -e "s/^ *linear_rtol = .*/  linear_rtol = 1.e-4, preconditioner = '$pc'/" \
