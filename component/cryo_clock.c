@@ -81,14 +81,54 @@ static int read_fields(const char **s, const char *seps, long long *f) {
   }
 }
 
-int cryo_date_parse(const char *text, cryo_calendar cal, cryo_date *d, const char *what,
-                    cryo_err *err) {
-  long long f[6] = {0};
-  const char *s = text;
-  int ok = read_fields(&s, "--", f);
-  while (ok && (*s == ' ' || *s == 'T'))
+/* Seconds at *s: whole digits and, with `fraction`, a decimal fraction;
+ * *whole saturated as read_number, *frac in [0, 1). */
+static int read_seconds(const char **s, int fraction, long long *whole, double *frac) {
+  const char *start = *s;
+  if (!read_number(s, whole)) return 0;
+  *frac = 0.0;
+  if (!fraction || **s != '.') return 1;
+  char *end;
+  double v = strtod(start, &end);
+  *s = end;
+  *frac = v - (double)*whole;
+  return *frac >= 0.0 && *frac < 1.0;
+}
+
+static const char *skip_blanks(const char *s) {
+  while (*s == ' ' || *s == '\t')
     ++s;
-  if (ok && *s) ok = read_fields(&s, "::", f + 3) && *s == '\0';
+  return s;
+}
+
+int cryo_date_scan(const char *text, cryo_calendar cal, int forms, cryo_date *d, double *frac,
+                   const char *what, cryo_err *err) {
+  const int cf = forms == CRYO_DATE_CF;
+  long long f[6] = {0};
+  double part = 0.0;
+  const char *s = cf ? skip_blanks(text) : text;
+  int ok = read_fields(&s, "--", f);
+  if (cf) {
+    /* a time follows 'T', or a blank and a digit: "hh:mm[:ss[.f]]" */
+    if (ok && (*s == 'T' || (*s == ' ' && isdigit((unsigned char)s[1])))) {
+      ++s;
+      ok = read_fields(&s, ":", f + 3);
+      if (ok && *s == ':') {
+        ++s;
+        ok = read_seconds(&s, 1, &f[5], &part);
+      }
+    }
+    s = skip_blanks(s);
+    if (*s == 'Z')
+      ++s;
+    else if (strncmp(s, "UTC", 3) == 0)
+      s += 3;
+    ok = ok && *skip_blanks(s) == '\0';
+  } else {
+    while (ok && (*s == ' ' || *s == 'T'))
+      ++s;
+    if (ok && *s) ok = read_fields(&s, "::", f + 3) && *s == '\0';
+  }
   CRYO_CHECK(ok, err, CRYO_ERR_FORMAT, "%s: '%s' is not a date 'YYYY-MM-DD hh:mm:ss'", what, text);
   CRYO_CHECK(f[0] >= CRYO_YEAR_MIN && f[0] <= CRYO_YEAR_MAX, err, CRYO_ERR_RANGE,
              "%s: '%s': year %lld is out of range; cryodyn supports years %d to %d", what, text,
@@ -99,7 +139,13 @@ int cryo_date_parse(const char *text, cryo_calendar cal, cryo_date *d, const cha
              err, CRYO_ERR_RANGE, "%s: '%s' is not a valid date in the %s calendar", what, text,
              cryo_calendar_name(cal));
   *d = (cryo_date){(int)f[0], (int)f[1], (int)f[2], (int)f[3], (int)f[4], (int)f[5]};
+  if (frac) *frac = part;
   return CRYO_OK;
+}
+
+int cryo_date_parse(const char *text, cryo_calendar cal, cryo_date *d, const char *what,
+                    cryo_err *err) {
+  return cryo_date_scan(text, cal, CRYO_DATE_NAMELIST, d, NULL, what, err);
 }
 
 int cryo_calendar_parse(const char *name, cryo_calendar *cal, cryo_err *err) {

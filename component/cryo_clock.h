@@ -35,8 +35,23 @@ typedef struct cryo_clock {
  * run_length); `source` (the namelist file) starts every message. */
 int cryo_clock_init(cryo_clock *k, const char *start, const char *calendar, long long run_length,
                     long long interval, const char *source, cryo_err *err);
-/* Parse 'YYYY-MM-DD hh:mm:ss' (the time part optional) as a date of calendar
- * `cal`; `what` names the source for messages. */
+/* The forms cryo_date_scan accepts: the namelist's 'YYYY-MM-DD hh:mm:ss'
+ * (the time part optional, a space or 'T' before it), or also those of the
+ * reference date of CF time units (a forcing file's "days since ..."):
+ * blanks around it, seconds optional or with a fraction, a trailing 'Z' or
+ * 'UTC'. */
+enum cryo_date_forms { CRYO_DATE_NAMELIST = 0, CRYO_DATE_CF = 1 };
+
+/* Parse text in the given forms as a date of calendar `cal` into *d, the
+ * fraction of its second into *frac (may be NULL; 0 in the namelist's
+ * forms). CRYO_ERR_FORMAT for bad syntax, CRYO_ERR_RANGE for a year outside
+ * CRYO_YEAR_MIN..CRYO_YEAR_MAX or a date or time the calendar lacks; `what`
+ * names the source for messages. The only date parser of cryodyn: the clock
+ * and the forcing files agree on every date. */
+int cryo_date_scan(const char *text, cryo_calendar cal, int forms, cryo_date *d, double *frac,
+                   const char *what, cryo_err *err);
+
+/* cryo_date_scan in the namelist's forms. */
 int cryo_date_parse(const char *text, cryo_calendar cal, cryo_date *d, const char *what,
                     cryo_err *err);
 /* Parse a calendar name ("proleptic_gregorian", "gregorian", "standard",

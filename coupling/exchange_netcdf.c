@@ -133,48 +133,13 @@ static int text_att(int ncid, int varid, const char *path, const char *var, cons
   return CRYO_OK;
 }
 
-/* Parse "YYYY-MM-DD[( |T)hh:mm[:ss[.f]]][ ][Z|UTC]" into *d and the fraction
- * of its second *frac. Returns 0 on success, 1 on bad syntax, 2 on a date
- * that does not exist in calendar cal (the model clock's calendars and
- * arithmetic, component/cryo_clock.c, so that file and clock agree on every
- * date). */
+/* A date of the file's time units or the run start, in the CF forms of the
+ * clock's parser (component/cryo_clock.c), so that file and clock agree on
+ * every date; 0 when it is one. */
 static int parse_date(const char *s, cryo_calendar cal, cryo_date *d, double *frac) {
-  int y, mo, dd, h = 0, mi = 0, n = 0;
-  double sec = 0;
-  while (isspace((unsigned char)*s))
-    ++s;
-  if (sscanf(s, "%d-%d-%d%n", &y, &mo, &dd, &n) != 3) return 1;
-  s += n;
-  if (*s == 'T' || (*s == ' ' && isdigit((unsigned char)s[1]))) {
-    n = 0;
-    if (sscanf(s + 1, "%d:%d%n", &h, &mi, &n) != 2) return 1;
-    s += 1 + n;
-    if (*s == ':') {
-      n = 0;
-      if (sscanf(s + 1, "%lf%n", &sec, &n) != 1) return 1;
-      s += 1 + n;
-    }
-  }
-  while (isspace((unsigned char)*s))
-    ++s;
-  if (*s == 'Z')
-    ++s;
-  else if (strncmp(s, "UTC", 3) == 0)
-    s += 3;
-  while (isspace((unsigned char)*s))
-    ++s;
-  if (*s) return 1;
-  if (mo < 1 || mo > 12 || dd < 1 || dd > 31 || h < 0 || h > 23 || mi < 0 || mi > 59 ||
-      !(sec >= 0 && sec < 60))
-    return 2;
-  /* The day exists when counting dd - 1 days from the first of the month
-   * stays in that month (29 February only in the clock's leap years). */
-  cryo_date first = {y, mo, 1, 0, 0, 0};
-  cryo_date day = cryo_date_add(first, 86400LL * (dd - 1), cal);
-  if (day.month != mo) return 2;
-  *d = (cryo_date){y, mo, dd, h, mi, (int)sec};
-  *frac = sec - (int)sec;
-  return 0;
+  cryo_err scratch;
+  cryo_err_clear(&scratch);
+  return cryo_date_scan(s, cal, CRYO_DATE_CF, d, frac, "date", &scratch) != CRYO_OK;
 }
 
 /* Seconds per unit of a time-units word, 0 if unknown. */

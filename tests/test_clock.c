@@ -68,6 +68,34 @@ static void test_bad(void) {
   CU_ASSERT_EQUAL(cal, CRYO_CAL_NOLEAP);
 }
 
+/* One parser for the namelist and CF time units (cryo_date_scan): the CF
+ * forms take blanks around the date, 'T', minutes without seconds, a
+ * fraction of a second and 'Z' or 'UTC'; the namelist's forms refuse them;
+ * both refuse a day the calendar lacks. */
+static void test_cf_forms(void) {
+  cryo_date d;
+  cryo_err err = {0};
+  double frac = -1.0;
+  const cryo_calendar g = CRYO_CAL_GREGORIAN;
+  CU_ASSERT_EQUAL(
+      cryo_date_scan(" 2000-01-02T03:04:05.25Z ", g, CRYO_DATE_CF, &d, &frac, "u", &err), CRYO_OK);
+  CU_ASSERT(d.year == 2000 && d.month == 1 && d.day == 2 && d.hour == 3 && d.minute == 4 &&
+            d.second == 5 && frac == 0.25);
+  CU_ASSERT_EQUAL(cryo_date_scan("2000-01-02 03:04 UTC", g, CRYO_DATE_CF, &d, &frac, "u", &err),
+                  CRYO_OK);
+  CU_ASSERT(d.hour == 3 && d.minute == 4 && d.second == 0 && frac == 0.0);
+  CU_ASSERT_EQUAL(cryo_date_scan("2000-01-02", g, CRYO_DATE_CF, &d, &frac, "u", &err), CRYO_OK);
+  CU_ASSERT_EQUAL(
+      cryo_date_scan("2000-01-02 03:04 UTC", g, CRYO_DATE_NAMELIST, &d, NULL, "u", &err),
+      CRYO_ERR_FORMAT);
+  CU_ASSERT_EQUAL(cryo_date_scan("2001-02-29 00:00", g, CRYO_DATE_CF, &d, &frac, "u", &err),
+                  CRYO_ERR_RANGE);
+  CU_ASSERT_EQUAL(cryo_date_scan("2000-01-02 03:04:60", g, CRYO_DATE_CF, &d, &frac, "u", &err),
+                  CRYO_ERR_RANGE);
+  CU_ASSERT_EQUAL(cryo_date_scan("2000-01-02 x", g, CRYO_DATE_CF, &d, &frac, "u", &err),
+                  CRYO_ERR_FORMAT);
+}
+
 /* The calendar decides whether Feb 29 exists, and years outside 1..9999
  * are refused, never wrapped through int overflow (2^32 + 2000 must not
  * read as 2000). */
@@ -150,6 +178,7 @@ int main(int argc, char **argv) {
   CU_TestInfo tests[] = {{"date differences", test_diff},
                          {"date addition", test_add},
                          {"bad dates and calendars", test_bad},
+                         {"CF forms of one date parser", test_cf_forms},
                          {"calendar days and year range", test_calendar_and_year_range},
                          {"whole year range in constant time", test_whole_range},
                          {"run clock", test_clock_init},
