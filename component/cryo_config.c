@@ -28,6 +28,9 @@ typedef struct {
 #define INT_KEY(n, d, lo, hi)     KEY(n, CRYO_NML_INT, d, lo, hi, 0, NULL)
 #define REAL_KEY(n, d, lo, hi, u) KEY(n, CRYO_NML_REAL, d, lo, hi, 0, u)
 #define BOOL_KEY(n, d)            KEY(n, CRYO_NML_LOGICAL, d, 1, 0, 0, NULL)
+/* a core's numeric parameter, range and units from the core's table */
+#define SI_KEY(name) range_key(si_ranges, si_n, name, sp)
+#define LI_KEY(name) range_key(li_ranges, li_n, name, lp)
 #define STR_KEY(n, d, choices)                                                                     \
   { n, CRYO_NML_STRING, d, 1, NULL, sizeof(d), 1, 0, choices, 0, NULL }
 
@@ -438,6 +441,24 @@ static void collect_warnings(cryo_config *cfg, const cryo_nml_group *g) {
   }
 }
 
+/* The schema key of a core's numeric parameter: its type, range and units
+ * from the core's table (kernels/cryo_params.h), the one place they are
+ * written; `params` is the core's params struct. */
+static cryo_nml_key range_key(const cryo_param_range *t, int n, const char *name, void *params) {
+  const cryo_param_range *r = cryo_param_range_find(t, n, name);
+  return (cryo_nml_key){name,
+                        r && r->is_int ? CRYO_NML_INT : CRYO_NML_REAL,
+                        r ? (char *)params + r->offset : NULL,
+                        1,
+                        NULL,
+                        0,
+                        r ? r->lo : 1,
+                        r ? r->hi : 0,
+                        NULL,
+                        0,
+                        r ? r->units : NULL};
+}
+
 static int read_config(cryo_config *cfg, const char *text, const char *path, cryo_err *err) {
   cryo_run_config *r = &cfg->run;
   cryo_grid_config *g = &cfg->grid;
@@ -448,6 +469,9 @@ static int read_config(cryo_config *cfg, const char *text, const char *path, cry
   time_keys t = {(double)r->run_length, (double)r->coupling_interval, (double)r->output_interval,
                  (double)r->restart_interval};
   const double big = 1e30;
+  const cryo_param_range *si_ranges, *li_ranges;
+  const int si_n = cryo_seaice_param_ranges(&si_ranges);
+  const int li_n = cryo_landice_param_ranges(&li_ranges);
 
   const cryo_nml_key run_keys[] = {
       {"model", CRYO_NML_STRING, r->model, 1, NULL, sizeof r->model, 1, 0, models, 1, NULL},
@@ -482,22 +506,22 @@ static int read_config(cryo_config *cfg, const char *text, const char *path, cry
       STR_KEY("vector_frame", g->vector_frame, vector_frames),
   };
   const cryo_nml_key seaice_keys[] = {
-      REAL_KEY("dt", &sp->dt, 1e-3, 86400, "s"),
-      INT_KEY("n_evp", &sp->n_evp, 1, 100000),
-      REAL_KEY("alpha", &sp->alpha, 1, 1e6, NULL),
-      REAL_KEY("beta", &sp->beta, 1, 1e6, NULL),
-      REAL_KEY("pstar", &sp->pstar, 0, 1e7, "N m-2"),
-      REAL_KEY("c_strength", &sp->c_strength, 0, 100, NULL),
-      REAL_KEY("ecc", &sp->ecc, 0.1, 100, NULL),
-      REAL_KEY("delta_min", &sp->delta_min, 1e-20, 1, "s-1"),
-      REAL_KEY("rho_ice", &sp->rho_ice, 1, 1e4, "kg m-3"),
-      REAL_KEY("rho_air", &sp->rho_air, 0, 100, "kg m-3"),
-      REAL_KEY("rho_ocean", &sp->rho_ocean, 1, 1e4, "kg m-3"),
-      REAL_KEY("c_air", &sp->c_air, 0, 1, NULL),
-      REAL_KEY("c_ocean", &sp->c_ocean, 0, 1, NULL),
-      REAL_KEY("coriolis", &sp->coriolis, -1e-3, 1e-3, "s-1"),
-      REAL_KEY("h_min", &sp->h_min, 1e-12, 1, "m"),
-      INT_KEY("tracer_order", &sp->tracer_order, 0, 1),
+      SI_KEY("dt"),
+      SI_KEY("n_evp"),
+      SI_KEY("alpha"),
+      SI_KEY("beta"),
+      SI_KEY("pstar"),
+      SI_KEY("c_strength"),
+      SI_KEY("ecc"),
+      SI_KEY("delta_min"),
+      SI_KEY("rho_ice"),
+      SI_KEY("rho_air"),
+      SI_KEY("rho_ocean"),
+      SI_KEY("c_air"),
+      SI_KEY("c_ocean"),
+      SI_KEY("coriolis"),
+      SI_KEY("h_min"),
+      SI_KEY("tracer_order"),
       STR_KEY("stress_precision", si->stress_precision, precisions),
       STR_KEY("init", si->init, si_inits),
       REAL_KEY("h_init", &si->h_init, 0, 1e3, "m"),
@@ -507,43 +531,43 @@ static int read_config(cryo_config *cfg, const char *text, const char *path, cry
       REAL_KEY("max_thickness", &si->max_thickness, 1e-3, 1e6, "m"),
   };
   const cryo_nml_key landice_keys[] = {
-      INT_KEY("n_layers", &lp->n_layers, 1, CRYO_LANDICE_MAX_LAYERS),
-      REAL_KEY("glen_n", &lp->glen_n, 1, 10, NULL),
-      REAL_KEY("rate_factor", &lp->rate_factor, 1e-30, 1, "Pa-n a-1"),
-      REAL_KEY("rho_ice", &lp->rho_ice, 1, 1e4, "kg m-3"),
-      REAL_KEY("gravity", &lp->gravity, 0, 100, "m s-2"),
-      REAL_KEY("beta2", &lp->beta2, 0, 1e12, "Pa a m-1"),
+      LI_KEY("n_layers"),
+      LI_KEY("glen_n"),
+      LI_KEY("rate_factor"),
+      LI_KEY("rho_ice"),
+      LI_KEY("gravity"),
+      LI_KEY("beta2"),
       STR_KEY("basal", li->basal, li_basal),
       STR_KEY("sliding_law", li->sliding_law, li_sliding),
-      REAL_KEY("sliding_c", &lp->sliding_c, 0, 1e12, "Pa m^(-m) a^m"),
-      REAL_KEY("sliding_m", &lp->sliding_m, 1e-3, 1, NULL),
-      REAL_KEY("coulomb_c", &lp->coulomb_c, 1e-6, 1e3, NULL),
+      LI_KEY("sliding_c"),
+      LI_KEY("sliding_m"),
+      LI_KEY("coulomb_c"),
       BOOL_KEY("marine", &lp->marine),
-      REAL_KEY("sea_level", &lp->sea_level, -1e4, 1e4, "m"),
-      REAL_KEY("rho_water", &lp->rho_water, 1, 1e4, "kg m-3"),
+      LI_KEY("sea_level"),
+      LI_KEY("rho_water"),
       STR_KEY("lateral", li->lateral, li_lateral),
-      REAL_KEY("min_thickness", &lp->min_thickness, 1e-6, 1e4, "m"),
+      LI_KEY("min_thickness"),
       STR_KEY("melt_cells", li->melt_cells, li_melt_cells),
       STR_KEY("melt_source", li->melt_source, li_melt_source),
-      REAL_KEY("melt_omega", &lp->melt_omega, 0, 1e3, "a-1"),
-      REAL_KEY("melt_z0", &lp->melt_z0, -1e4, 1e4, "m"),
-      REAL_KEY("melt_hc0", &lp->melt_hc0, 1e-3, 1e4, "m"),
+      LI_KEY("melt_omega"),
+      LI_KEY("melt_z0"),
+      LI_KEY("melt_hc0"),
       BOOL_KEY("periodic", &li->periodic),
       STR_KEY("case", li->geometry_case, li_cases),
-      REAL_KEY("domain_length", &lp->domain_length, 0, 1e8, "m"),
-      REAL_KEY("slope", &lp->slope_deg, -45, 45, "degrees"),
-      REAL_KEY("thickness", &lp->thickness, 0, 1e5, "m"),
+      LI_KEY("domain_length"),
+      LI_KEY("slope"),
+      LI_KEY("thickness"),
       STR_KEY("geometry_file", li->geometry_file, NULL),
       STR_KEY("solver_log", li->solver_log, NULL),
       REAL_KEY("background_slope", &li->background_slope, -45, 45, "degrees"),
-      REAL_KEY("eps_reg", &lp->eps_reg, 0, 1, "a-1"),
-      REAL_KEY("newton_rtol", &lp->newton_rtol, 1e-16, 1, NULL),
-      REAL_KEY("newton_atol", &lp->newton_atol, 0, 1, NULL),
-      INT_KEY("newton_max_iter", &lp->newton_max_iter, 1, 10000),
-      REAL_KEY("linear_rtol", &lp->linear_rtol, 1e-16, 1, NULL),
-      INT_KEY("linear_max_iter", &lp->linear_max_iter, 1, 1000000),
+      LI_KEY("eps_reg"),
+      LI_KEY("newton_rtol"),
+      LI_KEY("newton_atol"),
+      LI_KEY("newton_max_iter"),
+      LI_KEY("linear_rtol"),
+      LI_KEY("linear_max_iter"),
       STR_KEY("preconditioner", li->preconditioner, preconditioners),
-      REAL_KEY("dt", &lp->dt, 1e-3, 1e12, "s"),
+      LI_KEY("dt"),
       BOOL_KEY("evolve_thickness", &li->evolve_thickness),
       BOOL_KEY("remove_icebergs", &li->remove_icebergs),
       REAL_KEY("max_speed", &li->max_speed, 1e-3, 1e12, "m a-1"),

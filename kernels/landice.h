@@ -38,6 +38,7 @@
 #include <stddef.h>
 
 #include "cryo_block.h"
+#include "cryo_params.h"
 
 /* Seconds in the model year (365 days). */
 #define CRYO_LANDICE_YEAR 31536000.0
@@ -438,7 +439,11 @@ int cryo_landice_budget(const cryo_block *b, const cryo_landice_state *s, const 
 int cryo_landice_geometry(const cryo_block *b, cryo_landice_params *p, cryo_landice_state *s,
                           struct cryo_err *err);
 
-/* Check params ranges (CRYO_ERR_RANGE naming the key and its range). */
+/* The ranges of the numeric parameters (kernels/cryo_params.h): *t, count. */
+int cryo_landice_param_ranges(const cryo_param_range **t);
+
+/* Check params ranges (CRYO_ERR_RANGE naming the key and its range: the
+ * table of cryo_landice_param_ranges, then the enumerations). */
 int cryo_landice_params_check(const cryo_landice_params *p, struct cryo_err *err);
 
 #endif

@@ -49,42 +49,61 @@ void cryo_landice_params_default(cryo_landice_params *p) {
   p->dt = 86400.0;
 }
 
+#define LI_REAL(key, member, lo, hi, units)                                                        \
+  { key, offsetof(cryo_landice_params, member), 0, lo, hi, units }
+#define LI_INT(key, member, lo, hi)                                                                \
+  { key, offsetof(cryo_landice_params, member), 1, lo, hi, NULL }
+
+/* The valid ranges (docs/landice.md, namelists/README.md, &cryo_landice). */
+static const cryo_param_range landice_ranges[] = {
+    LI_INT("n_layers", n_layers, 1, CRYO_LANDICE_MAX_LAYERS),
+    LI_REAL("glen_n", glen_n, 1, 10, NULL),
+    LI_REAL("rate_factor", rate_factor, 1e-30, 1, "Pa-n a-1"),
+    LI_REAL("rho_ice", rho_ice, 1, 1e4, "kg m-3"),
+    LI_REAL("gravity", gravity, 1e-3, 100, "m s-2"),
+    LI_REAL("beta2", beta2, 0, 1e12, "Pa a m-1"),
+    LI_REAL("sliding_c", sliding_c, 0, 1e12, "Pa m^(-m) a^m"),
+    LI_REAL("sliding_m", sliding_m, 1e-3, 1, NULL),
+    LI_REAL("coulomb_c", coulomb_c, 1e-6, 1e3, NULL),
+    LI_REAL("sea_level", sea_level, -1e4, 1e4, "m"),
+    LI_REAL("rho_water", rho_water, 1, 1e4, "kg m-3"),
+    LI_REAL("min_thickness", min_thickness, 1e-6, 1e4, "m"),
+    LI_REAL("melt_omega", melt_omega, 0, 1e3, "a-1"),
+    LI_REAL("melt_z0", melt_z0, -1e4, 1e4, "m"),
+    LI_REAL("melt_hc0", melt_hc0, 1e-3, 1e4, "m"),
+    LI_REAL("domain_length", domain_length, 0, 1e8, "m"),
+    LI_REAL("slope", slope_deg, -45, 45, "degrees"),
+    LI_REAL("thickness", thickness, 0, 1e5, "m"),
+    LI_REAL("eps_reg", eps_reg, 1e-12, 1, "a-1"),
+    LI_REAL("newton_rtol", newton_rtol, 1e-16, 1, NULL),
+    LI_REAL("newton_atol", newton_atol, 0, 1, NULL),
+    LI_INT("newton_max_iter", newton_max_iter, 1, 10000),
+    LI_REAL("linear_rtol", linear_rtol, 1e-16, 1, NULL),
+    LI_INT("linear_max_iter", linear_max_iter, 1, 1000000),
+    LI_REAL("dt", dt, 1e-3, 1e12, "s"),
+};
+
+int cryo_landice_param_ranges(const cryo_param_range **t) {
+  *t = landice_ranges;
+  return (int)(sizeof landice_ranges / sizeof landice_ranges[0]);
+}
+
 int cryo_landice_params_check(const cryo_landice_params *p, cryo_err *err) {
-  CRYO_CHECK(p->n_layers >= 1 && p->n_layers <= CRYO_LANDICE_MAX_LAYERS, err, CRYO_ERR_RANGE,
-             "&cryo_landice: n_layers = %d, must be in [1, %d]", p->n_layers,
-             CRYO_LANDICE_MAX_LAYERS);
-  CRYO_CHECK(p->glen_n >= 1.0 && p->glen_n <= 10.0, err, CRYO_ERR_RANGE,
-             "&cryo_landice: glen_n = %g, must be in [1, 10]", p->glen_n);
-  CRYO_CHECK(p->rate_factor > 0.0 && isfinite(p->rate_factor), err, CRYO_ERR_RANGE,
-             "&cryo_landice: rate_factor = %g Pa-n a-1, must be > 0", p->rate_factor);
-  CRYO_CHECK(p->rho_ice > 0.0 && p->gravity > 0.0, err, CRYO_ERR_RANGE,
-             "&cryo_landice: rho_ice = %g, gravity = %g, both must be > 0", p->rho_ice, p->gravity);
-  CRYO_CHECK(p->beta2 >= 0.0, err, CRYO_ERR_RANGE,
-             "&cryo_landice: beta2 = %g Pa a m-1, must be >= 0", p->beta2);
+  const cryo_param_range *t;
+  int n = cryo_landice_param_ranges(&t);
+  CRYO_CALL(cryo_param_ranges_check(t, n, p, "&cryo_landice", err));
   CRYO_CHECK(p->sliding_law == CRYO_LANDICE_SLIDING_LINEAR ||
                  p->sliding_law == CRYO_LANDICE_SLIDING_WEERTMAN ||
                  p->sliding_law == CRYO_LANDICE_SLIDING_SCHOOF,
              err, CRYO_ERR_RANGE,
              "&cryo_landice: sliding_law = %d, must be 0 (linear), 1 (weertman) or 2 (schoof)",
              p->sliding_law);
-  CRYO_CHECK(p->sliding_c >= 0.0 && isfinite(p->sliding_c), err, CRYO_ERR_RANGE,
-             "&cryo_landice: sliding_c = %g Pa m^(-m) a^m, must be >= 0", p->sliding_c);
-  CRYO_CHECK(p->sliding_m > 0.0 && p->sliding_m <= 1.0, err, CRYO_ERR_RANGE,
-             "&cryo_landice: sliding_m = %g, must be in (0, 1]", p->sliding_m);
-  CRYO_CHECK(p->coulomb_c > 0.0 && isfinite(p->coulomb_c), err, CRYO_ERR_RANGE,
-             "&cryo_landice: coulomb_c = %g, must be > 0", p->coulomb_c);
-  CRYO_CHECK(p->rho_water > 0.0, err, CRYO_ERR_RANGE,
-             "&cryo_landice: rho_water = %g kg m-3, must be > 0", p->rho_water);
-  CRYO_CHECK(p->eps_reg > 0.0, err, CRYO_ERR_RANGE, "&cryo_landice: eps_reg = %g a-1, must be > 0",
-             p->eps_reg);
   CRYO_CHECK(p->lateral_bc == CRYO_LANDICE_LATERAL_FREE ||
                  p->lateral_bc == CRYO_LANDICE_LATERAL_DIRICHLET ||
                  p->lateral_bc == CRYO_LANDICE_LATERAL_FREE_SLIP,
              err, CRYO_ERR_RANGE,
              "&cryo_landice: lateral_bc = %d, must be 0 (free), 1 (dirichlet) or 2 (free_slip)",
              p->lateral_bc);
-  CRYO_CHECK(p->min_thickness > 0.0 && isfinite(p->min_thickness), err, CRYO_ERR_RANGE,
-             "&cryo_landice: min_thickness = %g m, must be > 0", p->min_thickness);
   CRYO_CHECK(p->melt_cells == CRYO_LANDICE_MELT_FRACTION ||
                  p->melt_cells == CRYO_LANDICE_MELT_FLOATING,
              err, CRYO_ERR_RANGE,
@@ -93,23 +112,10 @@ int cryo_landice_params_check(const cryo_landice_params *p, cryo_err *err) {
       p->melt_source == CRYO_LANDICE_MELT_RECEIVED || p->melt_source == CRYO_LANDICE_MELT_MISMIP,
       err, CRYO_ERR_RANGE, "&cryo_landice: melt_source = %d, must be 0 (received) or 1 (mismip+)",
       p->melt_source);
-  CRYO_CHECK(p->melt_omega >= 0.0 && p->melt_hc0 > 0.0, err, CRYO_ERR_RANGE,
-             "&cryo_landice: melt_omega = %g a-1 must be >= 0 and melt_hc0 = %g m > 0",
-             p->melt_omega, p->melt_hc0);
-  CRYO_CHECK(p->newton_rtol > 0.0 && p->newton_rtol < 1.0, err, CRYO_ERR_RANGE,
-             "&cryo_landice: newton_rtol = %g, must be in (0, 1)", p->newton_rtol);
-  CRYO_CHECK(p->newton_atol >= 0.0 && p->newton_atol < 1.0, err, CRYO_ERR_RANGE,
-             "&cryo_landice: newton_atol = %g, must be in [0, 1)", p->newton_atol);
-  CRYO_CHECK(p->linear_rtol > 0.0 && p->linear_rtol < 1.0, err, CRYO_ERR_RANGE,
-             "&cryo_landice: linear_rtol = %g, must be in (0, 1)", p->linear_rtol);
   CRYO_CHECK(
       p->preconditioner == CRYO_LANDICE_PC_COLUMN || p->preconditioner == CRYO_LANDICE_PC_MULTIGRID,
       err, CRYO_ERR_RANGE,
       "&cryo_landice: preconditioner = %d, must be 0 (column) or 1 (multigrid)", p->preconditioner);
-  CRYO_CHECK(p->newton_max_iter >= 1 && p->linear_max_iter >= 1, err, CRYO_ERR_RANGE,
-             "&cryo_landice: newton_max_iter = %d, linear_max_iter = %d, both must be >= 1",
-             p->newton_max_iter, p->linear_max_iter);
-  CRYO_CHECK(p->dt > 0.0, err, CRYO_ERR_RANGE, "&cryo_landice: dt = %g s, must be > 0", p->dt);
   return CRYO_OK;
 }
 

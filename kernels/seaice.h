@@ -28,6 +28,7 @@
 #include <stddef.h>
 
 #include "cryo_block.h"
+#include "cryo_params.h"
 
 struct cryo_err;
 
@@ -166,8 +167,11 @@ typedef struct {
  * (docs/benchmarks.md): dt 120 s, 100 mEVP iterations, alpha = beta = 800. */
 void cryo_seaice_params_cyclone(cryo_seaice_params *p);
 
+/* The ranges of the numeric parameters (kernels/cryo_params.h): *t, count. */
+int cryo_seaice_param_ranges(const cryo_param_range **t);
+
 /* CRYO_OK, or CRYO_ERR_RANGE recorded in err naming the first parameter out of
- * range and its allowed range. */
+ * range and its allowed range (the table of cryo_seaice_param_ranges). */
 int cryo_seaice_params_check(const cryo_seaice_params *p, struct cryo_err *err);
 
 /* Set *table to the description of every array of cryo_seaice_state for this

@@ -27,33 +27,40 @@ void cryo_seaice_params_cyclone(cryo_seaice_params *p) {
                             .tracer_order = 0};
 }
 
-/* A real parameter must be finite and at least lo (strictly above when strict). */
-static int check_real(cryo_err *err, const char *name, double x, double lo, int strict) {
-  CRYO_CHECK(isfinite(x) && (strict ? x > lo : x >= lo), err, CRYO_ERR_RANGE,
-             "&cryo_seaice: %s = %g, must be finite and %s %g", name, x, strict ? ">" : ">=", lo);
-  return CRYO_OK;
+#define SI_REAL(key, member, lo, hi, units)                                                        \
+  { key, offsetof(cryo_seaice_params, member), 0, lo, hi, units }
+#define SI_INT(key, member, lo, hi)                                                                \
+  { key, offsetof(cryo_seaice_params, member), 1, lo, hi, NULL }
+
+/* The valid ranges (docs/seaice.md, namelists/README.md, &cryo_seaice). */
+static const cryo_param_range seaice_ranges[] = {
+    SI_REAL("dt", dt, 1e-3, 86400, "s"),
+    SI_INT("n_evp", n_evp, 1, 100000),
+    SI_REAL("alpha", alpha, 1, 1e6, NULL),
+    SI_REAL("beta", beta, 1, 1e6, NULL),
+    SI_REAL("pstar", pstar, 0, 1e7, "N m-2"),
+    SI_REAL("c_strength", c_strength, 0, 100, NULL),
+    SI_REAL("ecc", ecc, 0.1, 100, NULL),
+    SI_REAL("delta_min", delta_min, 1e-20, 1, "s-1"),
+    SI_REAL("rho_ice", rho_ice, 1, 1e4, "kg m-3"),
+    SI_REAL("rho_air", rho_air, 0, 100, "kg m-3"),
+    SI_REAL("rho_ocean", rho_ocean, 1, 1e4, "kg m-3"),
+    SI_REAL("c_air", c_air, 0, 1, NULL),
+    SI_REAL("c_ocean", c_ocean, 0, 1, NULL),
+    SI_REAL("coriolis", coriolis, -1e-3, 1e-3, "s-1"),
+    SI_REAL("h_min", h_min, 1e-12, 1, "m"),
+    SI_INT("tracer_order", tracer_order, 0, 1),
+};
+
+int cryo_seaice_param_ranges(const cryo_param_range **t) {
+  *t = seaice_ranges;
+  return (int)(sizeof seaice_ranges / sizeof seaice_ranges[0]);
 }
 
 int cryo_seaice_params_check(const cryo_seaice_params *p, cryo_err *err) {
-  CRYO_CALL(check_real(err, "dt", p->dt, 0.0, 1));
-  CRYO_CHECK(p->n_evp >= 1, err, CRYO_ERR_RANGE, "&cryo_seaice: n_evp = %d, must be >= 1",
-             p->n_evp);
-  CRYO_CALL(check_real(err, "alpha", p->alpha, 0.0, 1));
-  CRYO_CALL(check_real(err, "beta", p->beta, 0.0, 1));
-  CRYO_CALL(check_real(err, "pstar", p->pstar, 0.0, 0));
-  CRYO_CALL(check_real(err, "c_strength", p->c_strength, 0.0, 0));
-  CRYO_CALL(check_real(err, "ecc", p->ecc, 0.0, 1));
-  CRYO_CALL(check_real(err, "delta_min", p->delta_min, 0.0, 1));
-  CRYO_CALL(check_real(err, "rho_ice", p->rho_ice, 0.0, 1));
-  CRYO_CALL(check_real(err, "rho_air", p->rho_air, 0.0, 0));
-  CRYO_CALL(check_real(err, "rho_ocean", p->rho_ocean, 0.0, 0));
-  CRYO_CALL(check_real(err, "c_air", p->c_air, 0.0, 0));
-  CRYO_CALL(check_real(err, "c_ocean", p->c_ocean, 0.0, 0));
-  CRYO_CALL(check_real(err, "coriolis", p->coriolis, -INFINITY, 0));
-  CRYO_CALL(check_real(err, "h_min", p->h_min, 0.0, 1));
-  CRYO_CHECK(p->tracer_order == 0 || p->tracer_order == 1, err, CRYO_ERR_RANGE,
-             "&cryo_seaice: tracer_order = %d, must be 0 or 1", p->tracer_order);
-  return CRYO_OK;
+  const cryo_param_range *t;
+  int n = cryo_seaice_param_ranges(&t);
+  return cryo_param_ranges_check(t, n, p, "&cryo_seaice", err);
 }
 
 #define ENTRY_(member, loc, nlev, role, units, std, longname)                                      \

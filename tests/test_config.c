@@ -6,6 +6,8 @@
 #include "cryo_config.h"
 #include "cryo_test.h"
 
+#include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 static const char *good =
@@ -164,10 +166,69 @@ static void test_missing_file(void) {
   CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "no/such/file.nml"));
 }
 
+/* Each numeric parameter has one range (kernels/cryo_params.h), which the
+ * namelist and the core's own check both apply: for every entry of both
+ * tables, the core's check takes the defaults with the member at each bound
+ * and refuses it just outside, naming the key; and a value the namelist
+ * refuses (alpha = 0.5: [1, 1e6]) the core's check refuses too (it took any
+ * alpha > 0 before the tables). */
+static void test_one_range(void) {
+  cryo_err err = {0};
+  const cryo_param_range *t;
+  long bad = 0;
+  for (int core = 0; core < 2; ++core) {
+    cryo_seaice_params sp;
+    cryo_landice_params lp;
+    cryo_seaice_params_cyclone(&sp);
+    cryo_landice_params_default(&lp);
+    void *p = core ? (void *)&lp : (void *)&sp;
+    int n = core ? cryo_landice_param_ranges(&t) : cryo_seaice_param_ranges(&t);
+    for (int k = 0; k < n; ++k) {
+      char *at = (char *)p + t[k].offset;
+      const double keep = t[k].is_int ? *(int *)at : *(double *)at;
+      for (int side = 0; side < 4; ++side) {
+        double bound = side % 2 ? t[k].hi : t[k].lo, v = bound;
+        if (side >= 2)
+          v = t[k].is_int ? bound + (side % 2 ? 1 : -1)
+                          : bound + (side % 2 ? 1 : -1) * fmax(1.0, fabs(bound)) * 1e-3;
+        if (t[k].is_int)
+          *(int *)at = (int)v;
+        else
+          *(double *)at = v;
+        int status =
+            core ? cryo_landice_params_check(&lp, &err) : cryo_seaice_params_check(&sp, &err);
+        int want = side < 2 ? CRYO_OK : CRYO_ERR_RANGE;
+        if (status != want || (want != CRYO_OK && !strstr(err.msg, t[k].key))) {
+          printf("\n  %s = %g: status %d, expected %d (%s)", t[k].key, v, status, want, err.msg);
+          ++bad;
+        }
+      }
+      if (t[k].is_int)
+        *(int *)at = (int)keep;
+      else
+        *(double *)at = keep;
+    }
+  }
+  CU_ASSERT_EQUAL(bad, 0);
+
+  cryo_seaice_params sp;
+  cryo_seaice_params_cyclone(&sp);
+  sp.alpha = 0.5;
+  CU_ASSERT_EQUAL(cryo_seaice_params_check(&sp, &err), CRYO_ERR_RANGE);
+  CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "alpha = 0.5, must be in [1, 1e+06]"));
+  cryo_config cfg;
+  const char *text = "&cryo_run model = 'seaice', run_length = 3600, coupling_interval = 600 /\n"
+                     "&cryo_grid nx = 8, ny = 8 /\n&cryo_seaice alpha = 0.5 /\n";
+  CU_ASSERT_EQUAL(cryo_config_read_string(&cfg, text, "a.nml", &err), CRYO_ERR_RANGE);
+  CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "alpha"));
+  printf("\n  namelist: %s", err.msg);
+}
+
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
   CU_initialize_registry();
   CU_TestInfo tests[] = {{"defaults and values", test_defaults},
+                         {"one range per parameter", test_one_range},
                          {"inconsistent settings", test_inconsistent},
                          {"missing file", test_missing_file},
                          {"halo_device_buffers", test_halo_device_buffers},
