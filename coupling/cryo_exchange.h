@@ -62,7 +62,7 @@ typedef struct cryo_exchange_config {
    * (grids.nc, masks.nc, areas.nc); NULL = "cryt", "" = do not write it. */
   const char *oasis_grid_name;
   /* oasis: the cells of a grid file (&cryo_grid grid_file), described to OASIS
-   * as they are: this rank's part of the file (component/cryo_gridfile.h), the
+   * as they are: this rank's part of the file (services/cryo_gridfile.h), the
    * cells' geometry (kernels/seaice.h, CRYO_SEAICE_NGEOM values a cell: the
    * area 4 d0 where the file has none) and the mask (1 ocean, 0 land), both
    * host arrays in block layout. NULL gridfile: the built-in box of

@@ -7,9 +7,9 @@
  * calendar attribute (standard, gregorian, proleptic_gregorian, noleap,
  * 365_day; absent means standard), and one variable (time, y, x) per IN field
  * of the model, named as the field or as cfg->var_names says. Dates follow the
- * model clock (component/cryo_clock.c): standard and gregorian are proleptic
+ * model clock (services/cryo_clock.c): standard and gregorian are proleptic
  * Gregorian, before 1582 as well. Variables may be CF-packed and may mark
- * missing data (component/cryo_ncvar.h); every value must lie in its field's
+ * missing data (services/cryo_ncvar.h); every value must lie in its field's
  * plausible range (limits[] below). Values are interpolated linearly in time
  * between the two records that bracket the model time. Each rank reads only
  * its block plus the halo ring (nc_get_vara_double), and keeps at most two
@@ -136,7 +136,7 @@ static int text_att(int ncid, int varid, const char *path, const char *var, cons
 /* Parse "YYYY-MM-DD[( |T)hh:mm[:ss[.f]]][ ][Z|UTC]" into *d and the fraction
  * of its second *frac. Returns 0 on success, 1 on bad syntax, 2 on a date
  * that does not exist in calendar cal (the model clock's calendars and
- * arithmetic, component/cryo_clock.c, so that file and clock agree on every
+ * arithmetic, services/cryo_clock.c, so that file and clock agree on every
  * date). */
 static int parse_date(const char *s, cryo_calendar cal, cryo_date *d, double *frac) {
   int y, mo, dd, h = 0, mi = 0, n = 0;
