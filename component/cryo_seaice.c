@@ -218,13 +218,25 @@ static int seaice_create(cryo_component *c) {
     for (int f = 0; f < CRYO_NFIELD; ++f)
       xc.oasis_names[f] = c->cfg.coupling.names[f];
     xc.oasis_grid_name = c->cfg.coupling.grid_name;
+    double *area = NULL; /* only while the provider describes the grid */
     if (c->gridfile) {
+      const cryo_field *geom = &c->fields[cryo_field_find(c, "geom")];
+      const long ncell = geom->n / CRYO_SEAICE_NGEOM;
+      area = malloc(sizeof(double) * (size_t)(ncell > 0 ? ncell : 1));
+      CRYO_CHECK(area, &c->err, CRYO_ERR_MEMORY, "sea ice: out of memory for %ld cell areas",
+                 ncell);
+      for (long q = 0; q < ncell; ++q) {
+        const double *g = geom->host + q * CRYO_SEAICE_NGEOM;
+        area[q] = 4.0 * (g[CRYO_GEOM_A1X] * g[CRYO_GEOM_A2Y] - g[CRYO_GEOM_A1Y] * g[CRYO_GEOM_A2X]);
+      }
       xc.gridfile = c->gridfile;
-      xc.geom = c->fields[cryo_field_find(c, "geom")].host;
+      xc.cell_area = area;
       xc.mask = c->fields[cryo_field_find(c, "mask")].host;
     }
-    CRYO_CALL(cryo_exchange_create(&c->exchange, forcing, CRYO_MODEL_SEAICE, &c->grid.block,
-                                   c->comm, &xc, &c->err));
+    int status = cryo_exchange_create(&c->exchange, forcing, CRYO_MODEL_SEAICE, &c->grid.block,
+                                      c->comm, &xc, &c->err);
+    free(area);
+    CRYO_CALL(status);
   }
   return CRYO_OK;
 }

@@ -3,7 +3,8 @@
  * kept here of the component name and local communicator, which the "oasis"
  * exchange provider (coupling/exchange_oasis.c) checks against its own
  * communicator, and of the last error (these calls come before a component
- * exists to hold one). */
+ * exists to hold one). Whether a run is coupled at all is the component's
+ * decision, read from its namelist (component/cryo_coupler_wanted.c). */
 #ifdef HAVE_CONFIG_H
 #include "config.h" /* CRYO_HAVE_OASIS */
 #endif
@@ -14,57 +15,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cryo_config.h"
-#include "cryo_namelist.h"
 #ifdef CRYO_HAVE_OASIS
 #include "cryo_oasis.h"
 #endif
 
 static int joined;
-static char joined_name[CRYO_NAME_LEN];
+static char joined_name[64]; /* OASIS takes at most 6 characters; more are refused */
 static MPI_Comm joined_comm = MPI_COMM_NULL;
 static cryo_err last_err;
-
-static int wanted(const char *text, const char *source, int *coupled, char *component, int len,
-                  char *forcing, int flen, cryo_err *err) {
-  CRYO_CHECK(text && coupled && component && len > 0 && (!forcing || flen > 0), err, CRYO_ERR_ARG,
-             "cryo_coupler_wanted: NULL argument or len <= 0");
-  *coupled = 0;
-  static cryo_config cfg; /* large (paths); static keeps it off the stack */
-  int status = cryo_config_read_string(&cfg, text, source, err);
-  /* Set even on error, as far as the namelist was read: a driver that knows the
-   * run was meant to be coupled must abort it, or the partners wait forever. */
-  *coupled = strcmp(cfg.run.forcing, "oasis") == 0;
-  CRYO_CALL(status);
-  CRYO_CHECK(strlen(cfg.coupling.component) < (size_t)len, err, CRYO_ERR_ARG,
-             "cryo_coupler_wanted: %s: &cryo_coupling component = '%s' does not fit in %d bytes",
-             source, cfg.coupling.component, len);
-  CRYO_CHECK(!forcing || strlen(cfg.run.forcing) < (size_t)flen, err, CRYO_ERR_ARG,
-             "cryo_coupler_wanted: %s: &cryo_run forcing = '%s' does not fit in %d bytes", source,
-             cfg.run.forcing, flen);
-  strcpy(component, cfg.coupling.component);
-  if (forcing) strcpy(forcing, cfg.run.forcing);
-  return CRYO_OK;
-}
-
-int cryo_coupler_wanted_text(const char *namelist_text, const char *source, int *coupled,
-                             char *component, int len, char *forcing, int flen) {
-  cryo_err_clear(&last_err);
-  return wanted(namelist_text, source ? source : "(namelist text)", coupled, component, len,
-                forcing, flen, &last_err);
-}
-
-int cryo_coupler_wanted(const char *namelist_path, int *coupled, char *component, int len) {
-  cryo_err_clear(&last_err);
-  CRYO_CHECK(namelist_path && coupled, &last_err, CRYO_ERR_ARG,
-             "cryo_coupler_wanted: NULL argument or len <= 0");
-  *coupled = 0;
-  char *text;
-  CRYO_CALL(cryo_file_read_text(namelist_path, &text, &last_err));
-  int status = wanted(text, namelist_path, coupled, component, len, NULL, 0, &last_err);
-  free(text);
-  return status;
-}
 
 #ifdef CRYO_HAVE_OASIS
 static int join(const char *component, MPI_Comm *local, cryo_err *err) {
@@ -123,6 +81,10 @@ int cryo_coupler_joined(void) {
 
 const char *cryo_coupler_last_error(void) {
   return last_err.msg;
+}
+
+cryo_err *cryo_coupler_error(void) {
+  return &last_err;
 }
 
 int cryo_coupler_get(const char **component, MPI_Comm *local, cryo_err *err) {

@@ -20,20 +20,30 @@
  * Aborting matters: the partners wait in OASIS calls, and only an abort of
  * MPI_COMM_WORLD stops them (docs/design.md, Coupling: OASIS3-MCT).
  *
- * The first block of declarations uses only public types, so that cryodyn.h can
- * declare them for host programs; cryo_coupler_get is for the exchange
- * provider. In a build without OASIS, cryo_coupler_init returns
- * CRYO_ERR_UNSUPPORTED naming the configure flag. */
+ * The calls a driver makes are public: cryodyn.h declares them for host
+ * programs, and they are declared again here because coupling/ sits below the
+ * component and does not include its header (component/cryo_coupler_wanted.c
+ * sees both, so the compiler checks that they agree). cryo_coupler_get is for
+ * the exchange provider, cryo_coupler_error for cryo_coupler_wanted. In a build
+ * without OASIS, cryo_coupler_init returns CRYO_ERR_UNSUPPORTED naming the
+ * configure flag. */
 #ifndef CRYO_COUPLER_H
 #define CRYO_COUPLER_H
 
 #include <mpi.h>
 
 #include "cryo_error.h"
-#include "cryodyn.h"
 
-/* The public calls (cryo_coupler_wanted, _init, _finalize, _joined,
- * _last_error, _abort) are declared in cryodyn.h. */
+/* Public (cryodyn.h, where their contracts are). */
+int cryo_coupler_init(const char *component, MPI_Comm *local);
+int cryo_coupler_finalize(void);
+int cryo_coupler_joined(void);
+const char *cryo_coupler_last_error(void);
+void cryo_coupler_abort(int code);
+
+/* The record cryo_coupler_last_error reads; cryo_coupler_wanted (component/)
+ * fills it, since its calls too come before a component exists. */
+cryo_err *cryo_coupler_error(void);
 
 /* For the "oasis" exchange provider: the component name given to
  * cryo_coupler_init and the communicator it returned. CRYO_ERR_STATE, telling

@@ -62,13 +62,13 @@ typedef struct cryo_exchange_config {
    * (grids.nc, masks.nc, areas.nc); NULL = "cryt", "" = do not write it. */
   const char *oasis_grid_name;
   /* oasis: the cells of a grid file (&cryo_grid grid_file), described to OASIS
-   * as they are: this rank's part of the file (component/cryo_gridfile.h), the
-   * cells' geometry (kernels/seaice.h, CRYO_SEAICE_NGEOM values a cell: the
-   * area 4 d0 where the file has none) and the mask (1 ocean, 0 land), both
-   * host arrays in block layout. NULL gridfile: the built-in box of
-   * block.dx x block.dy cells. */
+   * as they are: this rank's part of the file (services/cryo_gridfile.h), the
+   * cells' area in m2 from the component's geometry (used where the file has
+   * none; read only while the exchange is created) and the mask (1 ocean,
+   * 0 land), both host arrays in block layout. NULL gridfile: the built-in box
+   * of block.dx x block.dy cells. */
   const struct cryo_gridfile *gridfile;
-  const double *geom, *mask;
+  const double *cell_area, *mask;
 } cryo_exchange_config;
 
 typedef struct cryo_exchange cryo_exchange;

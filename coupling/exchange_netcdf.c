@@ -7,9 +7,9 @@
  * calendar attribute (standard, gregorian, proleptic_gregorian, noleap,
  * 365_day; absent means standard), and one variable (time, y, x) per IN field
  * of the model, named as the field or as cfg->var_names says. Dates follow the
- * model clock (component/cryo_clock.c): standard and gregorian are proleptic
+ * model clock (services/cryo_clock.c): standard and gregorian are proleptic
  * Gregorian, before 1582 as well. Variables may be CF-packed and may mark
- * missing data (component/cryo_ncvar.h); every value must lie in its field's
+ * missing data (services/cryo_ncvar.h); every value must lie in its field's
  * plausible range (limits[] below). Values are interpolated linearly in time
  * between the two records that bracket the model time. Each rank reads only
  * its block plus the halo ring (nc_get_vara_double), and keeps at most two
@@ -134,7 +134,7 @@ static int text_att(int ncid, int varid, const char *path, const char *var, cons
 }
 
 /* A date of the file's time units or the run start, in the CF forms of the
- * clock's parser (component/cryo_clock.c), so that file and clock agree on
+ * clock's parser (services/cryo_clock.c), so that file and clock agree on
  * every date; 0 when it is one. */
 static int parse_date(const char *s, cryo_calendar cal, cryo_date *d, double *frac) {
   cryo_err scratch;

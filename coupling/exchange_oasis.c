@@ -54,7 +54,6 @@
 #include "cryo_gridfile.h"
 #include "cryo_mpi.h"
 #include "cryo_oasis.h"
-#include "seaice.h"
 
 #include <limits.h>
 #include <math.h>
@@ -277,11 +276,7 @@ static int pack_cells(const cryo_block *b, const cryo_exchange_config *cfg, doub
                              gf->corner_y[q * CRYO_OASIS_NCORNER + k], lon, lat, err));
         *lon = lon_near(*lon, v[CELL_LON]);
       }
-      const double *g = cfg->geom + q * CRYO_SEAICE_NGEOM;
-      v[CELL_AREA] =
-          isfinite(gf->area[q])
-              ? gf->area[q]
-              : 4.0 * (g[CRYO_GEOM_A1X] * g[CRYO_GEOM_A2Y] - g[CRYO_GEOM_A1Y] * g[CRYO_GEOM_A2X]);
+      v[CELL_AREA] = isfinite(gf->area[q]) ? gf->area[q] : cfg->cell_area[q];
       v[CELL_MASK] = cfg->mask[q] != 0.0 ? 0.0 : 1.0;
     }
   return CRYO_OK;

@@ -18,7 +18,7 @@
  * `make bench` builds this file as cryodyn-bench with the library's own
  * flags, linked against libcryodyn: the kernels measured are the product's,
  * and device arrays come from the library's device layer
- * (component/cryo_device.h). Without OpenACC the same program runs the
+ * (services/cryo_device.h). Without OpenACC the same program runs the
  * kernels on the host (OpenMP or serial loops) for a quick check on any
  * machine. With CRYO_BENCH_CUDA (configure found nvcc) and OpenACC, CUDA C
  * twins of the sea-ice stress and velocity kernels and of the land-ice

@@ -47,7 +47,7 @@
  * loop that queued them; the device layer waits before any copy to the host
  * and before a halo exchange that moves data. Only launch
  * arguments (device addresses, sizes, parameters) cross here, and only when
- * they change; model state moves through component/cryo_device.c alone.
+ * they change; model state moves through services/cryo_device.c alone.
  *
  * The struct is one per process, while two host threads may launch the same
  * kernel at once (two components of one process, or the blocks of one

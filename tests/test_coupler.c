@@ -1,7 +1,8 @@
 /* mpi-run ranks: 1 (tests/mpi-run runs this program once per count) */
-/* Unit tests of coupling/coupler.c and the checks of the "oasis" exchange
- * provider (coupling/exchange_oasis.c) that need no coupled run: what a driver
- * learns from the namelist before cryo_init, and the errors that tell a driver
+/* Unit tests of coupling/coupler.c, component/cryo_coupler_wanted.c and the
+ * checks of the "oasis" exchange provider (coupling/exchange_oasis.c) that need
+ * no coupled run: what a driver learns from the namelist before cryo_init, and
+ * the errors that tell a driver
  * it called things in the wrong order. The coupled exchange itself is tested by
  * tests/test_oasis_exchange.sh, tests/coupled_seaice.sh and
  * tests/coupled_failures.sh. Flags, classes and strings: compared exactly. */

@@ -1,4 +1,4 @@
-! The Fortran binding (coupling/cryodyn_f.F90; docs/design.md, Lifecycle), run by
+! The Fortran binding (bindings/cryodyn_f.F90; docs/design.md, Lifecycle), run by
 ! tests/fortran_host.test on 1 and 2 ranks with a forcing = 'host' sea-ice
 ! namelist (argument 1). Every check is exact (integers, strings, bits):
 !  - the 21 status constants equal the C enum: cryo_status_name(CRYO_X) is

@@ -1,5 +1,5 @@
 /* mpi-run ranks: 1 4 (tests/mpi-run runs this program once per count) */
-/* Grid files (component/cryo_gridfile.h; namelists/README.md, Grid files).
+/* Grid files (services/cryo_gridfile.h; namelists/README.md, Grid files).
  * Rank 0 writes small grid files with the NetCDF library into the working
  * directory, every rank reads them.
  *

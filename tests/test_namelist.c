@@ -1,5 +1,5 @@
 /* mpi-run ranks: 1 (tests/mpi-run runs this program once per count) */
-/* Tests of the namelist reader (component/cryo_namelist.c).
+/* Tests of the namelist reader (services/cryo_namelist.c).
  *
  * Tolerances: none. Every parsed value is compared exactly (== on doubles):
  * the reader converts with a correctly rounded strtod, so 1.5d-3 must give the

@@ -18,8 +18,8 @@ mpi_cflags=$(mpicc --showme:compile)
 mpi_libs=$(mpicc --showme:link)
 nc_cflags=$(pkg-config --cflags netcdf)
 nc_libs=$(pkg-config --libs netcdf)
-cflags="-std=gnu11 -g -O1 -fno-math-errno $san -I$builddir -I$srcdir/base -I$srcdir/component -I$srcdir/kernels \
-  -I$srcdir/coupling $mpi_cflags $nc_cflags"
+cflags="-std=gnu11 -g -O1 -fno-math-errno $san -I$builddir -I$srcdir/base -I$srcdir/kernels -I$srcdir/services \
+  -I$srcdir/coupling -I$srcdir/component $mpi_cflags $nc_cflags"
 
 mkdir -p "$out/obj"
 objs=

@@ -1,4 +1,4 @@
-/* libFuzzer target: the namelist reader (component/cryo_namelist.c) through
+/* libFuzzer target: the namelist reader (services/cryo_namelist.c) through
  * the whole run configuration (component/cryo_config.c), from a buffer.
  *
  * Any input must give CRYO_OK or one of the namelist's error classes with a

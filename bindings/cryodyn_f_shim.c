@@ -1,4 +1,4 @@
-/* C side of the Fortran binding (coupling/cryodyn_f.F90; docs/design.md, Lifecycle).
+/* C side of the Fortran binding (bindings/cryodyn_f.F90; docs/design.md, Lifecycle).
  * Everything else in the binding calls cryodyn.h directly through
  * ISO_C_BINDING; these two functions cover what Fortran cannot reach:
  * a Fortran MPI communicator handle (MPI_Fint, converted with MPI_Comm_f2c),
