@@ -48,6 +48,11 @@ typedef struct cryo_comm_ops {
    * neighbours). NULL where the caller has no coarse levels to offer. */
   int (*halo_block)(void *ctx, const cryo_block *b, cryo_location loc, int nlev, int nfield,
                     double *const *fields);
+  /* Replace the device array values[0..n) by its sum over all ranks where at
+   * most one rank holds a non-zero value of each entry: that value's bits
+   * (a gather of disjoint parts; the multigrid's agglomerated levels). NULL
+   * where the caller cannot. */
+  int (*sum_exact)(void *ctx, double *values, long n);
 } cryo_comm_ops;
 
 #endif

@@ -39,6 +39,29 @@ static int ops_halo_block(void *ctx, const cryo_block *b, cryo_location loc, int
   return cryo_halo_exchange_block(c->halo, b, loc, nlev, nfield, fields, &c->err);
 }
 
+/* The field's host copy of a device array that lies in one of its fields
+ * (kernels hand device addresses to the services): the values cross to the
+ * host, their bits are summed as integers (exact: one rank holds each
+ * non-zero value), and they cross back. */
+static int ops_sum_exact(void *ctx, double *values, long n) {
+  cryo_component *c = ctx;
+  if (c->size == 1) return CRYO_OK;
+  for (int k = 0; k < c->nfields; ++k) {
+    cryo_field *f = &c->fields[k];
+    if (values < f->dev || values + n > f->dev + f->n) continue;
+    const long at = (long)(values - f->dev);
+    cryo_device_to_host(&c->dev, f->host, at, n);
+    /* a double's bits as a 64-bit integer, the sum of one value and zeros */
+    CRYO_CALL(cryo_mpi_check(
+        MPI_Allreduce(MPI_IN_PLACE, f->host + at, (int)n, MPI_LONG_LONG, MPI_SUM, c->comm),
+        "MPI_Allreduce (exact sum)", &c->err));
+    cryo_device_to_device(&c->dev, f->host, at, n);
+    return CRYO_OK;
+  }
+  return CRYO_ERROR(&c->err, CRYO_ERR_ARG, "exact sum: %ld values at %p lie in no field", n,
+                    (void *)values);
+}
+
 static int ops_sum_int64(void *ctx, long long *vals, int n) {
   cryo_component *c = ctx;
   if (c->size == 1) return CRYO_OK;
@@ -130,7 +153,8 @@ static int init_steps(cryo_component *c, const char *path, const char *text, con
   }
   CRYO_CALL(cryo_halo_create(&c->halo, &c->grid, &c->dev, halo_capacity(c), &c->err));
   CRYO_CALL(select_halo_path(c));
-  c->ops = (cryo_comm_ops){c, ops_halo, ops_sum_int64, ops_max_double, ops_halo_block};
+  c->ops =
+      (cryo_comm_ops){c, ops_halo, ops_sum_int64, ops_max_double, ops_halo_block, ops_sum_exact};
   CRYO_CALL(c->model->create(c));
   if (c->cfg.run.restart_in[0]) {
     CRYO_CALL(cryo_restart_read(c, c->cfg.run.restart_in));

@@ -86,7 +86,7 @@ void cryo_config_defaults(cryo_config *cfg) {
   strcpy(cfg->landice.geometry_case, "ismip-hom-a");
   strcpy(cfg->landice.basal, "no_slip");
   strcpy(cfg->landice.sliding_law, "linear");
-  strcpy(cfg->landice.preconditioner, "column");
+  strcpy(cfg->landice.preconditioner, "multigrid");
   strcpy(cfg->landice.lateral, "free");
   strcpy(cfg->landice.melt_cells, "fraction");
   strcpy(cfg->landice.melt_source, "received");

@@ -243,7 +243,12 @@ static int landice_create(cryo_component *c) {
     CRYO_CALL(cryo_field_add(c, t[i].name, t[i].units, t[i].standard_name, t[i].long_name,
                              (cryo_location)t[i].loc, t[i].nlev, roles[t[i].role], slot));
   }
-  const long mg = cryo_landice_mg_doubles(&c->grid.block, p);
+  /* the levels from the first on which some rank's block stops nesting are
+   * whole on every rank (kernels/landice_multigrid.c) */
+  int split = cryo_landice_mg_nesting(&c->grid.block);
+  CRYO_CALL(cryo_mpi_check(MPI_Allreduce(MPI_IN_PLACE, &split, 1, MPI_INT, MPI_MIN, c->comm),
+                           "MPI_Allreduce (multigrid levels)", &c->err));
+  const long mg = cryo_landice_mg_doubles(&c->grid.block, p, split);
   if (mg > 0) {
     /* the multigrid's levels, one block of device memory (work, never output) */
     const long nodes = CRYO_NNODE(&c->grid.block);

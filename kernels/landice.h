@@ -140,7 +140,8 @@ typedef struct cryo_landice_params {
 
 /* Defaults: ISMIP-HOM values (n = 3, A = 1e-16 Pa-3 a-1, rho 910, g 9.81),
  * 10 layers, no slip, free lateral edges, eps_reg 1e-5 a-1, Newton rtol 1e-8,
- * atol 1e-10, 50 Newton steps, CG rtol 1e-3 and 500 iterations, dt one day. */
+ * atol 1e-10, 50 Newton steps, CG rtol 1e-3 and 500 iterations, the multigrid preconditioner, dt
+ * one day. */
 void cryo_landice_params_default(cryo_landice_params *p);
 
 /* State: every array allocated (device-resident) by the component with the
@@ -310,9 +311,16 @@ void cryo_landice_altitudes(const cryo_block *b, const cryo_landice_params *p,
 void cryo_landice_mg_units(int nx_global, int ny_global, int periodic_x, int periodic_y,
                            int *unit_x, int *unit_y);
 
-/* Values of s->mg that block b needs with params p: 0 unless p selects the
+/* The levels on which block b nests (its edges on multiples of the coarse
+ * cells); the least over all ranks is where the levels stop being
+ * distributed and become whole on every rank (kernels/landice_multigrid.c). */
+int cryo_landice_mg_nesting(const cryo_block *b);
+
+/* Values of s->mg that block b needs with params p when the levels from
+ * `split` on are whole on every rank (the least cryo_landice_mg_nesting over
+ * the ranks; 1 is enough for any decomposition): 0 unless p selects the
  * multigrid preconditioner. */
-long cryo_landice_mg_doubles(const cryo_block *b, const cryo_landice_params *p);
+long cryo_landice_mg_doubles(const cryo_block *b, const cryo_landice_params *p, int split);
 
 /* The hierarchy of one Newton step: this rank's block on each level (level 0
  * the grid), whether level l -> l + 1 halves x and y, and the device arrays
@@ -320,6 +328,7 @@ long cryo_landice_mg_doubles(const cryo_block *b, const cryo_landice_params *p);
  * belong to the caller of cryo_landice_mg_apply). */
 typedef struct cryo_landice_mg {
   int levels;
+  int split; /* levels from split on are whole on every rank (agglomerated) */
   int coarsen_x[CRYO_LANDICE_MG_MAX_LEVELS], coarsen_y[CRYO_LANDICE_MG_MAX_LEVELS];
   cryo_block block[CRYO_LANDICE_MG_MAX_LEVELS];
   double *matrix[CRYO_LANDICE_MG_MAX_LEVELS], *pc[CRYO_LANDICE_MG_MAX_LEVELS];

@@ -72,30 +72,48 @@ static int mg_span(int i0, int n, int ng, int h, int *i0_l, int *n_l, int *ng_l)
   return 1;
 }
 
+/* The levels on which block b nests: 1 + the halvings after which its edges
+ * still fall on multiples of the coarse cells (or the domain's end). */
+static int mg_nesting(const cryo_block *b) {
+  const int hx = mg_halvings(b->nx_global, b->periodic_x);
+  const int hy = mg_halvings(b->ny_global, b->periodic_y);
+  const int top = (hx > hy ? hx : hy) + 1;
+  int i0, n, ng;
+  for (int l = 1; l < top; ++l) {
+    const int fx = l < hx ? l : hx, fy = l < hy ? l : hy;
+    if (!mg_span(b->i0, b->nx, b->nx_global, fx, &i0, &n, &ng) ||
+        !mg_span(b->j0, b->ny, b->ny_global, fy, &i0, &n, &ng))
+      return l;
+  }
+  return top;
+}
+
 /* The hierarchy of block b (levels, blocks, halvings) and, from base (NULL:
- * sizes only), its arrays; returns the values it takes. Level 0's matrix,
+ * sizes only), its arrays; returns the values it takes. Levels below
+ * `split` are distributed (this rank's block coarsened), levels from
+ * `split` on are whole on every rank (agglomerated). Level 0's matrix,
  * pivots, x and rhs are the caller's. */
-static long mg_layout(const cryo_block *b, int nz, double *base, cryo_landice_mg *mg) {
+static long mg_layout(const cryo_block *b, int nz, int split, double *base, cryo_landice_mg *mg) {
   const int hx = mg_halvings(b->nx_global, b->periodic_x);
   const int hy = mg_halvings(b->ny_global, b->periodic_y);
   const int nlev = 2 * (nz + 1);
   const int top = (hx > hy ? hx : hy) + 1;
   long used = 0;
-  mg->levels = 1;
+  mg->levels = top;
+  mg->split = split < top ? split : top;
   mg->block[0] = *b;
   for (int l = 0; l < top; ++l) {
     cryo_block *bl = &mg->block[l];
-    mg->coarsen_x[l] = l < hx;
-    mg->coarsen_y[l] = l < hy;
+    mg->coarsen_x[l] = l + 1 < top && l < hx;
+    mg->coarsen_y[l] = l + 1 < top && l < hy;
     if (l > 0) {
       const int fx = l < hx ? l : hx, fy = l < hy ? l : hy;
       *bl = *b;
-      if (!mg_span(b->i0, b->nx, b->nx_global, fx, &bl->i0, &bl->nx, &bl->nx_global) ||
-          !mg_span(b->j0, b->ny, b->ny_global, fy, &bl->j0, &bl->ny, &bl->ny_global))
-        break;
+      if (l >= mg->split) bl->i0 = bl->j0 = 0, bl->nx = b->nx_global, bl->ny = b->ny_global;
+      mg_span(bl->i0, bl->nx, b->nx_global, fx, &bl->i0, &bl->nx, &bl->nx_global);
+      mg_span(bl->j0, bl->ny, b->ny_global, fy, &bl->j0, &bl->ny, &bl->ny_global);
       bl->dx = b->dx * (1 << fx);
       bl->dy = b->dy * (1 << fy);
-      mg->levels = l + 1;
     }
     const long nn = CRYO_NNODE(bl);
     double *at = base ? base + used : NULL;
@@ -112,14 +130,17 @@ static long mg_layout(const cryo_block *b, int nz, double *base, cryo_landice_mg
     mg->res[l] = at ? at + nn * (112L * (nz + 1) + 2 * nlev) : NULL;
     used += nn * (112L * (nz + 1) + 3 * nlev);
   }
-  mg->coarsen_x[mg->levels - 1] = mg->coarsen_y[mg->levels - 1] = 0;
   return used;
 }
 
-long cryo_landice_mg_doubles(const cryo_block *b, const cryo_landice_params *p) {
+int cryo_landice_mg_nesting(const cryo_block *b) {
+  return mg_nesting(b);
+}
+
+long cryo_landice_mg_doubles(const cryo_block *b, const cryo_landice_params *p, int split) {
   if (p->preconditioner != CRYO_LANDICE_PC_MULTIGRID) return 0;
   cryo_landice_mg mg;
-  return mg_layout(b, p->n_layers, NULL, &mg);
+  return mg_layout(b, p->n_layers, split, NULL, &mg);
 }
 
 /* Launch arguments of one level (and the next coarser one) for the no-map
@@ -132,8 +153,9 @@ typedef struct {
   long nz, nx, ny, i0, j0, nxg, nyg, px, py;
   long ilo, ihi, jlo, jhi; /* existing nodes (landice_span) */
   long wrap_x, wrap_y;     /* the block is the whole periodic direction: read across the seam */
-  long nx_c, ny_c, i0_c, j0_c, cx, cy; /* coarser block; cx, cy: halved */
-  long first_x[2], count_x[2];         /* node rows [0, nx] of each parity */
+  long nx_c, ny_c, i0_c, j0_c, cx, cy;     /* coarser block; cx, cy: halved */
+  long own_ilo, own_ihi, own_jlo, own_jhi; /* coarse rows this rank computes; others are 0 */
+  long first_x[2], count_x[2];             /* node rows [0, nx] of each parity */
   long first_y[2], count_y[2];
 } mg_args;
 
@@ -157,6 +179,16 @@ CRYO_DEVICE_ARGS(mg_dev)
  * of the pack kernels). */
 static int mg_whole(const cryo_block *b) {
   return b->nx == b->nx_global && b->ny == b->ny_global;
+}
+
+/* Coarse rows [lo, hi] (global) of a direction whose fine block (i0, n) of
+ * ng cells owns them: coarse node I where fine node 2I (halved) or I (kept)
+ * is one of its cells, and the last coarse node on the block that ends the
+ * domain. */
+static void mg_owned_rows(int i0, int n, int ng, long c, long *lo, long *hi) {
+  *lo = c ? (i0 + 1) / 2 : i0;
+  *hi = c ? (i0 + n + 1) / 2 - 1 : i0 + n - 1;
+  if (i0 + n == ng) *hi = c ? (ng + 1) / 2 : ng;
 }
 
 static mg_args mg_args_make(const cryo_landice_mg *mg, int nz, int l, const double *rhs0,
@@ -202,6 +234,14 @@ static mg_args mg_args_make(const cryo_landice_mg *mg, int nz, int l, const doub
     a.j0_c = c->j0;
     a.cx = mg->coarsen_x[l];
     a.cy = mg->coarsen_y[l];
+    a.own_ilo = c->i0, a.own_ihi = c->i0 + c->nx, a.own_jlo = c->j0, a.own_jhi = c->j0 + c->ny;
+    if (l + 1 == mg->split) {
+      /* agglomeration: the coarse rows whose fine node 2I (or I) this block
+       * owns, the domain's last node on the last block; all ranks together
+       * compute each row once, and an exact sum gathers them */
+      mg_owned_rows(b->i0, b->nx, b->nx_global, a.cx, &a.own_ilo, &a.own_ihi);
+      mg_owned_rows(b->j0, b->ny, b->ny_global, a.cy, &a.own_jlo, &a.own_jhi);
+    }
   }
   return a;
 }
@@ -290,8 +330,9 @@ static void mg_galerkin(const mg_args *own) {
     const long di = nb % 3 - 1, dj = (nb / 3) % 3 - 1, dk = nb / 9 - 1;
     const long gi = g->i0_c + I, gj = g->j0_c + J;
     const long ri = g->cx ? 1 : 0, rj = g->cy ? 1 : 0;
+    const int own = gi >= g->own_ilo && gi <= g->own_ihi && gj >= g->own_jlo && gj <= g->own_jhi;
     double a00 = 0.0, a01 = 0.0, a10 = 0.0, a11 = 0.0;
-    for (long ra = -ri; ra <= ri && k + dk >= 0 && k + dk <= nz; ++ra) {
+    for (long ra = -ri; own && ra <= ri && k + dk >= 0 && k + dk <= nz; ++ra) {
       const long fa = (g->cx ? 2 * gi : gi) + ra;
       const double wa = mg_weight(fa, gi, g->nxg, g->cx, g->px);
       if (wa == 0.0) continue;
@@ -299,7 +340,8 @@ static void mg_galerkin(const mg_args *own) {
         const long fb = (g->cy ? 2 * gj : gj) + rb;
         const double wb = mg_weight(fb, gj, g->nyg, g->cy, g->py);
         if (wb == 0.0) continue;
-        const long fnode = (fb - g->j0 + 1) * (g->nx + 3) + (fa - g->i0 + 1);
+        const long fnode = (mg_wrap(fb - g->j0, g->ny, g->wrap_y) + 1) * (g->nx + 3) +
+                           mg_wrap(fa - g->i0, g->nx, g->wrap_x) + 1;
         const double *row = g->matrix + fnode * 108L * (nz + 1) + 108L * k;
         const double m0 = g->mask ? g->mask[fnode * 2 * (nz + 1) + 2 * k] : 1.0;
         const double m1 = g->mask ? g->mask[fnode * 2 * (nz + 1) + 2 * k + 1] : 1.0;
@@ -427,8 +469,9 @@ static void mg_restrict(const mg_args *own) {
     const long node = e / nlev, I = node % (g->nx_c + 1), J = node / (g->nx_c + 1);
     const long gi = g->i0_c + I, gj = g->j0_c + J;
     const long ri = g->cx ? 1 : 0, rj = g->cy ? 1 : 0;
+    const int own = gi >= g->own_ilo && gi <= g->own_ihi && gj >= g->own_jlo && gj <= g->own_jhi;
     double sum = 0.0;
-    for (long ra = -ri; ra <= ri; ++ra) {
+    for (long ra = -ri; own && ra <= ri; ++ra) {
       const long fa = (g->cx ? 2 * gi : gi) + ra;
       const double wa = mg_weight(fa, gi, g->nxg, g->cx, g->px);
       if (wa == 0.0) continue;
@@ -487,10 +530,11 @@ static int mg_halo(const cryo_comm_ops *ops, const cryo_block *b, int nlev, doub
   return ops->halo_block(ops->ctx, b, CRYO_AT_NODE, nlev, 1, fields);
 }
 
-/* The halo of a level's matrix rows for the Galerkin product, whole blocks
- * included (the product reads the rows across the seam from the halo). */
+/* The halo of a level's matrix rows for the Galerkin product: none where
+ * one block is the whole level (the product reads across the seam). */
 static int mg_halo_matrix(const cryo_comm_ops *ops, const cryo_block *b, int nz, double *m) {
   double *fields[1] = {m};
+  if (mg_whole(b)) return CRYO_OK;
   return ops->halo_block(ops->ctx, b, CRYO_AT_NODE, 108 * (nz + 1), 1, fields);
 }
 
@@ -502,12 +546,15 @@ int cryo_landice_mg_setup(const cryo_block *b, const cryo_landice_params *p,
              "land-ice multigrid: no level arrays (state member mg, cryo_landice_mg_doubles)");
   CRYO_CHECK(ops->halo_block, err, CRYO_ERR_ARG,
              "land-ice multigrid: the communication services have no halo_block for coarse levels");
-  mg_layout(b, nz, s->mg, mg);
-  /* every rank stops where the first rank's blocks stop nesting */
-  double levels = -(double)mg->levels;
-  CRYO_CALL(ops->max_double(ops->ctx, &levels, 1));
-  mg->levels = (int)-levels;
-  mg->coarsen_x[mg->levels - 1] = mg->coarsen_y[mg->levels - 1] = 0;
+  /* levels are distributed down to where the first rank's block stops
+   * nesting, whole on every rank below: the same hierarchy for any
+   * decomposition */
+  double nesting = -(double)mg_nesting(b);
+  CRYO_CALL(ops->max_double(ops->ctx, &nesting, 1));
+  mg_layout(b, nz, (int)-nesting, s->mg, mg);
+  CRYO_CHECK(mg->split >= mg->levels || ops->sum_exact, err, CRYO_ERR_ARG,
+             "land-ice multigrid: the blocks do not nest on every level and the communication "
+             "services have no sum_exact to gather the coarse levels");
   mg->matrix[0] = s->matrix;
   mg->pc[0] = s->pc;
   mg->x[0] = mg->rhs[0] = NULL;
@@ -516,6 +563,11 @@ int cryo_landice_mg_setup(const cryo_block *b, const cryo_landice_params *p,
     mg_args a = mg_args_make(mg, nz, l, NULL, NULL);
     if (l == 0) mg_mask(&a);
     mg_galerkin(&a);
+    if (l + 1 == mg->split) {
+      CRYO_DEVICE_WAIT;
+      CRYO_CALL(ops->sum_exact(ops->ctx, mg->matrix[l + 1],
+                               CRYO_NNODE(&mg->block[l + 1]) * 108L * (nz + 1)));
+    }
     mg_args c = mg_args_make(mg, nz, l + 1, NULL, NULL);
     mg_factor(&c);
   }
@@ -553,6 +605,10 @@ static int mg_cycle(const cryo_landice_mg *mg, const cryo_landice_params *p,
   mg_residual(&a);
   CRYO_CALL(mg_halo(ops, &mg->block[l], nlev, a.res));
   mg_restrict(&a);
+  if (l + 1 == mg->split) {
+    CRYO_DEVICE_WAIT;
+    CRYO_CALL(ops->sum_exact(ops->ctx, mg->rhs[l + 1], CRYO_NNODE(&mg->block[l + 1]) * nlev));
+  }
   CRYO_CALL(mg_cycle(mg, p, ops, l + 1, NULL, NULL));
   mg_prolong(&a);
   CRYO_CALL(mg_halo(ops, &mg->block[l], nlev, a.x));

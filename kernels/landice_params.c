@@ -45,7 +45,7 @@ void cryo_landice_params_default(cryo_landice_params *p) {
   p->newton_max_iter = 50;
   p->linear_rtol = 1.0e-3;
   p->linear_max_iter = 500;
-  p->preconditioner = CRYO_LANDICE_PC_COLUMN;
+  p->preconditioner = CRYO_LANDICE_PC_MULTIGRID;
   p->dt = 86400.0;
 }
 

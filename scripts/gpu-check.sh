@@ -81,11 +81,11 @@ landice_schoof_marine 1 landice_schoof_marine
 landice_schoof_marine_2ranks 2 landice_schoof_marine
 landice_mismip 1 landice_mismip
 landice_mismip_2ranks 2 landice_mismip
-ismip_hom_a_L80_mg 1 ismip_hom_a_L80_mg
-landice_evolve_mg 1 landice_evolve_mg
-landice_evolve_mg_2ranks 2 landice_evolve_mg
-landice_mismip_mg 1 landice_mismip_mg
-landice_mismip_mg_2ranks 2 landice_mismip_mg"
+ismip_hom_a_L80_column 1 ismip_hom_a_L80_column
+landice_evolve_column 1 landice_evolve_column
+landice_evolve_column_2ranks 2 landice_evolve_column
+landice_mismip_column 1 landice_mismip_column
+landice_mismip_column_2ranks 2 landice_mismip_column"
 # GPU_CHECK_SKIP (an extended regular expression): leave out the cases whose
 # names match, in every step (a pack without their large outputs stays small)
 if [ -n "${GPU_CHECK_SKIP:-}" ]; then
@@ -311,9 +311,10 @@ run_case() { # DRIVER NAME RANKS WORKDIR SRC
   (
     cd "$4"
     make_case "$2" "$5" > output_name
-    # the _mg cases: the same with the multigrid preconditioner
+    # the _column cases: the same with the column preconditioner (the
+    # others run the default, the multigrid)
     case $2 in
-      *_mg*) sed -i "s/^&cryo_landice\$/\&cryo_landice\n  preconditioner = 'multigrid'/" case.nml ;;
+      *_column*) sed -i "s/^&cryo_landice\$/\&cryo_landice\n  preconditioner = 'column'/" case.nml ;;
     esac
     [ "$2" != free_drift ] || cp "$5/free_drift_forcing.nc" .
     if [ "$3" -eq 1 ]; then
@@ -895,8 +896,8 @@ from ncread import read_doubles as read
 tolerance = {"cyclone_8km": 1e-10, "free_drift": 1e-10, "ismip_hom_a_L80": 1e-12,
              "landice_evolve": 1e-12, "arctic": 1e-10, "arctic_dg1": 1e-10,
              "landice_weertman": 1e-10, "landice_schoof_marine": 1e-10,
-             "landice_mismip": 1e-10, "ismip_hom_a_L80_mg": 1e-12, "landice_evolve_mg": 1e-12,
-             "landice_mismip_mg": 1e-10}
+             "landice_mismip": 1e-10, "ismip_hom_a_L80_column": 1e-12,
+             "landice_evolve_column": 1e-12, "landice_mismip_column": 1e-10}
 
 def out_name(case_dir):
     return open(os.path.join(case_dir, "output_name")).read().strip()
