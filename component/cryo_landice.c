@@ -5,6 +5,7 @@
 #include "cryo_check.h"
 #include "cryo_exchange.h"
 #include "cryo_impl.h"
+#include "cryo_namelist.h"
 #include "cryo_input.h"
 #include "cryo_ncvar.h"
 
@@ -202,9 +203,9 @@ static int solver_log_open(cryo_component *c, landice_model *m) {
   struct stat st;
   if (c->rank != 0 || !path[0]) return CRYO_OK;
   CRYO_CHECK(lstat(path, &st) != 0 || S_ISREG(st.st_mode), &c->err, CRYO_ERR_FILE,
-             "%s: &cryo_landice solver_log '%s' exists and is not a regular file: it is left as "
-             "it is",
-             c->cfg.source, path);
+             "%s: &cryo_landice solver_log '%s' exists and is not a regular file but %s: it is "
+             "left as it is",
+             c->cfg.source, path, cryo_file_kind(st.st_mode));
   m->solver_log = fopen(path, "w");
   CRYO_CHECK(m->solver_log, &c->err, CRYO_ERR_FILE,
              "%s: &cryo_landice solver_log '%s': cannot create: %s", c->cfg.source, path,

@@ -16,6 +16,7 @@
 #include "config.h" /* PACKAGE_VERSION */
 #include "cryo_gridfile.h"
 #include "cryo_impl.h"
+#include "cryo_namelist.h"
 #include "cryo_ncvar.h"
 #include "cryo_restart.h"
 
@@ -281,17 +282,6 @@ static int output_define(cryo_component *c, const file_coords *coords) {
   return CRYO_OK;
 }
 
-/* What a path that is not a regular file is, for a message. */
-static const char *file_kind(mode_t mode) {
-  return S_ISCHR(mode)    ? "a character device"
-         : S_ISBLK(mode)  ? "a block device"
-         : S_ISFIFO(mode) ? "a fifo"
-         : S_ISDIR(mode)  ? "a directory"
-         : S_ISLNK(mode)  ? "a symbolic link"
-         : S_ISSOCK(mode) ? "a socket"
-                          : "an unknown kind of file";
-}
-
 /* Rank 0: a new output file, or none at all: a file that could not be
  * defined holds nothing worth keeping. NetCDF unlinks the path it was
  * creating when the creation fails, so only a regular file (or no file) may
@@ -305,7 +295,7 @@ static int output_create(cryo_component *c, const file_coords *coords) {
   CRYO_CHECK(!existed || S_ISREG(st.st_mode), &c->err, CRYO_ERR_FILE,
              "%s: output_file '%s' exists and is not a regular file but %s: the output replaces "
              "only a regular file; move it away or choose another output_file",
-             c->cfg.source, path, file_kind(st.st_mode));
+             c->cfg.source, path, cryo_file_kind(st.st_mode));
   int status = output_define(c, coords);
   if (status != CRYO_OK) {
     if (c->output->ncid >= 0) nc_close(c->output->ncid);

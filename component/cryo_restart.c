@@ -16,6 +16,7 @@
 #include "config.h" /* PACKAGE_VERSION */
 #include "cryo_gridfile.h"
 #include "cryo_impl.h"
+#include "cryo_namelist.h"
 #include "cryo_ncvar.h"
 
 #include <errno.h>
@@ -168,17 +169,6 @@ static int write_all(int fd, const void *buf, size_t n) {
   return 0;
 }
 
-/* What a path that is not a regular file is, for a message. */
-static const char *file_kind(mode_t mode) {
-  return S_ISCHR(mode)    ? "a character device"
-         : S_ISBLK(mode)  ? "a block device"
-         : S_ISFIFO(mode) ? "a fifo"
-         : S_ISDIR(mode)  ? "a directory"
-         : S_ISLNK(mode)  ? "a symbolic link"
-         : S_ISSOCK(mode) ? "a socket"
-                          : "an unknown kind of file";
-}
-
 /* Rank 0: a restart replaces only a regular file of its name (an earlier
  * run's restart): renaming over anything else would delete a path this run
  * did not create. */
@@ -187,7 +177,7 @@ static int check_replaceable(cryo_component *c, const char *path) {
   CRYO_CHECK(lstat(path, &st) != 0 || S_ISREG(st.st_mode), &c->err, CRYO_ERR_FILE,
              "restart %s: exists and is not a regular file but %s: a restart replaces only a "
              "regular file; move it away or choose another restart_out",
-             path, file_kind(st.st_mode));
+             path, cryo_file_kind(st.st_mode));
   return CRYO_OK;
 }
 
@@ -210,7 +200,7 @@ static int write_sealed(cryo_component *c, const char *tmp, const void *image, s
     CRYO_CHECK(S_ISREG(st.st_mode), &c->err, CRYO_ERR_FILE,
                "restart %s: exists and is not a regular file but %s: move it away or choose "
                "another restart_out",
-               tmp, file_kind(st.st_mode));
+               tmp, cryo_file_kind(st.st_mode));
     fd = open(tmp, O_WRONLY | O_TRUNC | O_NOFOLLOW);
   }
   CRYO_CHECK(fd >= 0, &c->err, CRYO_ERR_FILE, "restart %s: cannot create: %s", tmp,

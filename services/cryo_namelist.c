@@ -804,3 +804,13 @@ int cryo_file_read_text(const char *path, char **text, cryo_err *err) {
   *text = buf;
   return CRYO_OK;
 }
+
+const char *cryo_file_kind(mode_t mode) {
+  return S_ISCHR(mode)    ? "a character device"
+         : S_ISBLK(mode)  ? "a block device"
+         : S_ISFIFO(mode) ? "a fifo"
+         : S_ISDIR(mode)  ? "a directory"
+         : S_ISLNK(mode)  ? "a symbolic link"
+         : S_ISSOCK(mode) ? "a socket"
+                          : "an unknown kind of file";
+}

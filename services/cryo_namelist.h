@@ -28,6 +28,7 @@
 #define CRYO_NAMELIST_H
 
 #include <stddef.h>
+#include <sys/stat.h>
 
 #include "cryo_error.h"
 
@@ -81,5 +82,10 @@ int cryo_namelist_read_string(const char *text, const char *source_name,
  * path is empty or a directory, the file cannot be opened or read, is larger
  * than CRYO_TEXT_FILE_MAX, is UTF-16 or holds a NUL byte; CRYO_ERR_MEMORY. */
 int cryo_file_read_text(const char *path, char **text, cryo_err *err);
+
+/* What a path that is not a regular file is, for a message ("a character
+ * device", "a fifo", ...; mode from lstat): outputs, restarts and logs take
+ * only a regular file or no file, and leave anything else as it is. */
+const char *cryo_file_kind(mode_t mode);
 
 #endif
