@@ -128,49 +128,40 @@ static void test_same_answers(void) {
   }
 }
 
-static int no_halo_block_status(cryo_landice_state *s, cryo_err *err) {
+/* A multigrid solve of ISMIP-HOM A on 8 x 8 x 3 without the coarse-block
+ * halo (drop_halo) or without the level arrays; its status, err its message. */
+static int solve_without(int drop_halo, cryo_err *err) {
   cryo_block b = test_li_block(8, 8, 1e4, 1e4, 1);
   test_li_ctx ctx = {&b};
   cryo_comm_ops ops = test_li_ops(&ctx);
-  ops.halo_block = NULL;
   cryo_landice_params p;
   cryo_landice_params_default(&p);
   p.n_layers = 3;
   p.geometry_case = CRYO_LANDICE_CASE_ISMIP_HOM_A;
   p.domain_length = 8e4;
   p.preconditioner = CRYO_LANDICE_PC_MULTIGRID;
-  if (!test_li_alloc(&b, &p, s) || cryo_landice_geometry(&b, &p, s, err) != CRYO_OK) return -1;
-  return cryo_landice_solve_velocity(&b, &p, s, &ops, NULL, 0, NULL, err);
+  cryo_landice_state s;
+  cryo_err_clear(err);
+  CU_ASSERT_FATAL(test_li_alloc(&b, &p, &s));
+  CU_ASSERT_FATAL(cryo_landice_geometry(&b, &p, &s, err) == CRYO_OK);
+  double *levels = s.mg;
+  if (drop_halo)
+    ops.halo_block = NULL;
+  else
+    s.mg = NULL;
+  int status = cryo_landice_solve_velocity(&b, &p, &s, &ops, NULL, 0, NULL, err);
+  printf("\n  %s", err->msg);
+  s.mg = levels;
+  free_state(3, &s);
+  return status;
 }
 
 static void test_missing_parts(void) {
-  cryo_landice_state s;
   cryo_err err;
-  cryo_err_clear(&err);
-  CU_ASSERT(no_halo_block_status(&s, &err) == CRYO_ERR_ARG);
+  CU_ASSERT(solve_without(1, &err) == CRYO_ERR_ARG);
   CU_ASSERT(strstr(err.msg, "halo_block") != NULL);
-  printf("\n  %s", err.msg);
-  free_state(3, &s);
-
-  cryo_block b = test_li_block(8, 8, 1e4, 1e4, 1);
-  test_li_ctx ctx = {&b};
-  cryo_comm_ops ops = test_li_ops(&ctx);
-  cryo_landice_params p;
-  cryo_landice_params_default(&p);
-  p.n_layers = 3;
-  p.geometry_case = CRYO_LANDICE_CASE_ISMIP_HOM_A;
-  p.domain_length = 8e4;
-  p.preconditioner = CRYO_LANDICE_PC_MULTIGRID;
-  cryo_err_clear(&err);
-  CU_ASSERT_FATAL(test_li_alloc(&b, &p, &s));
-  CU_ASSERT_FATAL(cryo_landice_geometry(&b, &p, &s, &err) == CRYO_OK);
-  double *levels = s.mg;
-  s.mg = NULL;
-  CU_ASSERT(cryo_landice_solve_velocity(&b, &p, &s, &ops, NULL, 0, NULL, &err) == CRYO_ERR_ARG);
+  CU_ASSERT(solve_without(0, &err) == CRYO_ERR_ARG);
   CU_ASSERT(strstr(err.msg, "level arrays") != NULL);
-  printf("\n  %s", err.msg);
-  s.mg = levels;
-  free_state(3, &s);
 }
 
 int main(void) {
