@@ -22,12 +22,9 @@ CRYO_DEVICE_ARGS(matvec_dev)
 static void landice_matvec(const cryo_block *b, const cryo_landice_params *p, const double *matrix,
                            const double *x, double *y) {
   const long n = (long)(b->nx + 1) * (b->ny + 1);
-  /* the nodes that exist, in local indices (all of [-1, nx+1] where periodic) */
-  const long ilo = b->periodic_x ? -1 : -b->i0,
-             ihi = b->periodic_x ? b->nx + 1 : b->nx_global - b->i0;
-  const long jlo = b->periodic_y ? -1 : -b->j0,
-             jhi = b->periodic_y ? b->ny + 1 : b->ny_global - b->j0;
-  const landice_matvec_args fresh = {matrix, x, y, p->n_layers, b->nx, n, ilo, ihi, jlo, jhi};
+  const landice_span sp = landice_span_make(b);
+  const landice_matvec_args fresh = {matrix, x,      y,      p->n_layers, b->nx,
+                                     n,      sp.ilo, sp.ihi, sp.jlo,      sp.jhi};
   LANDICE_ARGS_SET(matvec_dev, fresh);
   CRYO_DEVICE_LOOP_NOMAP
   for (long e = 0; e < LANDICE_ARGS(matvec_dev, fresh)->n; ++e) {
