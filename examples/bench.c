@@ -289,12 +289,23 @@ static void add_twin(const char *kernel, const char *size, double t_acc, double 
 
 /* Flops per element counted from the source (file comment): the sea-ice
  * stress update per active cell (dG0 tracers), the velocity update per moving
- * node plus the mask test at every node, and the land-ice residual per
- * element computed (bed friction, off with no slip, not counted). */
+ * node plus the mask test at every node, and the land-ice residual and
+ * Jacobian per element computed (bed friction, off with no slip, not
+ * counted). Land ice per Gauss point: the 12 basis weights 24, the 1-D factors
+ * 6, the map's z derivatives 38, the velocity gradient and eps_e^2 101, the
+ * viscosity (landice_pow and its factors) 102; the residual adds the surface
+ * gradient 28, stresses and forces 17 and its 8 node rows 192 (508, plus the
+ * gather's 24 per element); the Jacobian's unique work adds 2 dmu and the
+ * strain factors 9, 8 node gradients 56, 8 row nodes' coefficients 296 and
+ * the 36 blocks of the upper triangle 816 (28 x 24 + 8 x 18): 1448, and 24 per
+ * element for the gather.
+ * The Jacobian kernel executes about twice its floor: each of the 4 threads
+ * of an element repeats the first five items (docs/performance.md). */
 #define FLOPS_STRESS_CELL      297.0
 #define FLOPS_VELOCITY_NODE    161.0
 #define FLOPS_MASK_NODE        3.0
-#define FLOPS_RESIDUAL_ELEMENT 6570.0
+#define FLOPS_RESIDUAL_ELEMENT 4088.0
+#define FLOPS_JACOBIAN_ELEMENT 11608.0
 /* The same updates on general quadrilateral cells (kernels/seaice_quad.c):
  * stress 24 (corner rotations) + 9 (det) + 6 (strength) + 4 x 110 per Gauss
  * point (Jacobian 8, 1/det 4, velocity gradient 32, strain 17, Delta 14,
@@ -1191,7 +1202,7 @@ static void bench_landice(int n, int nz, int reps, int check_jacobian) {
            cryo_bench_cuda_registers("residual"));
 #endif
   add_row("landice jacobian (10 launches)", size, time_median(run_jacobian, &c, warmups(2), reps),
-          b_jac, elems, "elements", 0.0);
+          b_jac, elems, "elements", FLOPS_JACOBIAN_ELEMENT * (n + 2.0) * (n + 2.0) * nz);
   add_row("landice matvec", size, time_median(run_matvec, &c, warmups(2), reps), b_mv,
           rows * (nz + 1), "node levels", 0.0);
 

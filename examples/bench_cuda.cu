@@ -326,7 +326,7 @@ __device__ __forceinline__ double bed_basis(int m, double xi, double eta) {
   return 0.25 * (1.0 + ((m & 1) ? xi : -xi)) * (1.0 + ((m & 2) ? eta : -eta));
 }
 
-/* landice_elem_gather, landice_elem_viscosity and landice_elem_residual. */
+/* landice_elem_gather and landice_elem_residual (with the CUDA library pow). */
 __device__ __forceinline__ void elem_residual(const landice_coef &c, const long n[4], int k, int nz,
                                               const double *__restrict__ vel,
                                               const double *__restrict__ bed,

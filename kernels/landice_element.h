@@ -52,6 +52,71 @@
 #define CRYO_LANDICE_UNROLL
 #endif
 
+/* Element routines inlined whatever their size: a call passes the element's
+ * arrays through memory, and an array whose address escapes cannot be kept
+ * in registers (scalar replacement), so it lives in local memory on the GPU. */
+#if defined(__GNUC__)
+#define CRYO_LANDICE_INLINE static inline __attribute__((always_inline))
+#else
+#define CRYO_LANDICE_INLINE static inline
+#endif
+
+/* Larger of a and b, inline: fmax is a library call in GCC's nvptx code,
+ * and any call makes the GPU save the element's live registers to local
+ * memory around it (docs/performance.md, Land-ice element kernels). */
+CRYO_LANDICE_ROUTINE
+CRYO_LANDICE_INLINE double landice_max(double a, double b) {
+  return a > b ? a : b;
+}
+
+/* x^p for a normal x > 0 and |p log x| < 700, as exp(p log x) with both
+ * factors inline, for the same reason as landice_max: the viscosity's power
+ * was the element kernels' only other call (8 per element, each saving and
+ * restoring the element's inputs). log x = e ln 2 + 2 atanh(s), s = (m - 1) /
+ * (m + 1) for the mantissa m in [sqrt(1/2), sqrt(2)), |s| < 0.1716, by its
+ * series to s^23; exp y = 2^k exp(r), r = y - k ln 2 with ln 2 in two parts
+ * (Cody and Waite 1980), |r| <= ln 2 / 2, by its Taylor series to r^14. The
+ * product p e ln 2 is carried with its rounding error (Dekker 1971), so the
+ * result stays within 4 ulp of the correctly rounded power for every
+ * exponent; the same source runs on CPU and GPU. */
+CRYO_LANDICE_ROUTINE
+CRYO_LANDICE_INLINE double landice_pow(double x, double p) {
+  union {
+    double d;
+    unsigned long long u;
+  } v;
+  v.d = x;
+  int e = (int)((v.u >> 52) & 0x7ff) - 1023;
+  v.u = (v.u & 0x000fffffffffffffULL) | 0x3ff0000000000000ULL;
+  double m = v.d;
+  if (m > 1.41421356237309504880) {
+    m *= 0.5;
+    e += 1;
+  }
+  double s = (m - 1.0) / (m + 1.0), s2 = s * s;
+  double t = 1.0 / 23.0;
+  CRYO_LANDICE_UNROLL
+  for (int j = 21; j >= 1; j -= 2)
+    t = 1.0 / j + s2 * t;
+  /* ln2_hi has 21 trailing zero bits: e ln2_hi is exact */
+  const double ln2_hi = 6.93147180369123816490e-01, ln2_lo = 1.90821492927058770002e-10;
+  double lh = (double)e * ln2_hi, ll = (double)e * ln2_lo + 2.0 * s * t;
+  /* yh + yl = p lh exactly (Dekker's product by halves of 26 bits), plus p ll */
+  double yh = p * lh;
+  double cp = 134217729.0 * p, ph = cp - (cp - p), pl = p - ph;
+  double cl = 134217729.0 * lh, hh = cl - (cl - lh), hl = lh - hh;
+  double yl = (((ph * hh - yh) + ph * hl) + pl * hh) + pl * hl + p * ll;
+  double kf = yh * 1.44269504088896340736;
+  int k = (int)(kf + (kf >= 0.0 ? 0.5 : -0.5));
+  double r = ((yh - (double)k * ln2_hi) + yl) - (double)k * ln2_lo;
+  double ex = 1.0;
+  CRYO_LANDICE_UNROLL
+  for (int j = 14; j >= 1; --j)
+    ex = 1.0 + r * (ex * (1.0 / j));
+  v.u = (unsigned long long)(k + 1023) << 52;
+  return ex * v.d;
+}
+
 /* Gauss point coordinate 1/sqrt(3) of the 2-point rule (weights 1). */
 #define CRYO_LANDICE_GP 0.57735026918962576451
 
@@ -132,7 +197,7 @@ typedef struct landice_elem_in {
  * Seroussi et al. 2014 (The Cryosphere 8). 1 exactly (the same bits as
  * without flotation) when the four corners are grounded, 0 when none is. */
 CRYO_LANDICE_ROUTINE
-static inline double landice_grounded_fraction(const double phi[4]) {
+CRYO_LANDICE_INLINE double landice_grounded_fraction(const double phi[4]) {
   double area2 = 0.0, fx = 0.0, fy = 0.0, px = 0.0, py = 0.0;
   int have = 0;
   CRYO_LANDICE_UNROLL
@@ -173,9 +238,10 @@ static inline double landice_grounded_fraction(const double phi[4]) {
 
 /* Surface gradient at (xi, eta) from the corner surface values, plane included. */
 CRYO_LANDICE_ROUTINE
-static inline void landice_surface_grad(const landice_coef *c, const double s[4], double xi,
-                                        double eta, double *sx, double *sy) {
+CRYO_LANDICE_INLINE void landice_surface_grad(const landice_coef *c, const double s[4], double xi,
+                                              double eta, double *sx, double *sy) {
   double ax = 0.0, ay = 0.0;
+  CRYO_LANDICE_UNROLL
   for (int q = 0; q < 4; ++q) {
     double sq = (q & 1) ? 1.0 : -1.0, tq = (q & 2) ? 1.0 : -1.0;
     ax += s[q] * 0.25 * sq * (1.0 + tq * eta);
@@ -201,34 +267,34 @@ typedef struct landice_gauss {
 } landice_gauss;
 
 CRYO_LANDICE_ROUTINE
-static inline double landice_fx(const landice_gauss *g, int a) {
+CRYO_LANDICE_INLINE double landice_fx(const landice_gauss *g, int a) {
   return (a & 1) ? g->fx1 : g->fx0;
 }
 
 CRYO_LANDICE_ROUTINE
-static inline double landice_fy(const landice_gauss *g, int a) {
+CRYO_LANDICE_INLINE double landice_fy(const landice_gauss *g, int a) {
   return (a & 2) ? g->fy1 : g->fy0;
 }
 
 CRYO_LANDICE_ROUTINE
-static inline double landice_fz(const landice_gauss *g, int a) {
+CRYO_LANDICE_INLINE double landice_fz(const landice_gauss *g, int a) {
   return (a & 4) ? g->fz1 : g->fz0;
 }
 
 /* |d phi_a / d xi|, |d phi_a / d eta|, |d phi_a / d zeta|: 1/8 times the
  * product of node a's two other 1-D factors. */
 CRYO_LANDICE_ROUTINE
-static inline double landice_wyz(const landice_gauss *g, int a) {
+CRYO_LANDICE_INLINE double landice_wyz(const landice_gauss *g, int a) {
   return (0.125 * landice_fy(g, a)) * landice_fz(g, a);
 }
 
 CRYO_LANDICE_ROUTINE
-static inline double landice_wxz(const landice_gauss *g, int a) {
+CRYO_LANDICE_INLINE double landice_wxz(const landice_gauss *g, int a) {
   return (0.125 * landice_fx(g, a)) * landice_fz(g, a);
 }
 
 CRYO_LANDICE_ROUTINE
-static inline double landice_wxy(const landice_gauss *g, int a) {
+CRYO_LANDICE_INLINE double landice_wxy(const landice_gauss *g, int a) {
   return (0.125 * landice_fx(g, a)) * landice_fy(g, a);
 }
 
@@ -240,8 +306,8 @@ static inline double landice_wxy(const landice_gauss *g, int a) {
  * the Gauss loop by the compiler and keep 12 more values per field in
  * registers (spills, docs/performance.md). */
 CRYO_LANDICE_ROUTINE
-static inline void landice_ref_deriv(const landice_gauss *g, const double *f, int stride,
-                                     double d[3]) {
+CRYO_LANDICE_INLINE void landice_ref_deriv(const landice_gauss *g, const double *f, int stride,
+                                           double d[3]) {
   double sx = 0.0, sy = 0.0, sz = 0.0;
   CRYO_LANDICE_UNROLL
   for (int e = 0; e < 4; ++e) {
@@ -257,7 +323,8 @@ static inline void landice_ref_deriv(const landice_gauss *g, const double *f, in
 }
 
 CRYO_LANDICE_ROUTINE
-static inline landice_gauss landice_gauss_make(const landice_coef *c, const double z[8], int q) {
+CRYO_LANDICE_INLINE landice_gauss landice_gauss_make(const landice_coef *c, const double z[8],
+                                                     int q) {
   landice_gauss g;
   double xi = (q & 1) ? CRYO_LANDICE_GP : -CRYO_LANDICE_GP;
   double eta = (q & 2) ? CRYO_LANDICE_GP : -CRYO_LANDICE_GP;
@@ -280,8 +347,8 @@ static inline landice_gauss landice_gauss_make(const landice_coef *c, const doub
 /* Basis value and physical gradient of local node a at Gauss point g
  * (x depends on xi only and y on eta only: the inverse map is explicit). */
 CRYO_LANDICE_ROUTINE
-static inline void landice_node_grad(const landice_coef *c, const landice_gauss *g, int a,
-                                     double *phi, double *gx, double *gy, double *gz) {
+CRYO_LANDICE_INLINE void landice_node_grad(const landice_coef *c, const landice_gauss *g, int a,
+                                           double *phi, double *gx, double *gy, double *gz) {
   double wyz = landice_wyz(g, a), wxz = landice_wxz(g, a), wxy = landice_wxy(g, a);
   double dxi = (a & 1) ? wyz : -wyz, deta = (a & 2) ? wxz : -wxz;
   double z = ((a & 4) ? wxy : -wxy) * g->inv_zz;
@@ -296,8 +363,8 @@ static inline void landice_node_grad(const landice_coef *c, const landice_gauss 
  * per-node physical gradient is formed here, so none stays alive for the
  * accumulation that follows. */
 CRYO_LANDICE_ROUTINE
-static inline double landice_strain_at(const landice_coef *c, const landice_gauss *g,
-                                       const double u[16], double grad[6]) {
+CRYO_LANDICE_INLINE double landice_strain_at(const landice_coef *c, const landice_gauss *g,
+                                             const double u[16], double grad[6]) {
   double du[3], dv[3];
   landice_ref_deriv(g, u, 2, du);
   landice_ref_deriv(g, u + 1, 2, dv);
@@ -316,7 +383,7 @@ static inline double landice_strain_at(const landice_coef *c, const landice_gaus
 
 /* Bed basis function of corner m at (xi, eta) of the bottom face. */
 CRYO_LANDICE_ROUTINE
-static inline double landice_bed_basis(int m, double xi, double eta) {
+CRYO_LANDICE_INLINE double landice_bed_basis(int m, double xi, double eta) {
   return 0.25 * (1.0 + ((m & 1) ? xi : -xi)) * (1.0 + ((m & 2) ? eta : -eta));
 }
 
@@ -332,8 +399,8 @@ static inline double landice_bed_basis(int m, double xi, double eta) {
  * (Weertman: beta [I + (m-1) u u^T / r^2]); symmetric positive definite,
  * as |tau_b| grows with r. */
 CRYO_LANDICE_ROUTINE
-static inline void landice_sliding_law(const landice_coef *c, double npress, double ub, double vb,
-                                       double *beta, double *dbeta) {
+CRYO_LANDICE_INLINE void landice_sliding_law(const landice_coef *c, double npress, double ub,
+                                             double vb, double *beta, double *dbeta) {
   double r2 = ub * ub + vb * vb + CRYO_LANDICE_U_REG * CRYO_LANDICE_U_REG, r = sqrt(r2);
   double m = c->slide_m;
   if (c->law == CRYO_LANDICE_SLIDING_WEERTMAN) {
@@ -357,8 +424,8 @@ static inline void landice_sliding_law(const landice_coef *c, double npress, dou
  * accepted when |R| falls), so a quadrature error of a few 1e-4 relative in
  * the sharp Coulomb regime is harmless there. */
 CRYO_LANDICE_ROUTINE
-static inline double landice_sliding_potential(const landice_coef *c, double npress, double ub,
-                                               double vb) {
+CRYO_LANDICE_INLINE double landice_sliding_potential(const landice_coef *c, double npress,
+                                                     double ub, double vb) {
   double r2 = ub * ub + vb * vb + CRYO_LANDICE_U_REG * CRYO_LANDICE_U_REG, r = sqrt(r2);
   double m = c->slide_m;
   if (c->law == CRYO_LANDICE_SLIDING_WEERTMAN) return c->slide_c * pow(r, m + 1.0) / (m + 1.0);
@@ -376,8 +443,8 @@ static inline double landice_sliding_potential(const landice_coef *c, double npr
 
 /* Bed point q of the 2x2 rule: basis-weighted corner values at (xi, eta). */
 CRYO_LANDICE_ROUTINE
-static inline void landice_bed_point(const landice_elem_in *in, int q, double *npress, double *ub,
-                                     double *vb) {
+CRYO_LANDICE_INLINE void landice_bed_point(const landice_elem_in *in, int q, double *npress,
+                                           double *ub, double *vb) {
   double xi = (q & 1) ? CRYO_LANDICE_GP : -CRYO_LANDICE_GP;
   double eta = (q & 2) ? CRYO_LANDICE_GP : -CRYO_LANDICE_GP;
   double np = 0.0, u = 0.0, v = 0.0;
@@ -395,8 +462,8 @@ static inline void landice_bed_point(const landice_elem_in *in, int q, double *n
 
 /* Nonlinear-law bed terms of the residual: r[2m + c] += int_bed tau_b,c psi_m. */
 CRYO_LANDICE_ROUTINE
-static inline void landice_elem_sliding_residual(const landice_coef *c, const landice_elem_in *in,
-                                                 double r[16]) {
+CRYO_LANDICE_INLINE void landice_elem_sliding_residual(const landice_coef *c,
+                                                       const landice_elem_in *in, double r[16]) {
   double w = c->half_dx * c->half_dy * in->gfrac;
   for (int q = 0; q < 4; ++q) {
     double np, ub, vb, beta, dbeta;
@@ -415,7 +482,8 @@ static inline void landice_elem_sliding_residual(const landice_coef *c, const la
 
 /* Nonlinear-law share of the functional: int_bed P(r). */
 CRYO_LANDICE_ROUTINE
-static inline double landice_elem_sliding_energy(const landice_coef *c, const landice_elem_in *in) {
+CRYO_LANDICE_INLINE double landice_elem_sliding_energy(const landice_coef *c,
+                                                       const landice_elem_in *in) {
   double w = c->half_dx * c->half_dy * in->gfrac, e = 0.0;
   for (int q = 0; q < 4; ++q) {
     double np, ub, vb;
@@ -428,8 +496,8 @@ static inline double landice_elem_sliding_energy(const landice_coef *c, const la
 /* Nonlinear-law bed terms of Jacobian rows 2a, 2a + 1 (a < 4): the 2x2 block
  * beta I + dbeta u u^T, whose u-v cross terms enter kr[0][2m+1], kr[1][2m]. */
 CRYO_LANDICE_ROUTINE
-static inline void landice_elem_sliding_rows(const landice_coef *c, const landice_elem_in *in,
-                                             int a, double kr[2][16]) {
+CRYO_LANDICE_INLINE void landice_elem_sliding_rows(const landice_coef *c, const landice_elem_in *in,
+                                                   int a, double kr[2][16]) {
   double w = c->half_dx * c->half_dy * in->gfrac;
   for (int q = 0; q < 4; ++q) {
     double np, ub, vb, beta, dbeta;
@@ -451,28 +519,20 @@ static inline void landice_elem_sliding_rows(const landice_coef *c, const landic
   }
 }
 
-/* 2 mu w det at the 8 Gauss points. Its own loop: pow is a library call,
- * across which every live register must be saved, so it runs while only the
- * element inputs are live (the accumulation loops recompute the strain). */
+/* 2 mu w det at Gauss point g of strain invariant e2 = eps_e^2 + eps_reg^2.
+ * Computed where it is used: with the power inline (landice_pow) nothing
+ * forces it into a loop of its own, whose 8 values would sit in local memory. */
 CRYO_LANDICE_ROUTINE
-static inline void landice_elem_viscosity(const landice_coef *c, const landice_elem_in *in,
-                                          double tmu[8], double e2r[8]) {
-  for (int q = 0; q < 8; ++q) {
-    const landice_gauss g = landice_gauss_make(c, in->z, q);
-    double grad[6];
-    double e2 = landice_strain_at(c, &g, in->u, grad) + c->eps2;
-    tmu[q] = c->afac * pow(e2, c->mu_exp) * g.wdet;
-    e2r[q] = e2;
-  }
+CRYO_LANDICE_INLINE double landice_two_mu(const landice_coef *c, const landice_gauss *g,
+                                          double e2) {
+  return c->afac * landice_pow(e2, c->mu_exp) * g->wdet;
 }
 
 /* Element residual r[16] (Antepara et al. 2024, Fig. 2 "optimized": fused loops over the
  * Gauss points, local accumulation). */
 CRYO_LANDICE_ROUTINE
-static inline void landice_elem_residual(const landice_coef *c, const landice_elem_in *in,
-                                         double r[16]) {
-  double tmu[8], e2r[8];
-  landice_elem_viscosity(c, in, tmu, e2r);
+CRYO_LANDICE_INLINE void landice_elem_residual(const landice_coef *c, const landice_elem_in *in,
+                                               double r[16]) {
   CRYO_LANDICE_UNROLL
   for (int a = 0; a < 16; ++a)
     r[a] = 0.0;
@@ -481,8 +541,7 @@ static inline void landice_elem_residual(const landice_coef *c, const landice_el
     double grad[6], sx, sy;
     landice_surface_grad(c, in->s, (q & 1) ? CRYO_LANDICE_GP : -CRYO_LANDICE_GP,
                          (q & 2) ? CRYO_LANDICE_GP : -CRYO_LANDICE_GP, &sx, &sy);
-    landice_strain_at(c, &g, in->u, grad);
-    double two_mu = tmu[q];
+    double two_mu = landice_two_mu(c, &g, landice_strain_at(c, &g, in->u, grad) + c->eps2);
     double s00 = two_mu * (2.0 * grad[0] + grad[4]);
     double s11 = two_mu * (2.0 * grad[4] + grad[0]);
     double s01 = two_mu * 0.5 * (grad[1] + grad[3]);
@@ -520,56 +579,139 @@ static inline void landice_elem_residual(const landice_coef *c, const landice_el
   }
 }
 
-/* Rows 2a and 2a + 1 of the exact element Jacobian K = dr/dU (symmetric):
- * kr[c][m] = K[2a + c][m]. One thread per (element, local node a) keeps 32
- * accumulators instead of 256 (Owen et al. 2024: private arrays must fit registers).
- * The viscosity comes first (landice_elem_viscosity), so that the
- * accumulation calls nothing. Node gradients are recomputed where used:
- * node a's from a, never looked up by a run-time index. */
+/* Coefficients of row node a at a Gauss point: each entry K[2a + r][2m + d]
+ * of the exact Jacobian is linear in node m's gradient, the viscous term
+ * 2 mu d2(eps_e^2)/dU_a dU_m plus 2 dmu g_(2a+r) g_(2m+d), so the row node's
+ * and the Gauss point's factors are collected once as p<r><d><x|y|z>. */
+typedef struct landice_row_coef {
+  double p00x, p00y, p00z, p01x, p01y, p01z, p10x, p10y, p10z, p11x, p11y, p11z;
+} landice_row_coef;
+
+/* The strain-dependent factors of a Gauss point that every row shares. */
+typedef struct landice_gauss_strain {
+  double two_mu, two_dmu, sxy, a0, a1, hu, hv;
+} landice_gauss_strain;
+
 CRYO_LANDICE_ROUTINE
-static inline void landice_elem_jacobian_rows(const landice_coef *c, const landice_elem_in *in,
-                                              int a, double kr[2][16]) {
-  double tmu[8], e2r[8];
-  landice_elem_viscosity(c, in, tmu, e2r);
+CRYO_LANDICE_INLINE landice_row_coef landice_row_coef_make(const landice_coef *c,
+                                                           const landice_gauss *g,
+                                                           const landice_gauss_strain *s, int a) {
+  double phia, gxa, gya, gza;
+  landice_node_grad(c, g, a, &phia, &gxa, &gya, &gza);
+  /* g_(2a), g_(2a+1) = d(eps_e^2)/dU of this row, scaled by 2 dmu */
+  double ga0 = s->two_dmu * (s->a0 * gxa + s->sxy * gya + s->hu * gza);
+  double ga1 = s->two_dmu * (s->a1 * gya + s->sxy * gxa + s->hv * gza);
+  double tm = s->two_mu;
+  double hx = 0.5 * tm * gxa, hy = 0.5 * tm * gya, hz = 0.5 * tm * gza;
+  landice_row_coef p;
+  p.p00x = 2.0 * tm * gxa + ga0 * s->a0;
+  p.p00y = hy + ga0 * s->sxy;
+  p.p00z = hz + ga0 * s->hu;
+  p.p01x = hy + ga0 * s->sxy;
+  p.p01y = tm * gxa + ga0 * s->a1;
+  p.p01z = ga0 * s->hv;
+  p.p10x = tm * gya + ga1 * s->a0;
+  p.p10y = hx + ga1 * s->sxy;
+  p.p10z = ga1 * s->hu;
+  p.p11x = hx + ga1 * s->sxy;
+  p.p11y = 2.0 * tm * gya + ga1 * s->a1;
+  p.p11z = hz + ga1 * s->hv;
+  return p;
+}
+
+CRYO_LANDICE_ROUTINE
+CRYO_LANDICE_INLINE landice_row_coef landice_row_coef_select(int first, const landice_row_coef *a,
+                                                             const landice_row_coef *b) {
+  landice_row_coef p;
+  p.p00x = first ? a->p00x : b->p00x;
+  p.p00y = first ? a->p00y : b->p00y;
+  p.p00z = first ? a->p00z : b->p00z;
+  p.p01x = first ? a->p01x : b->p01x;
+  p.p01y = first ? a->p01y : b->p01y;
+  p.p01z = first ? a->p01z : b->p01z;
+  p.p10x = first ? a->p10x : b->p10x;
+  p.p10y = first ? a->p10y : b->p10y;
+  p.p10z = first ? a->p10z : b->p10z;
+  p.p11x = first ? a->p11x : b->p11x;
+  p.p11y = first ? a->p11y : b->p11y;
+  p.p11z = first ? a->p11z : b->p11z;
+  return p;
+}
+
+/* kb += the 2x2 block of a row node (coefficients p) and a column node of
+ * physical gradient (gx, gy, gz). */
+CRYO_LANDICE_ROUTINE
+CRYO_LANDICE_INLINE void landice_block_add(const landice_row_coef *p, double gx, double gy,
+                                           double gz, double kb[4]) {
+  kb[0] += p->p00x * gx + p->p00y * gy + p->p00z * gz;
+  kb[1] += p->p01x * gx + p->p01y * gy + p->p01z * gz;
+  kb[2] += p->p10x * gx + p->p10y * gy + p->p10z * gz;
+  kb[3] += p->p11x * gx + p->p11y * gy + p->p11z * gz;
+}
+
+/* Row node and column node of block slot b (0..8) of pair thread t (0..3):
+ * thread t forms the blocks (t, m >= t) and (7 - t, m >= 7 - t), 9 blocks
+ * for every t, so the 36 blocks of the upper triangle of the symmetric
+ * element matrix are formed once by 4 equally loaded threads. */
+CRYO_LANDICE_ROUTINE
+CRYO_LANDICE_INLINE void landice_pair_block(int t, int b, int *row, int *col) {
+  int first = b < 8 - t;
+  *row = first ? t : 7 - t;
+  *col = first ? t + b : b - 1;
+}
+
+/* Block slot b of pair thread t (landice_pair_block) of the exact element
+ * Jacobian K = dr/dU (symmetric): kb[b][2 r + d] = K[2 row + r][2 col + d].
+ * The element's viscosity, geometry and strain are formed 4 times per element
+ * instead of once per row node, and 36 lower-triangle blocks are not formed
+ * at all: the scatter writes each block's transpose (Owen et al. 2024: private
+ * arrays must fit registers, here 36 accumulators). */
+CRYO_LANDICE_ROUTINE
+CRYO_LANDICE_INLINE void landice_elem_jacobian_pairs(const landice_coef *c,
+                                                     const landice_elem_in *in, int t,
+                                                     double kb[9][4]) {
   CRYO_LANDICE_UNROLL
-  for (int m = 0; m < 16; ++m) {
-    kr[0][m] = 0.0;
-    kr[1][m] = 0.0;
+  for (int b = 0; b < 9; ++b) {
+    CRYO_LANDICE_UNROLL
+    for (int e = 0; e < 4; ++e)
+      kb[b][e] = 0.0;
   }
   for (int q = 0; q < 8; ++q) {
     const landice_gauss g = landice_gauss_make(c, in->z, q);
     double grad[6];
-    landice_strain_at(c, &g, in->u, grad);
+    double e2 = landice_strain_at(c, &g, in->u, grad) + c->eps2;
+    landice_gauss_strain s;
     /* 2 dmu/d(eps_e^2) = 2 mu (1-n)/(2n) / (eps_e^2 + eps_reg^2) */
-    double two_mu = tmu[q], two_dmu = two_mu * c->mu_exp / e2r[q];
-    double sxy = 0.5 * (grad[1] + grad[3]);
-    double a0 = 2.0 * grad[0] + grad[4], a1 = 2.0 * grad[4] + grad[0];
-    double hu = 0.5 * grad[2], hv = 0.5 * grad[5];
-    double phia, gxa, gya, gza;
-    landice_node_grad(c, &g, a, &phia, &gxa, &gya, &gza);
-    /* g_(2a), g_(2a+1) = d(eps_e^2)/dU of this row, scaled by 2 dmu */
-    double ga0 = two_dmu * (a0 * gxa + sxy * gya + hu * gza);
-    double ga1 = two_dmu * (a1 * gya + sxy * gxa + hv * gza);
-    /* Each entry K[2a + r][2m + d] is linear in node m's gradient: the
-     * viscous term 2 mu d2(eps_e^2)/dU_a dU_m plus ga_r g_(2m+d), whose
-     * row node and Gauss point factors are collected once here as
-     * coefficients p<r><d><x|y|z>. */
-    double hx = 0.5 * two_mu * gxa, hy = 0.5 * two_mu * gya, hz = 0.5 * two_mu * gza;
-    double p00x = 2.0 * two_mu * gxa + ga0 * a0, p00y = hy + ga0 * sxy, p00z = hz + ga0 * hu;
-    double p01x = hy + ga0 * sxy, p01y = two_mu * gxa + ga0 * a1, p01z = ga0 * hv;
-    double p10x = two_mu * gya + ga1 * a0, p10y = hx + ga1 * sxy, p10z = ga1 * hu;
-    double p11x = hx + ga1 * sxy, p11y = 2.0 * two_mu * gya + ga1 * a1, p11z = hz + ga1 * hv;
+    s.two_mu = landice_two_mu(c, &g, e2);
+    s.two_dmu = s.two_mu * c->mu_exp / e2;
+    s.sxy = 0.5 * (grad[1] + grad[3]);
+    s.a0 = 2.0 * grad[0] + grad[4];
+    s.a1 = 2.0 * grad[4] + grad[0];
+    s.hu = 0.5 * grad[2];
+    s.hv = 0.5 * grad[5];
+    /* Slots 0..4 belong to row t for every t (8 - t >= 5), so the second
+     * row's coefficients are formed after them: fewer values live at once. */
+    const landice_row_coef pa = landice_row_coef_make(c, &g, &s, t);
     CRYO_LANDICE_UNROLL
-    for (int m = 0; m < 8; ++m) {
+    for (int b = 0; b < 5; ++b) {
       double phim, gxm, gym, gzm;
-      landice_node_grad(c, &g, m, &phim, &gxm, &gym, &gzm);
-      kr[0][2 * m] += p00x * gxm + p00y * gym + p00z * gzm;
-      kr[0][2 * m + 1] += p01x * gxm + p01y * gym + p01z * gzm;
-      kr[1][2 * m] += p10x * gxm + p10y * gym + p10z * gzm;
-      kr[1][2 * m + 1] += p11x * gxm + p11y * gym + p11z * gzm;
+      landice_node_grad(c, &g, t + b, &phim, &gxm, &gym, &gzm);
+      landice_block_add(&pa, gxm, gym, gzm, kb[b]);
+    }
+    const landice_row_coef pb = landice_row_coef_make(c, &g, &s, 7 - t);
+    CRYO_LANDICE_UNROLL
+    for (int b = 5; b < 9; ++b) {
+      int row, col;
+      landice_pair_block(t, b, &row, &col);
+      /* values selected, not a pointer to pa or pb: a taken address would
+       * put both in local memory */
+      const landice_row_coef p = landice_row_coef_select(row == t, &pa, &pb);
+      double phim, gxm, gym, gzm;
+      landice_node_grad(c, &g, col, &phim, &gxm, &gym, &gzm);
+      landice_block_add(&p, gxm, gym, gzm, kb[b]);
     }
   }
-  if (in->bottom && c->friction && a < 4 && c->law == CRYO_LANDICE_SLIDING_LINEAR) {
+  if (in->bottom && c->friction && c->law == CRYO_LANDICE_SLIDING_LINEAR) {
     double w = c->half_dx * c->half_dy * in->gfrac;
     for (int q = 0; q < 4; ++q) {
       double xi = (q & 1) ? CRYO_LANDICE_GP : -CRYO_LANDICE_GP;
@@ -578,12 +720,16 @@ static inline void landice_elem_jacobian_rows(const landice_coef *c, const landi
       CRYO_LANDICE_UNROLL
       for (int m = 0; m < 4; ++m)
         b2 += landice_bed_basis(m, xi, eta) * in->beta2[m];
-      double psia = landice_bed_basis(a, xi, eta);
       CRYO_LANDICE_UNROLL
-      for (int m = 0; m < 4; ++m) {
-        double v = w * b2 * psia * landice_bed_basis(m, xi, eta);
-        kr[0][2 * m] += v;
-        kr[1][2 * m + 1] += v;
+      for (int b = 0; b < 9; ++b) {
+        int row, col;
+        landice_pair_block(t, b, &row, &col);
+        /* bed nodes are the local nodes 0..3 */
+        double v = row < 4 && col < 4
+                       ? w * b2 * landice_bed_basis(row, xi, eta) * landice_bed_basis(col, xi, eta)
+                       : 0.0;
+        kb[b][0] += v;
+        kb[b][3] += v;
       }
     }
   }
@@ -591,7 +737,7 @@ static inline void landice_elem_jacobian_rows(const landice_coef *c, const landi
 
 /* Element share of the functional E(U). */
 CRYO_LANDICE_ROUTINE
-static inline double landice_elem_energy(const landice_coef *c, const landice_elem_in *in) {
+CRYO_LANDICE_INLINE double landice_elem_energy(const landice_coef *c, const landice_elem_in *in) {
   double e = 0.0;
   for (int q = 0; q < 8; ++q) {
     const landice_gauss g = landice_gauss_make(c, in->z, q);
@@ -606,8 +752,8 @@ static inline double landice_elem_energy(const landice_coef *c, const landice_el
       uq += phi * in->u[2 * a];
       vq += phi * in->u[2 * a + 1];
     }
-    e +=
-        g.wdet * (c->afac * c->e_fac * pow(e2 + c->eps2, c->e_exp) + c->rhog * (sx * uq + sy * vq));
+    e += g.wdet *
+         (c->afac * c->e_fac * landice_pow(e2 + c->eps2, c->e_exp) + c->rhog * (sx * uq + sy * vq));
   }
   if (in->bottom && c->friction && c->law == CRYO_LANDICE_SLIDING_LINEAR) {
     double w = c->half_dx * c->half_dy * in->gfrac;
@@ -631,8 +777,8 @@ static inline double landice_elem_energy(const landice_coef *c, const landice_el
 /* Body force at the Gauss point g from the element's nodal values fe[16]
  * (layout of landice_elem_in.u). */
 CRYO_LANDICE_ROUTINE
-static inline void landice_force_at(const landice_gauss *g, const double fe[16], double *fx,
-                                    double *fy) {
+CRYO_LANDICE_INLINE void landice_force_at(const landice_gauss *g, const double fe[16], double *fx,
+                                          double *fy) {
   double ax = 0.0, ay = 0.0;
   CRYO_LANDICE_UNROLL
   for (int a = 0; a < 8; ++a) {
@@ -646,8 +792,8 @@ static inline void landice_force_at(const landice_gauss *g, const double fe[16],
 
 /* Body-force part of the element residual: r[2a + c] = -int f_c phi_a. */
 CRYO_LANDICE_ROUTINE
-static inline void landice_elem_force(const landice_coef *c, const landice_elem_in *in,
-                                      const double fe[16], double r[16]) {
+CRYO_LANDICE_INLINE void landice_elem_force(const landice_coef *c, const landice_elem_in *in,
+                                            const double fe[16], double r[16]) {
   CRYO_LANDICE_UNROLL
   for (int a = 0; a < 16; ++a)
     r[a] = 0.0;
@@ -668,8 +814,8 @@ static inline void landice_elem_force(const landice_coef *c, const landice_elem_
 
 /* Body-force part of the element's E(U): -int f . u. */
 CRYO_LANDICE_ROUTINE
-static inline double landice_elem_force_work(const landice_coef *c, const landice_elem_in *in,
-                                             const double fe[16]) {
+CRYO_LANDICE_INLINE double landice_elem_force_work(const landice_coef *c, const landice_elem_in *in,
+                                                   const double fe[16]) {
   double e = 0.0;
   for (int q = 0; q < 8; ++q) {
     const landice_gauss g = landice_gauss_make(c, in->z, q);
@@ -684,8 +830,8 @@ static inline double landice_elem_force_work(const landice_coef *c, const landic
 /* Nodal body force fe[16] of element (i, j, k) (layout of landice_elem_in.u)
  * from force (node, nlev = 2 (nz + 1)); n[4] as for landice_elem_gather. */
 CRYO_LANDICE_ROUTINE
-static inline void landice_elem_gather_force(const long n[4], int k, int nz, const double *force,
-                                             double fe[16]) {
+CRYO_LANDICE_INLINE void landice_elem_gather_force(const long n[4], int k, int nz,
+                                                   const double *force, double fe[16]) {
   int nlev = 2 * (nz + 1);
   CRYO_LANDICE_UNROLL
   for (int m = 0; m < 4; ++m) {
@@ -700,9 +846,10 @@ static inline void landice_elem_gather_force(const long n[4], int k, int nz, con
 /* Gather element (i, j, k) inputs; n[4] are the corner node indices
  * CRYO_NODE of (i + cx, j + cy), nlev = 2 (nz + 1). */
 CRYO_LANDICE_ROUTINE
-static inline void landice_elem_gather(const landice_coef *c, const long n[4], int k, int nz,
-                                       const double *vel, const double *bed, const double *thk_node,
-                                       const double *beta2, landice_elem_in *in) {
+CRYO_LANDICE_INLINE void landice_elem_gather(const landice_coef *c, const long n[4], int k, int nz,
+                                             const double *vel, const double *bed,
+                                             const double *thk_node, const double *beta2,
+                                             landice_elem_in *in) {
   int nlev = 2 * (nz + 1);
   double lo = (double)k / nz, hi = (double)(k + 1) / nz;
   double phi[4];
@@ -715,13 +862,14 @@ static inline void landice_elem_gather(const landice_coef *c, const long n[4], i
     /* N = rho_i g H - rho_w g max(z_sl - b, 0) >= 0 (water pressure only when marine) */
     in->npress[m] = 0.0;
     if (c->law == CRYO_LANDICE_SLIDING_SCHOOF)
-      in->npress[m] = fmax(c->rhog * hm - c->rhowg * fmax(c->sea_level - bm, 0.0), 0.0);
+      in->npress[m] =
+          landice_max(c->rhog * hm - c->rhowg * landice_max(c->sea_level - bm, 0.0), 0.0);
     /* flotation, phi = rho_i H + rho_w (b - z_sl) over rho_w: afloat (phi <= 0),
      * the lower surface is z_sl - (rho_i / rho_w) H >= b, the upper one H above it */
     phi[m] = 1.0;
     if (c->marine) {
       phi[m] = c->float_ratio * hm + bm - c->sea_level;
-      bm = fmax(bm, c->sea_level - c->float_ratio * hm);
+      bm = landice_max(bm, c->sea_level - c->float_ratio * hm);
     }
     in->z[m] = bm + lo * hm + plane;
     in->z[m + 4] = bm + hi * hm + plane;
@@ -740,7 +888,7 @@ static inline void landice_elem_gather(const landice_coef *c, const long n[4], i
 /* Column of global index (gi, gj) exists: inside the global domain, or
  * wrapped by periodicity. */
 CRYO_LANDICE_ROUTINE
-static inline int landice_column_exists(int gi, int gj, int nxg, int nyg, int px, int py) {
+CRYO_LANDICE_INLINE int landice_column_exists(int gi, int gj, int nxg, int nyg, int px, int py) {
   return (px || (gi >= 0 && gi < nxg)) && (py || (gj >= 0 && gj < nyg));
 }
 
@@ -748,15 +896,16 @@ static inline int landice_column_exists(int gi, int gj, int nxg, int nyg, int px
  * cell is at least min_thickness thick (docs/landice.md, Margins). Elements
  * of other columns are not assembled. */
 CRYO_LANDICE_ROUTINE
-static inline int landice_column_active(const double *thk, int i, int j, int nx, double hmin) {
+CRYO_LANDICE_INLINE int landice_column_active(const double *thk, int i, int j, int nx,
+                                              double hmin) {
   return thk[(long)(j + 1) * (nx + 2) + (i + 1)] >= hmin;
 }
 
 /* Node (i, j) of the block, i in [0, nx], j in [0, ny], belongs to an ice
  * column: one of its existing adjacent columns is active. */
 CRYO_LANDICE_ROUTINE
-static inline int landice_node_active(const double *thk, int i, int j, int i0, int j0, int nx,
-                                      int nxg, int nyg, int px, int py, double hmin) {
+CRYO_LANDICE_INLINE int landice_node_active(const double *thk, int i, int j, int i0, int j0, int nx,
+                                            int nxg, int nyg, int px, int py, double hmin) {
   int active = 0;
   for (int q = 0; q < 4; ++q) {
     int ci = i - 1 + (q & 1), cj = j - 1 + (q >> 1);
@@ -771,8 +920,8 @@ static inline int landice_node_active(const double *thk, int i, int j, int i0, i
  * on the bed with no slip and on a non-periodic global edge with lateral
  * Dirichlet conditions; the normal component on a free-slip edge. */
 CRYO_LANDICE_ROUTINE
-static inline int landice_node_fixed(int gi, int gj, int k, int nxg, int nyg, int px, int py,
-                                     int no_slip, int lateral) {
+CRYO_LANDICE_INLINE int landice_node_fixed(int gi, int gj, int k, int nxg, int nyg, int px, int py,
+                                           int no_slip, int lateral) {
   if (no_slip && k == 0) return 3;
   int ex = !px && (gi == 0 || gi == nxg), ey = !py && (gj == 0 || gj == nyg);
   if (lateral == CRYO_LANDICE_LATERAL_DIRICHLET) return (ex || ey) ? 3 : 0;

@@ -1,9 +1,18 @@
 /* First-order Stokes Jacobian kernels (docs/landice.md): the exact
  * (hand-derived, landice_element.h) 16x16 element matrices, assembled into
  * the fixed 27-neighbour block pattern of landice.h by the same 8-colour
- * element scatter as the residual, hence deterministic without atomics. One
- * thread computes the two rows of one local node of one element. */
+ * element scatter as the residual, hence deterministic without atomics. Four
+ * threads share an element, each forming 9 of the 36 blocks of its upper
+ * triangle (landice_elem_jacobian_pairs) and writing every block and its
+ * transpose, so the assembled matrix is exactly symmetric. */
 #include "landice_element.h"
+
+/* Neighbour slot (0..26) of local node m in the block row of local node a. */
+CRYO_LANDICE_ROUTINE
+CRYO_LANDICE_INLINE int jacobian_slot(int a, int m) {
+  int ca = a & 3, la = a >> 2, cm = m & 3, lm = m >> 2;
+  return (lm - la + 1) * 9 + ((cm >> 1) - (ca >> 1) + 1) * 3 + ((cm & 1) - (ca & 1) + 1);
+}
 
 void cryo_landice_jacobian_colour(const cryo_block *b, const cryo_landice_params *p, int colour,
                                   const double *vel, const double *bed, const double *thk_node,
@@ -16,36 +25,45 @@ void cryo_landice_jacobian_colour(const cryo_block *b, const cryo_landice_params
   const double hmin = p->min_thickness;
   const landice_colour col = landice_colour_make(b, nz, colour);
   const int fi = col.fi, ni = col.ni, fj = col.fj, fk = col.fk, nk = col.nk;
-  const long nwork = 8L * col.ni * col.nj * col.nk; /* (element, local row node) */
+  const long nwork = 4L * col.ni * col.nj * col.nk; /* (element, pair thread) */
   CRYO_DEVICE_LOOP((vel, bed, thk_node, thk, beta2, matrix))
   for (long w = 0; w < nwork; ++w) {
-    int a = (int)(w % 8);
-    long e = w / 8;
+    int t = (int)(w % 4);
+    long e = w / 4;
     int k = fk + 2 * (int)(e % nk), i = fi + 2 * (int)(e / nk % ni);
     int j = fj + 2 * (int)(e / ((long)nk * ni));
     if (!landice_column_exists(i0 + i, j0 + j, nxg, nyg, px, py)) continue;
     if (!landice_column_active(thk, i, j, nx, hmin)) continue;
     long n[4];
+    CRYO_LANDICE_UNROLL
     for (int m = 0; m < 4; ++m)
       n[m] = (long)(j + 1 + (m >> 1)) * stride + (i + 1 + (m & 1));
     landice_elem_in in;
-    double kr[2][16];
+    double kb[9][4];
     landice_elem_gather(&c, n, k, nz, vel, bed, thk_node, beta2, &in);
-    landice_elem_jacobian_rows(&c, &in, a, kr);
-    /* the row node from a's bits, not n[a & 3]: a run-time index would put
-     * n in local memory */
-    int ca = a & 3, la = a >> 2;
-    long na = (long)(j + 1 + (ca >> 1)) * stride + (i + 1 + (ca & 1));
-    double *row = matrix + na * mlev + 108L * (k + la);
+    landice_elem_jacobian_pairs(&c, &in, t, kb);
     CRYO_LANDICE_UNROLL
-    for (int m = 0; m < 8; ++m) {
-      int cm = m & 3, lm = m >> 2;
-      int nb = (lm - la + 1) * 9 + ((cm >> 1) - (ca >> 1) + 1) * 3 + ((cm & 1) - (ca & 1) + 1);
-      double *blk = row + 4 * nb;
-      blk[0] += kr[0][2 * m];
-      blk[1] += kr[0][2 * m + 1];
-      blk[2] += kr[1][2 * m];
-      blk[3] += kr[1][2 * m + 1];
+    for (int s = 0; s < 9; ++s) {
+      int ra, rm;
+      landice_pair_block(t, s, &ra, &rm);
+      /* row nodes from the bits of ra and rm, not n[]: a run-time index
+       * would put n in local memory */
+      long na = (long)(j + 1 + ((ra & 3) >> 1)) * stride + (i + 1 + (ra & 1));
+      double *blk = matrix + na * mlev + 108L * (k + (ra >> 2)) + 4 * jacobian_slot(ra, rm);
+      /* a diagonal block's u-v and v-u entries are equal in exact
+       * arithmetic; one of them serves both, so that the block is symmetric
+       * to the bit as well */
+      blk[0] += kb[s][0];
+      blk[1] += kb[s][1];
+      blk[2] += rm == ra ? kb[s][1] : kb[s][2];
+      blk[3] += kb[s][3];
+      if (rm == ra) continue;
+      long nm = (long)(j + 1 + ((rm & 3) >> 1)) * stride + (i + 1 + (rm & 1));
+      double *tr = matrix + nm * mlev + 108L * (k + (rm >> 2)) + 4 * jacobian_slot(rm, ra);
+      tr[0] += kb[s][0];
+      tr[1] += kb[s][2];
+      tr[2] += kb[s][1];
+      tr[3] += kb[s][3];
     }
   }
 }

@@ -34,12 +34,14 @@ void cryo_landice_residual_colour(const cryo_block *b, const cryo_landice_params
     if (!landice_column_exists(i0 + i, j0 + j, nxg, nyg, px, py)) continue;
     if (!landice_column_active(thk, i, j, nx, hmin)) continue;
     long n[4];
+    CRYO_LANDICE_UNROLL
     for (int m = 0; m < 4; ++m)
       n[m] = (long)(j + 1 + (m >> 1)) * stride + (i + 1 + (m & 1));
     landice_elem_in in;
     double r[16];
     landice_elem_gather(&c, n, k, nz, vel, bed, thk_node, beta2, &in);
     landice_elem_residual(&c, &in, r);
+    CRYO_LANDICE_UNROLL
     for (int m = 0; m < 4; ++m) {
       double *rm = res + n[m] * nlev + 2 * k;
       rm[0] += r[2 * m];
@@ -61,6 +63,7 @@ void cryo_landice_energy_columns(const cryo_block *b, const cryo_landice_params 
   for (long e = 0; e < ncol; ++e) {
     int i = (int)(e % nx), j = (int)(e / nx);
     long n[4];
+    CRYO_LANDICE_UNROLL
     for (int m = 0; m < 4; ++m)
       n[m] = (long)(j + 1 + (m >> 1)) * stride + (i + 1 + (m & 1));
     double sum = 0.0;
@@ -92,6 +95,7 @@ void cryo_landice_force_colour(const cryo_block *b, const cryo_landice_params *p
     if (!landice_column_exists(i0 + i, j0 + j, nxg, nyg, px, py)) continue;
     if (!landice_column_active(thk, i, j, nx, hmin)) continue;
     long n[4];
+    CRYO_LANDICE_UNROLL
     for (int m = 0; m < 4; ++m)
       n[m] = (long)(j + 1 + (m >> 1)) * stride + (i + 1 + (m & 1));
     landice_elem_in in;
@@ -99,6 +103,7 @@ void cryo_landice_force_colour(const cryo_block *b, const cryo_landice_params *p
     landice_elem_gather(&c, n, k, nz, vel, bed, thk_node, beta2, &in);
     landice_elem_gather_force(n, k, nz, force, fe);
     landice_elem_force(&c, &in, fe, r);
+    CRYO_LANDICE_UNROLL
     for (int m = 0; m < 4; ++m) {
       double *rm = res + n[m] * nlev + 2 * k;
       rm[0] += r[2 * m];
@@ -121,6 +126,7 @@ void cryo_landice_force_work_columns(const cryo_block *b, const cryo_landice_par
   for (long e = 0; e < ncol; ++e) {
     int i = (int)(e % nx), j = (int)(e / nx);
     long n[4];
+    CRYO_LANDICE_UNROLL
     for (int m = 0; m < 4; ++m)
       n[m] = (long)(j + 1 + (m >> 1)) * stride + (i + 1 + (m & 1));
     double sum = 0.0;
