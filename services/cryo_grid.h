@@ -38,7 +38,10 @@ void cryo_grid_destroy(cryo_grid *g);
 
 /* Halo exchange of nfield device arrays at loc with nlev values per point.
  * Buffers and packing live in cryo_halo.c; only packed halos cross to the
- * host, and not even those when MPI takes the device buffers. */
+ * host, and not even those when MPI takes the device buffers. A halo created
+ * with dev = NULL exchanges host arrays instead: it packs on the host and
+ * touches no device. Either way the halo at a domain edge that does not wrap
+ * is left as it was. */
 typedef struct cryo_halo cryo_halo;
 int cryo_halo_create(cryo_halo **h, const cryo_grid *g, cryo_device *dev, int max_values_per_point,
                      cryo_err *err);

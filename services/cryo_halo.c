@@ -12,7 +12,11 @@
  * copies, one update each way per axis. Either way nothing else crosses
  * between host and device. The buffers' device addresses come from the device
  * layer (acc_deviceptr, what `acc host_data use_device` gives): this file
- * holds no OpenACC directive. */
+ * holds no OpenACC directive.
+ *
+ * A halo made without a device layer fills host arrays (the exchange layer's
+ * forcing buffers): the same lines, packed and unpacked on the host straight
+ * into the buffers MPI takes. */
 #define _GNU_SOURCE /* RTLD_DEFAULT */
 #include "config.h"
 
@@ -31,7 +35,7 @@
 
 struct cryo_halo {
   const cryo_grid *grid;
-  cryo_device *dev;
+  cryo_device *dev;        /* NULL: the fields are host arrays */
   long capacity;           /* values per line; each buffer holds two lines */
   double *send_h, *send_d; /* host and device addresses of the send buffer */
   double *recv_h, *recv_d;
@@ -42,6 +46,19 @@ struct cryo_halo {
   long long bytes_sent; /* through MPI */
 };
 
+/* Buffers of a halo of host arrays: one address each, the one MPI takes. */
+static int create_host_buffers(cryo_halo **hp, cryo_halo *h, cryo_err *err) {
+  snprintf(h->path, sizeof h->path, "host arrays, host buffers");
+  h->send_h = h->send_d = calloc((size_t)(2 * h->capacity), sizeof(double));
+  h->recv_h = h->recv_d = calloc((size_t)(2 * h->capacity), sizeof(double));
+  if (!h->send_h || !h->recv_h) {
+    cryo_halo_destroy(&h);
+    return CRYO_ERROR(err, CRYO_ERR_MEMORY, "out of memory for the halo exchange buffers");
+  }
+  *hp = h;
+  return CRYO_OK;
+}
+
 int cryo_halo_create(cryo_halo **hp, const cryo_grid *g, cryo_device *dev, int max_values_per_point,
                      cryo_err *err) {
   cryo_halo *h = calloc(1, sizeof *h);
@@ -50,6 +67,7 @@ int cryo_halo_create(cryo_halo **hp, const cryo_grid *g, cryo_device *dev, int m
   h->dev = dev;
   int longest = (g->block.nx > g->block.ny ? g->block.nx : g->block.ny) + 3;
   h->capacity = (long)longest * max_values_per_point;
+  if (!dev) return create_host_buffers(hp, h, err);
   snprintf(h->path, sizeof h->path, "staged through host buffers");
   int status = cryo_device_alloc(dev, 2 * h->capacity, &h->send_h, &h->send_d, err);
   if (status == CRYO_OK)
@@ -65,8 +83,13 @@ int cryo_halo_create(cryo_halo **hp, const cryo_grid *g, cryo_device *dev, int m
 void cryo_halo_destroy(cryo_halo **hp) {
   cryo_halo *h = *hp;
   if (!h) return;
-  cryo_device_free(h->dev, &h->send_h, 2 * h->capacity);
-  cryo_device_free(h->dev, &h->recv_h, 2 * h->capacity);
+  if (h->dev) {
+    cryo_device_free(h->dev, &h->send_h, 2 * h->capacity);
+    cryo_device_free(h->dev, &h->recv_h, 2 * h->capacity);
+  } else {
+    free(h->send_h);
+    free(h->recv_h);
+  }
   free(h);
   *hp = NULL;
 }
@@ -140,6 +163,30 @@ void cryo_halo_stats(const cryo_halo *h, double *seconds, long *exchanges, long 
   *bytes_sent = h->bytes_sent;
 }
 
+/* cryo_halo_line_copy (kernels/halo.h) for host arrays: the same points in
+ * the same buffer order, one point's levels at a time. */
+static void copy_line_host(const cryo_block *b, cryo_location loc, int axis, int index, int first,
+                           int count, int nlev, double *const *q, double *buf, int unpack) {
+  const long base = cryo_halo_line_base(b, loc, axis, index, first);
+  const long step = cryo_halo_line_step(b, loc, axis);
+  const size_t bytes = sizeof(double) * (size_t)nlev;
+  for (int f = 0; f < CRYO_HALO_MAX_FIELDS && q[f]; ++f)
+    for (long p = 0; p < count; ++p) {
+      double *field = q[f] + (base + p * step) * nlev, *line = buf + ((long)f * count + p) * nlev;
+      memcpy(unpack ? field : line, unpack ? line : field, bytes);
+    }
+}
+
+static void copy_line(const cryo_halo *h, const cryo_block *b, cryo_location loc, int axis,
+                      int index, int first, int count, int nlev, double *const *q, double *buf,
+                      int unpack) {
+  if (h->dev)
+    cryo_halo_line_copy(b, loc, axis, index, first, count, nlev, q[0], q[1], q[2], q[3], buf,
+                        unpack);
+  else
+    copy_line_host(b, loc, axis, index, first, count, nlev, q, buf, unpack);
+}
+
 /* One direction of an axis: the line at send_index goes to `to`, the line
  * for recv_index comes from `from`. */
 typedef struct halo_dir {
@@ -169,11 +216,9 @@ static int exchange_axis(cryo_halo *h, const cryo_block *b, cryo_location loc, i
   for (int d = 0; d < 2; ++d) {
     const halo_dir *r = &dir[d];
     if (r->to == g->rank && r->from == g->rank) {
-      /* periodic wrap onto this rank: the line stays on the device */
-      cryo_halo_line_copy(b, loc, axis, r->send_index, first, count, nlev, q[0], q[1], q[2], q[3],
-                          h->send_d + d * n, 0);
-      cryo_halo_line_copy(b, loc, axis, r->recv_index, first, count, nlev, q[0], q[1], q[2], q[3],
-                          h->send_d + d * n, 1);
+      /* periodic wrap onto this rank: the line never reaches MPI */
+      copy_line(h, b, loc, axis, r->send_index, first, count, nlev, q, h->send_d + d * n, 0);
+      copy_line(h, b, loc, axis, r->recv_index, first, count, nlev, q, h->send_d + d * n, 1);
       continue;
     }
     sending[d] = r->to != MPI_PROC_NULL;
@@ -183,12 +228,11 @@ static int exchange_axis(cryo_halo *h, const cryo_block *b, cryo_location loc, i
                                          100 + 2 * axis + d, g->comm, &req[nreq++]),
                                "halo MPI_Irecv", err));
     if (sending[d])
-      cryo_halo_line_copy(b, loc, axis, r->send_index, first, count, nlev, q[0], q[1], q[2], q[3],
-                          h->send_d + d * n, 0);
+      copy_line(h, b, loc, axis, r->send_index, first, count, nlev, q, h->send_d + d * n, 0);
   }
   long offset, values;
   active_range(sending, n, &offset, &values);
-  if (!h->device_buffers) cryo_device_to_host(h->dev, h->send_h, offset, values);
+  if (h->dev && !h->device_buffers) cryo_device_to_host(h->dev, h->send_h, offset, values);
   for (int d = 0; d < 2; ++d)
     if (sending[d]) {
       CRYO_CALL(cryo_mpi_check(MPI_Isend(send + d * n, (int)n, MPI_DOUBLE, dir[d].to,
@@ -198,11 +242,10 @@ static int exchange_axis(cryo_halo *h, const cryo_block *b, cryo_location loc, i
     }
   CRYO_CALL(cryo_mpi_check(MPI_Waitall(nreq, req, MPI_STATUSES_IGNORE), "halo MPI_Waitall", err));
   active_range(receiving, n, &offset, &values);
-  if (!h->device_buffers) cryo_device_to_device(h->dev, h->recv_h, offset, values);
+  if (h->dev && !h->device_buffers) cryo_device_to_device(h->dev, h->recv_h, offset, values);
   for (int d = 0; d < 2; ++d)
     if (receiving[d])
-      cryo_halo_line_copy(b, loc, axis, dir[d].recv_index, first, count, nlev, q[0], q[1], q[2],
-                          q[3], h->recv_d + d * n, 1);
+      copy_line(h, b, loc, axis, dir[d].recv_index, first, count, nlev, q, h->recv_d + d * n, 1);
   return CRYO_OK;
 }
 
@@ -225,7 +268,7 @@ int cryo_halo_exchange_block(cryo_halo *h, const cryo_block *b, cryo_location lo
   if (lonely) return CRYO_OK;
   /* the pack and unpack kernels are synchronous; queued kernels write the
    * fields they copy */
-  cryo_device_wait();
+  if (h->dev) cryo_device_wait();
   const double t0 = MPI_Wtime();
   /* x: owned rows only; y: whole rows with their x halo */
   const halo_dir x[2] = {{node, g->west, b->nx + node, g->east}, {b->nx - 1, g->east, -1, g->west}};
