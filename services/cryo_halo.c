@@ -16,7 +16,12 @@
  *
  * A halo made without a device layer fills host arrays (the exchange layer's
  * forcing buffers): the same lines, packed and unpacked on the host straight
- * into the buffers MPI takes. */
+ * into the buffers MPI takes.
+ *
+ * At a domain edge that does not wrap the halo is left alone, unless the halo
+ * clamps (cryo_halo_set_clamp): then, after each axis, the halo line there
+ * takes the nearest owned line, copied on this rank as a periodic wrap onto
+ * itself is, so the y exchange carries clamped x halos and the corners follow. */
 #define _GNU_SOURCE /* RTLD_DEFAULT */
 #include "config.h"
 
@@ -40,6 +45,7 @@ struct cryo_halo {
   double *send_h, *send_d; /* host and device addresses of the send buffer */
   double *recv_h, *recv_d;
   int device_buffers; /* 1: MPI gets send_d / recv_d */
+  int clamp;          /* 1: the halo at a closed domain edge repeats the nearest owned line */
   char path[CRYO_HALO_PATH_LEN];
   double seconds;       /* in cryo_halo_exchange, after the wait for queued kernels */
   long exchanges;       /* cryo_halo_exchange calls */
@@ -148,6 +154,10 @@ int cryo_halo_choose(const char *setting, const char *source, int gpu, const cha
   return CRYO_OK;
 }
 
+void cryo_halo_set_clamp(cryo_halo *h, int clamp) {
+  h->clamp = clamp;
+}
+
 void cryo_halo_set_path(cryo_halo *h, int device_buffers, const char *why) {
   h->device_buffers = device_buffers;
   snprintf(h->path, sizeof h->path, "%s", why);
@@ -246,6 +256,12 @@ static int exchange_axis(cryo_halo *h, const cryo_block *b, cryo_location loc, i
   for (int d = 0; d < 2; ++d)
     if (receiving[d])
       copy_line(h, b, loc, axis, dir[d].recv_index, first, count, nlev, q, h->recv_d + d * n, 1);
+  for (int d = 0; d < 2 && h->clamp; ++d)
+    if (dir[d].from == MPI_PROC_NULL) {
+      const int owned = dir[d].recv_index < 0 ? 0 : dir[d].recv_index - 1;
+      copy_line(h, b, loc, axis, owned, first, count, nlev, q, h->send_d + d * n, 0);
+      copy_line(h, b, loc, axis, dir[d].recv_index, first, count, nlev, q, h->send_d + d * n, 1);
+    }
   return CRYO_OK;
 }
 
@@ -265,7 +281,7 @@ int cryo_halo_exchange_block(cryo_halo *h, const cryo_block *b, cryo_location lo
              nlev);
   const int lonely = g->west == MPI_PROC_NULL && g->east == MPI_PROC_NULL &&
                      g->south == MPI_PROC_NULL && g->north == MPI_PROC_NULL;
-  if (lonely) return CRYO_OK;
+  if (lonely && !h->clamp) return CRYO_OK;
   /* the pack and unpack kernels are synchronous; queued kernels write the
    * fields they copy */
   if (h->dev) cryo_device_wait();
