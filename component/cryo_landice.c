@@ -335,8 +335,8 @@ static int landice_create(cryo_component *c) {
     for (int f = 0; f < CRYO_NFIELD; ++f)
       xc.oasis_names[f] = c->cfg.coupling.names[f];
     xc.oasis_grid_name = c->cfg.coupling.grid_name;
-    CRYO_CALL(cryo_exchange_create(&c->exchange, forcing, CRYO_MODEL_LANDICE, &c->grid.block,
-                                   c->comm, &xc, &c->err));
+    CRYO_CALL(
+        cryo_exchange_create(&c->exchange, forcing, CRYO_MODEL_LANDICE, &c->grid, &xc, &c->err));
   }
   return CRYO_OK;
 }

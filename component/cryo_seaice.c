@@ -233,8 +233,8 @@ static int seaice_create(cryo_component *c) {
       xc.cell_area = area;
       xc.mask = c->fields[cryo_field_find(c, "mask")].host;
     }
-    int status = cryo_exchange_create(&c->exchange, forcing, CRYO_MODEL_SEAICE, &c->grid.block,
-                                      c->comm, &xc, &c->err);
+    int status =
+        cryo_exchange_create(&c->exchange, forcing, CRYO_MODEL_SEAICE, &c->grid, &xc, &c->err);
     free(area);
     CRYO_CALL(status);
   }

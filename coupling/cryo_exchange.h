@@ -12,19 +12,19 @@
  *
  * Life cycle, on every rank of `comm`, all ranks making the same calls in the
  * same order (host and oasis providers communicate inside get):
- *   cryo_exchange_create(&x, "netcdf", CRYO_MODEL_SEAICE, &block, comm, &cfg, err);
+ *   cryo_exchange_create(&x, "netcdf", CRYO_MODEL_SEAICE, &grid, &cfg, err);
  *   each coupling step: cryo_exchange_get(x, t, CRYO_F_UWIND, buf, err); ...
  *                       cryo_exchange_put(x, t, CRYO_F_UICE, buf, err); ...
  *   cryo_exchange_destroy(&x);
  *
  * Buffers of get and put are laid out like the component's cell arrays
- * (base/cryo_block.h): CRYO_NCELL(block) doubles indexed by CRYO_CELL.
- * get fills this rank's owned cells and the one-cell halo ring around them; the
- * ring holds the neighbouring ranks' values, wrapped where the block is
- * periodic and clamped at the global domain edge otherwise (the ring cell
- * outside the domain repeats the nearest domain cell), so the caller can
- * average cells to nodes without a halo exchange. put reads the owned cells
- * only.
+ * (base/cryo_block.h): CRYO_NCELL(block) doubles indexed by CRYO_CELL, block
+ * being this rank's block of the grid. get fills this rank's owned cells and
+ * the one-cell halo ring around them; the ring holds the neighbouring ranks'
+ * values, wrapped where the block is periodic and clamped at the global domain
+ * edge otherwise (the ring cell outside the domain repeats the nearest domain
+ * cell), so the caller can average cells to nodes without a halo exchange. put
+ * reads the owned cells only.
  *
  * Times are seconds since the start of the run. Errors return a CRYO_ERR_*
  * class and fill `err` with a message that names the file, variable and value.
@@ -39,6 +39,7 @@
 #include "cryo_error.h"
 #include "cryo_block.h"
 #include "cryo_fields.h"
+#include "cryo_grid.h"
 
 /* Find a field by its short name ("uwind") or its CF standard name
  * ("sea_ice_thickness"). *field: its cryo_field_id. CRYO_ERR_UNKNOWN if none. */
@@ -73,14 +74,15 @@ typedef struct cryo_exchange_config {
 
 typedef struct cryo_exchange cryo_exchange;
 
-/* Create the exchange for `model` on this rank's `block` through `provider`
- * ("netcdf", "host" or "oasis"). Collective over comm. On failure *x is NULL.
+/* Create the exchange for `model` on this rank's block of `grid` through
+ * `provider` ("netcdf", "host" or "oasis"). Collective over grid->comm. The
+ * exchange keeps a copy of the block and the neighbours, not the pointer. On
+ * failure *x is NULL.
  * CRYO_ERR_RANGE for an unknown provider; CRYO_ERR_UNSUPPORTED for "oasis" in a
  * build without --with-oasis; the netcdf provider checks the whole file header
  * here (see exchange_netcdf.c for its error classes). */
 int cryo_exchange_create(cryo_exchange **x, const char *provider, cryo_model_kind model,
-                         const cryo_block *block, MPI_Comm comm, const cryo_exchange_config *cfg,
-                         cryo_err *err);
+                         const cryo_grid *grid, const cryo_exchange_config *cfg, cryo_err *err);
 
 /* Fill buf (CRYO_NCELL(block) doubles, CRYO_CELL layout) with IN field `field`
  * of this exchange's model at `time` (s since the run start): owned cells and
@@ -126,28 +128,23 @@ typedef struct cryo_exchange_ops {
   void (*destroy)(cryo_exchange *x);
 } cryo_exchange_ops;
 
-typedef struct cryo_exchange_ring cryo_exchange_ring;
-
 struct cryo_exchange {
   const cryo_exchange_ops *ops;
   cryo_model_kind model;
-  cryo_block block;
-  MPI_Comm comm;            /* duplicate of the caller's communicator */
-  cryo_exchange_ring *ring; /* halo-ring exchange plan, made on first use */
-  void *impl;               /* the provider's own state */
+  /* the caller's block and neighbours on a duplicate of its communicator,
+   * which the exchange owns; the split tables (i_start, j_start) stay with the
+   * caller's grid and are NULL here */
+  cryo_grid grid;
+  /* halo of host arrays, clamped at the domain edge: providers whose source
+   * gives owned cells only (host, oasis) fill the ring of get's buffer with
+   * cryo_halo_exchange(halo, CRYO_AT_CELL, 1, 1, &buf, err), collectively */
+  cryo_halo *halo;
+  void *impl; /* the provider's own state */
 };
 
-/* Provider constructors: set x->ops and x->impl (x->block, model, comm are set). */
+/* Provider constructors: set x->ops and x->impl (x->grid and model are set). */
 int cryo_exchange_netcdf_create(cryo_exchange *x, const cryo_exchange_config *cfg, cryo_err *err);
 int cryo_exchange_host_create(cryo_exchange *x, const cryo_exchange_config *cfg, cryo_err *err);
 int cryo_exchange_oasis_create(cryo_exchange *x, const cryo_exchange_config *cfg, cryo_err *err);
-
-/* Fill the halo ring of buf (CRYO_CELL layout, owned cells already set) from
- * the ranks that own those cells, wrapped or clamped at the domain edge as the
- * block says. Collective over x->comm. For providers whose source gives owned
- * cells only (host, oasis). */
-int cryo_exchange_fill_ring(cryo_exchange *x, double *buf, cryo_err *err);
-/* Release a ring plan (exchange_ring.c); NULL is allowed. */
-void cryo_exchange_ring_destroy(cryo_exchange_ring *r);
 
 #endif

@@ -1,7 +1,8 @@
 /* The parts of the exchange layer that every provider shares
  * (docs/design.md, Coupling): provider selection (the table of coupling
- * fields is base/cryo_fields.c) and argument checks. The halo-ring fill for
- * providers that only know this rank's owned cells is in exchange_ring.c. */
+ * fields is base/cryo_fields.c), argument checks, and the halo that fills the
+ * ring of get's buffer for providers that only know this rank's owned cells
+ * (the services' halo exchange on host arrays, clamped at the domain edge). */
 #ifdef HAVE_CONFIG_H
 #include "config.h" /* CRYO_HAVE_OASIS */
 #endif
@@ -60,14 +61,13 @@ static int check_block(const cryo_block *b, cryo_err *err) {
 }
 
 int cryo_exchange_create(cryo_exchange **x, const char *provider, cryo_model_kind model,
-                         const cryo_block *block, MPI_Comm comm, const cryo_exchange_config *cfg,
-                         cryo_err *err) {
-  CRYO_CHECK(x && provider && block && cfg, err, CRYO_ERR_ARG,
+                         const cryo_grid *grid, const cryo_exchange_config *cfg, cryo_err *err) {
+  CRYO_CHECK(x && provider && grid && cfg, err, CRYO_ERR_ARG,
              "cryo_exchange_create: NULL argument");
   *x = NULL;
   CRYO_CHECK(model == CRYO_MODEL_SEAICE || model == CRYO_MODEL_LANDICE, err, CRYO_ERR_ARG,
              "cryo_exchange_create: model %d is neither sea ice nor land ice", (int)model);
-  CRYO_CALL(check_block(block, err));
+  CRYO_CALL(check_block(&grid->block, err));
   int p = -1;
   for (int k = 0; k < (int)(sizeof providers / sizeof providers[0]); ++k)
     if (strcmp(provider, providers[k].name) == 0) p = k;
@@ -77,13 +77,19 @@ int cryo_exchange_create(cryo_exchange **x, const char *provider, cryo_model_kin
   cryo_exchange *e = calloc(1, sizeof *e);
   CRYO_CHECK(e, err, CRYO_ERR_MEMORY, "exchange: out of memory");
   e->model = model;
-  e->block = *block;
-  int mpi_status = cryo_mpi_check(MPI_Comm_dup(comm, &e->comm), "exchange: MPI_Comm_dup", err);
+  e->grid = *grid;
+  e->grid.i_start = e->grid.j_start = NULL;
+  int mpi_status =
+      cryo_mpi_check(MPI_Comm_dup(grid->comm, &e->grid.comm), "exchange: MPI_Comm_dup", err);
   if (mpi_status != CRYO_OK) {
     free(e);
     return mpi_status;
   }
-  int status = providers[p].create(e, cfg, err);
+  int status = cryo_halo_create(&e->halo, &e->grid, NULL, 1, err);
+  if (status == CRYO_OK) {
+    cryo_halo_set_clamp(e->halo, 1);
+    status = providers[p].create(e, cfg, err);
+  }
   if (status != CRYO_OK) {
     cryo_exchange_destroy(&e);
     return status;
@@ -121,10 +127,10 @@ static int check_host_call(const cryo_exchange *x, int field, cryo_field_dir dir
   CRYO_CHECK(x->ops->set_field && x->ops->get_field, err, CRYO_ERR_STATE,
              "%s works with forcing = 'host' only (this run uses '%s')", what, x->ops->name);
   CRYO_CALL(check_field(x, field, dir, what, err));
-  long want = (long)x->block.nx * x->block.ny;
+  long want = (long)x->grid.block.nx * x->grid.block.ny;
   CRYO_CHECK(n == want, err, CRYO_ERR_ARG,
              "%s: field '%s' has %ld values on this rank (%d x %d cells), not %ld", what,
-             cryo_exchange_fields[field].name, want, x->block.nx, x->block.ny, n);
+             cryo_exchange_fields[field].name, want, x->grid.block.nx, x->grid.block.ny, n);
   return CRYO_OK;
 }
 
@@ -149,8 +155,8 @@ void cryo_exchange_destroy(cryo_exchange **x) {
   if (!x || !*x) return;
   cryo_exchange *e = *x;
   if (e->ops && e->ops->destroy) e->ops->destroy(e);
-  cryo_exchange_ring_destroy(e->ring);
-  if (e->comm != MPI_COMM_NULL) MPI_Comm_free(&e->comm);
+  cryo_halo_destroy(&e->halo);
+  if (e->grid.comm != MPI_COMM_NULL) MPI_Comm_free(&e->grid.comm);
   free(e);
   *x = NULL;
 }

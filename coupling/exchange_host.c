@@ -18,7 +18,7 @@ static host_impl *impl_of(cryo_exchange *x) {
 }
 
 static int store(cryo_exchange *x, int field, double **dst, cryo_err *err) {
-  size_t n = (size_t)x->block.nx * x->block.ny;
+  size_t n = (size_t)x->grid.block.nx * x->grid.block.ny;
   if (!*dst) *dst = malloc(sizeof(double) * n);
   CRYO_CHECK(*dst, err, CRYO_ERR_MEMORY, "host exchange: out of memory for field '%s'",
              cryo_exchange_fields[field].name);
@@ -27,24 +27,24 @@ static int store(cryo_exchange *x, int field, double **dst, cryo_err *err) {
 
 static int host_get(cryo_exchange *x, double time, int field, double *buf, cryo_err *err) {
   (void)time;
-  const cryo_block *b = &x->block;
+  const cryo_block *b = &x->grid.block;
   const double *v = impl_of(x)->vals[field];
   /* Every rank must take part in the ring fill, so agree on the outcome first. */
   int have = v != NULL, all = 0;
-  CRYO_MPI(MPI_Allreduce(&have, &all, 1, MPI_INT, MPI_MIN, x->comm), "host exchange: MPI_Allreduce",
-           err);
+  CRYO_MPI(MPI_Allreduce(&have, &all, 1, MPI_INT, MPI_MIN, x->grid.comm),
+           "host exchange: MPI_Allreduce", err);
   CRYO_CHECK(all, err, CRYO_ERR_MISSING,
              "forcing = 'host': field '%s' (%s) was never set with cryo_set_field%s",
              cryo_exchange_fields[field].name, cryo_exchange_fields[field].long_name,
              have ? " on some other rank" : "");
   for (int j = 0; j < b->ny; ++j)
     memcpy(buf + CRYO_CELL(b, 0, j), v + (size_t)j * b->nx, sizeof(double) * b->nx);
-  return cryo_exchange_fill_ring(x, buf, err);
+  return cryo_halo_exchange(x->halo, CRYO_AT_CELL, 1, 1, &buf, err);
 }
 
 static int host_put(cryo_exchange *x, double time, int field, const double *buf, cryo_err *err) {
   (void)time;
-  const cryo_block *b = &x->block;
+  const cryo_block *b = &x->grid.block;
   double **v = &impl_of(x)->vals[field];
   CRYO_CALL(store(x, field, v, err));
   for (int j = 0; j < b->ny; ++j)
@@ -55,7 +55,7 @@ static int host_put(cryo_exchange *x, double time, int field, const double *buf,
 static int host_set_field(cryo_exchange *x, int field, const double *values, cryo_err *err) {
   double **v = &impl_of(x)->vals[field];
   CRYO_CALL(store(x, field, v, err));
-  memcpy(*v, values, sizeof(double) * (size_t)x->block.nx * x->block.ny);
+  memcpy(*v, values, sizeof(double) * (size_t)x->grid.block.nx * x->grid.block.ny);
   return CRYO_OK;
 }
 
@@ -65,7 +65,7 @@ static int host_get_field(cryo_exchange *x, int field, double *values, cryo_err 
              "cryo_get_field: field '%s' has no values yet (the component puts it at the end "
              "of each cryo_run)",
              cryo_exchange_fields[field].name);
-  memcpy(values, v, sizeof(double) * (size_t)x->block.nx * x->block.ny);
+  memcpy(values, v, sizeof(double) * (size_t)x->grid.block.nx * x->grid.block.ny);
   return CRYO_OK;
 }
 

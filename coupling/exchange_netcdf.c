@@ -325,7 +325,7 @@ static void make_segments(int g0, int n_local, int n_global, int periodic, seg_l
 /* Read record rec of field f into dst (CRYO_CELL layout, ring included). */
 static int read_record(cryo_exchange *x, int f, int rec, double *dst, cryo_err *err) {
   nc_impl *p = impl_of(x);
-  const cryo_block *b = &x->block;
+  const cryo_block *b = &x->grid.block;
   const nc_field *fd = &p->f[f];
   const char *var = p->names[f];
   for (int ky = 0; ky < p->sy.n; ++ky)
@@ -407,7 +407,7 @@ static int nc_get(cryo_exchange *x, double time, int field, double *buf, cryo_er
     }
     k = lo;
   }
-  long ncell = CRYO_NCELL(&x->block);
+  long ncell = CRYO_NCELL(&x->grid.block);
   if (nt == 1) {
     nc_field *fd = &p->f[field];
     if (fd->rec[0] != 0) {
@@ -481,7 +481,7 @@ int cryo_exchange_netcdf_create(cryo_exchange *x, const cryo_exchange_config *cf
   p->ncid = -1;
   x->impl = p;
   x->ops = &netcdf_ops;
-  const cryo_block *b = &x->block;
+  const cryo_block *b = &x->grid.block;
   p->path = strdup(cfg->forcing_file);
   p->tmp = malloc(sizeof(double) * (size_t)CRYO_NCELL(b));
   CRYO_CHECK(p->path && p->tmp, err, CRYO_ERR_MEMORY, "netcdf exchange: out of memory");

@@ -99,7 +99,7 @@ static int to_date(double time, const char *what, const char *name, int *date, c
 
 static int oasis_get(cryo_exchange *x, double time, int field, double *buf, cryo_err *err) {
   oasis_impl *o = impl_of(x);
-  const cryo_block *b = &x->block;
+  const cryo_block *b = &x->grid.block;
   const char *name = o->names[field];
   int date, kinfo;
   CRYO_CALL(to_date(time, "get", name, &date, err));
@@ -115,7 +115,7 @@ static int oasis_get(cryo_exchange *x, double time, int field, double *buf, cryo
   o->step_date = date;
   for (int j = 0; j < b->ny; ++j)
     memcpy(buf + CRYO_CELL(b, 0, j), o->owned + (size_t)j * b->nx, sizeof(double) * b->nx);
-  CRYO_CALL(cryo_exchange_fill_ring(x, buf, err));
+  CRYO_CALL(cryo_halo_exchange(x->halo, CRYO_AT_CELL, 1, 1, &buf, err));
   /* A partner's NaN would spread through the dynamics; found by the rank that
    * holds it (the caller agrees on the status across ranks). */
   for (int j = 0; j < b->ny; ++j)
@@ -130,7 +130,7 @@ static int oasis_get(cryo_exchange *x, double time, int field, double *buf, cryo
 
 static int oasis_put(cryo_exchange *x, double time, int field, const double *buf, cryo_err *err) {
   oasis_impl *o = impl_of(x);
-  const cryo_block *b = &x->block;
+  const cryo_block *b = &x->grid.block;
   const char *name = o->names[field];
   int end_date, kinfo;
   CRYO_CALL(to_date(time, "put", name, &end_date, err));
@@ -177,7 +177,7 @@ static int check_comm(cryo_exchange *x, const char *want_name, cryo_err *err) {
              "coupled run as '%s'",
              want_name, name);
   int cmp;
-  CRYO_MPI(MPI_Comm_compare(x->comm, local, &cmp), "forcing = 'oasis': MPI_Comm_compare", err);
+  CRYO_MPI(MPI_Comm_compare(x->grid.comm, local, &cmp), "forcing = 'oasis': MPI_Comm_compare", err);
   CRYO_CHECK(cmp == MPI_IDENT || cmp == MPI_CONGRUENT, err, CRYO_ERR_ARG,
              "forcing = 'oasis': cryo_init got a communicator other than the local one OASIS "
              "returned to cryo_coupler_init('%s', &comm); pass that comm to cryo_init",
@@ -194,7 +194,7 @@ static int defined;
  * while it waits for them in cryo_init. The failed ranks keep their message. */
 static int agree(cryo_exchange *x, int status, const char *before, cryo_err *err) {
   int failed = status != CRYO_OK, any = 0;
-  CRYO_MPI(MPI_Allreduce(&failed, &any, 1, MPI_INT, MPI_MAX, x->comm),
+  CRYO_MPI(MPI_Allreduce(&failed, &any, 1, MPI_INT, MPI_MAX, x->grid.comm),
            "forcing = 'oasis': MPI_Allreduce (ranks' status)", err);
   if (failed) return status;
   CRYO_CHECK(!any, err, CRYO_ERR_COUPLING,
@@ -209,7 +209,7 @@ static int set_names(cryo_exchange *x, const cryo_exchange_config *cfg, cryo_err
   CRYO_CHECK(o, err, CRYO_ERR_MEMORY, "oasis exchange: out of memory");
   x->impl = o;
   x->ops = &oasis_ops;
-  const cryo_block *b = &x->block;
+  const cryo_block *b = &x->grid.block;
   o->owned = malloc(sizeof(double) * (size_t)b->nx * b->ny);
   CRYO_CHECK(o->owned, err, CRYO_ERR_MEMORY, "oasis exchange: out of memory for %d x %d cells",
              b->nx, b->ny);
@@ -321,13 +321,13 @@ static int write_file_grid(const char *grid, const cryo_block *b, int size, cons
 }
 
 /* The cells of a grid file gathered to rank 0 and described to OASIS
- * (collective over x->comm). */
+ * (collective over x->grid.comm). */
 static int describe_file_grid(cryo_exchange *x, const cryo_exchange_config *cfg, const char *grid,
                               cryo_err *err) {
-  const cryo_block *b = &x->block;
+  const cryo_block *b = &x->grid.block;
   int size, rank;
-  CRYO_MPI(MPI_Comm_size(x->comm, &size), "forcing = 'oasis': MPI_Comm_size", err);
-  CRYO_MPI(MPI_Comm_rank(x->comm, &rank), "forcing = 'oasis': MPI_Comm_rank", err);
+  CRYO_MPI(MPI_Comm_size(x->grid.comm, &size), "forcing = 'oasis': MPI_Comm_size", err);
+  CRYO_MPI(MPI_Comm_rank(x->grid.comm, &rank), "forcing = 'oasis': MPI_Comm_rank", err);
   const long nown = (long)b->nx * b->ny;
   int status = CRYO_OK;
   if ((long)b->nx_global * b->ny_global > INT_MAX / CELL_NVAL)
@@ -347,7 +347,7 @@ static int describe_file_grid(cryo_exchange *x, const cryo_exchange_config *cfg,
   if (status == CRYO_OK) {
     const int box[4] = {b->i0, b->j0, b->nx, b->ny};
     int *counts = boxes ? boxes + 4 * size : NULL, *displs = boxes ? boxes + 5 * size : NULL;
-    status = cryo_mpi_check(MPI_Gather(box, 4, MPI_INT, boxes, 4, MPI_INT, 0, x->comm),
+    status = cryo_mpi_check(MPI_Gather(box, 4, MPI_INT, boxes, 4, MPI_INT, 0, x->grid.comm),
                             "forcing = 'oasis': MPI_Gather (grid boxes)", err);
     if (status == CRYO_OK && rank == 0)
       for (int r = 0, at = 0; r < size; at += counts[r], ++r) {
@@ -356,7 +356,7 @@ static int describe_file_grid(cryo_exchange *x, const cryo_exchange_config *cfg,
       }
     if (status == CRYO_OK)
       status = cryo_mpi_check(MPI_Gatherv(mine, (int)nown * CELL_NVAL, MPI_DOUBLE, all, counts,
-                                          displs, MPI_DOUBLE, 0, x->comm),
+                                          displs, MPI_DOUBLE, 0, x->grid.comm),
                               "forcing = 'oasis': MPI_Gatherv (grid description)", err);
     if (status == CRYO_OK && rank == 0)
       status = write_file_grid(grid, b, size, boxes, displs, all, err);
@@ -370,7 +370,7 @@ static int describe_file_grid(cryo_exchange *x, const cryo_exchange_config *cfg,
 /* Partition, fields and (on rank 0) the grid: everything before enddef. */
 static int define(cryo_exchange *x, const cryo_exchange_config *cfg, cryo_err *err) {
   oasis_impl *o = impl_of(x);
-  const cryo_block *b = &x->block;
+  const cryo_block *b = &x->grid.block;
   int kparal[CRYO_OASIS_BOX_PARAMS], part;
   CRYO_CALL(cryo_oasis_box_kparal(kparal, b->i0, b->j0, b->nx, b->ny, b->nx_global, err));
   CRYO_CALL(cryo_oasis_def_partition(&part, kparal, CRYO_OASIS_BOX_PARAMS,
@@ -381,8 +381,8 @@ static int define(cryo_exchange *x, const cryo_exchange_config *cfg, cryo_err *e
     CRYO_CALL(cryo_oasis_def_var(&o->var[f], o->names[f], part, kinout, err));
   }
   int rank;
-  CRYO_MPI(MPI_Comm_rank(x->comm, &rank), "forcing = 'oasis': MPI_Comm_rank", err);
-  /* x->comm is congruent with OASIS's local communicator (check_comm): its
+  CRYO_MPI(MPI_Comm_rank(x->grid.comm, &rank), "forcing = 'oasis': MPI_Comm_rank", err);
+  /* x->grid.comm is congruent with OASIS's local communicator (check_comm): its
    * rank 0 is the component's root, the one rank the grid API accepts. */
   const char *grid = cfg->oasis_grid_name ? cfg->oasis_grid_name : default_grid_name;
   if (rank == 0 && grid[0] && !cfg->gridfile)

@@ -6,11 +6,8 @@
 void cryo_halo_line_copy(const cryo_block *b, cryo_location loc, int axis, int index, int first,
                          int count, int nlev, double *f0, double *f1, double *f2, double *f3,
                          double *buf, int unpack) {
-  const long row = b->nx + 2 + (loc == CRYO_AT_NODE);
-  /* Point p of the line sits at base + p * step in the field. */
-  const long base =
-      axis == 0 ? (long)(first + 1) * row + (index + 1) : (long)(index + 1) * row + (first + 1);
-  const long step = axis == 0 ? row : 1;
+  const long base = cryo_halo_line_base(b, loc, axis, index, first);
+  const long step = cryo_halo_line_step(b, loc, axis);
   const long n = (long)count * nlev;
   const int nfield = f3 ? 4 : f2 ? 3 : f1 ? 2 : 1;
   CRYO_DEVICE_LOOP((f0, f1, f2, f3, buf))

@@ -38,7 +38,10 @@ void cryo_grid_destroy(cryo_grid *g);
 
 /* Halo exchange of nfield device arrays at loc with nlev values per point.
  * Buffers and packing live in cryo_halo.c; only packed halos cross to the
- * host, and not even those when MPI takes the device buffers. */
+ * host, and not even those when MPI takes the device buffers. A halo created
+ * with dev = NULL exchanges host arrays instead: it packs on the host and
+ * touches no device. The halo at a domain edge that does not wrap is left as
+ * it was, unless cryo_halo_set_clamp says otherwise. */
 typedef struct cryo_halo cryo_halo;
 int cryo_halo_create(cryo_halo **h, const cryo_grid *g, cryo_device *dev, int max_values_per_point,
                      cryo_err *err);
@@ -67,6 +70,10 @@ int cryo_halo_mpi_cuda_aware(char *why, int len);
 int cryo_halo_choose(const char *setting, const char *source, int gpu, const char *device,
                      int cuda_aware, const char *aware_why, int *device_buffers, char *why, int len,
                      cryo_err *err);
+/* clamp = 1: at a domain edge that does not wrap, each exchange fills the
+ * halo with the nearest owned line (cells and nodes alike, corners included),
+ * as forcing received on owned cells needs; 0 (a new halo): leaves it. */
+void cryo_halo_set_clamp(cryo_halo *h, int clamp);
 /* Use the path chosen (device_buffers as from cryo_halo_choose; why is kept
  * for cryo_halo_path). */
 void cryo_halo_set_path(cryo_halo *h, int device_buffers, const char *why);

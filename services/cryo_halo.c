@@ -12,7 +12,16 @@
  * copies, one update each way per axis. Either way nothing else crosses
  * between host and device. The buffers' device addresses come from the device
  * layer (acc_deviceptr, what `acc host_data use_device` gives): this file
- * holds no OpenACC directive. */
+ * holds no OpenACC directive.
+ *
+ * A halo made without a device layer fills host arrays (the exchange layer's
+ * forcing buffers): the same lines, packed and unpacked on the host straight
+ * into the buffers MPI takes.
+ *
+ * At a domain edge that does not wrap the halo is left alone, unless the halo
+ * clamps (cryo_halo_set_clamp): then, after each axis, the halo line there
+ * takes the nearest owned line, copied on this rank as a periodic wrap onto
+ * itself is, so the y exchange carries clamped x halos and the corners follow. */
 #define _GNU_SOURCE /* RTLD_DEFAULT */
 #include "config.h"
 
@@ -31,16 +40,30 @@
 
 struct cryo_halo {
   const cryo_grid *grid;
-  cryo_device *dev;
+  cryo_device *dev;        /* NULL: the fields are host arrays */
   long capacity;           /* values per line; each buffer holds two lines */
   double *send_h, *send_d; /* host and device addresses of the send buffer */
   double *recv_h, *recv_d;
   int device_buffers; /* 1: MPI gets send_d / recv_d */
+  int clamp;          /* 1: the halo at a closed domain edge repeats the nearest owned line */
   char path[CRYO_HALO_PATH_LEN];
   double seconds;       /* in cryo_halo_exchange, after the wait for queued kernels */
   long exchanges;       /* cryo_halo_exchange calls */
   long long bytes_sent; /* through MPI */
 };
+
+/* Buffers of a halo of host arrays: one address each, the one MPI takes. */
+static int create_host_buffers(cryo_halo **hp, cryo_halo *h, cryo_err *err) {
+  snprintf(h->path, sizeof h->path, "host arrays, host buffers");
+  h->send_h = h->send_d = calloc((size_t)(2 * h->capacity), sizeof(double));
+  h->recv_h = h->recv_d = calloc((size_t)(2 * h->capacity), sizeof(double));
+  if (!h->send_h || !h->recv_h) {
+    cryo_halo_destroy(&h);
+    return CRYO_ERROR(err, CRYO_ERR_MEMORY, "out of memory for the halo exchange buffers");
+  }
+  *hp = h;
+  return CRYO_OK;
+}
 
 int cryo_halo_create(cryo_halo **hp, const cryo_grid *g, cryo_device *dev, int max_values_per_point,
                      cryo_err *err) {
@@ -50,6 +73,7 @@ int cryo_halo_create(cryo_halo **hp, const cryo_grid *g, cryo_device *dev, int m
   h->dev = dev;
   int longest = (g->block.nx > g->block.ny ? g->block.nx : g->block.ny) + 3;
   h->capacity = (long)longest * max_values_per_point;
+  if (!dev) return create_host_buffers(hp, h, err);
   snprintf(h->path, sizeof h->path, "staged through host buffers");
   int status = cryo_device_alloc(dev, 2 * h->capacity, &h->send_h, &h->send_d, err);
   if (status == CRYO_OK)
@@ -65,8 +89,13 @@ int cryo_halo_create(cryo_halo **hp, const cryo_grid *g, cryo_device *dev, int m
 void cryo_halo_destroy(cryo_halo **hp) {
   cryo_halo *h = *hp;
   if (!h) return;
-  cryo_device_free(h->dev, &h->send_h, 2 * h->capacity);
-  cryo_device_free(h->dev, &h->recv_h, 2 * h->capacity);
+  if (h->dev) {
+    cryo_device_free(h->dev, &h->send_h, 2 * h->capacity);
+    cryo_device_free(h->dev, &h->recv_h, 2 * h->capacity);
+  } else {
+    free(h->send_h);
+    free(h->recv_h);
+  }
   free(h);
   *hp = NULL;
 }
@@ -125,6 +154,10 @@ int cryo_halo_choose(const char *setting, const char *source, int gpu, const cha
   return CRYO_OK;
 }
 
+void cryo_halo_set_clamp(cryo_halo *h, int clamp) {
+  h->clamp = clamp;
+}
+
 void cryo_halo_set_path(cryo_halo *h, int device_buffers, const char *why) {
   h->device_buffers = device_buffers;
   snprintf(h->path, sizeof h->path, "%s", why);
@@ -138,6 +171,30 @@ void cryo_halo_stats(const cryo_halo *h, double *seconds, long *exchanges, long 
   *seconds = h->seconds;
   *exchanges = h->exchanges;
   *bytes_sent = h->bytes_sent;
+}
+
+/* cryo_halo_line_copy (kernels/halo.h) for host arrays: the same points in
+ * the same buffer order, one point's levels at a time. */
+static void copy_line_host(const cryo_block *b, cryo_location loc, int axis, int index, int first,
+                           int count, int nlev, double *const *q, double *buf, int unpack) {
+  const long base = cryo_halo_line_base(b, loc, axis, index, first);
+  const long step = cryo_halo_line_step(b, loc, axis);
+  const size_t bytes = sizeof(double) * (size_t)nlev;
+  for (int f = 0; f < CRYO_HALO_MAX_FIELDS && q[f]; ++f)
+    for (long p = 0; p < count; ++p) {
+      double *field = q[f] + (base + p * step) * nlev, *line = buf + ((long)f * count + p) * nlev;
+      memcpy(unpack ? field : line, unpack ? line : field, bytes);
+    }
+}
+
+static void copy_line(const cryo_halo *h, const cryo_block *b, cryo_location loc, int axis,
+                      int index, int first, int count, int nlev, double *const *q, double *buf,
+                      int unpack) {
+  if (h->dev)
+    cryo_halo_line_copy(b, loc, axis, index, first, count, nlev, q[0], q[1], q[2], q[3], buf,
+                        unpack);
+  else
+    copy_line_host(b, loc, axis, index, first, count, nlev, q, buf, unpack);
 }
 
 /* One direction of an axis: the line at send_index goes to `to`, the line
@@ -169,11 +226,9 @@ static int exchange_axis(cryo_halo *h, const cryo_block *b, cryo_location loc, i
   for (int d = 0; d < 2; ++d) {
     const halo_dir *r = &dir[d];
     if (r->to == g->rank && r->from == g->rank) {
-      /* periodic wrap onto this rank: the line stays on the device */
-      cryo_halo_line_copy(b, loc, axis, r->send_index, first, count, nlev, q[0], q[1], q[2], q[3],
-                          h->send_d + d * n, 0);
-      cryo_halo_line_copy(b, loc, axis, r->recv_index, first, count, nlev, q[0], q[1], q[2], q[3],
-                          h->send_d + d * n, 1);
+      /* periodic wrap onto this rank: the line never reaches MPI */
+      copy_line(h, b, loc, axis, r->send_index, first, count, nlev, q, h->send_d + d * n, 0);
+      copy_line(h, b, loc, axis, r->recv_index, first, count, nlev, q, h->send_d + d * n, 1);
       continue;
     }
     sending[d] = r->to != MPI_PROC_NULL;
@@ -183,12 +238,11 @@ static int exchange_axis(cryo_halo *h, const cryo_block *b, cryo_location loc, i
                                          100 + 2 * axis + d, g->comm, &req[nreq++]),
                                "halo MPI_Irecv", err));
     if (sending[d])
-      cryo_halo_line_copy(b, loc, axis, r->send_index, first, count, nlev, q[0], q[1], q[2], q[3],
-                          h->send_d + d * n, 0);
+      copy_line(h, b, loc, axis, r->send_index, first, count, nlev, q, h->send_d + d * n, 0);
   }
   long offset, values;
   active_range(sending, n, &offset, &values);
-  if (!h->device_buffers) cryo_device_to_host(h->dev, h->send_h, offset, values);
+  if (h->dev && !h->device_buffers) cryo_device_to_host(h->dev, h->send_h, offset, values);
   for (int d = 0; d < 2; ++d)
     if (sending[d]) {
       CRYO_CALL(cryo_mpi_check(MPI_Isend(send + d * n, (int)n, MPI_DOUBLE, dir[d].to,
@@ -198,11 +252,16 @@ static int exchange_axis(cryo_halo *h, const cryo_block *b, cryo_location loc, i
     }
   CRYO_CALL(cryo_mpi_check(MPI_Waitall(nreq, req, MPI_STATUSES_IGNORE), "halo MPI_Waitall", err));
   active_range(receiving, n, &offset, &values);
-  if (!h->device_buffers) cryo_device_to_device(h->dev, h->recv_h, offset, values);
+  if (h->dev && !h->device_buffers) cryo_device_to_device(h->dev, h->recv_h, offset, values);
   for (int d = 0; d < 2; ++d)
     if (receiving[d])
-      cryo_halo_line_copy(b, loc, axis, dir[d].recv_index, first, count, nlev, q[0], q[1], q[2],
-                          q[3], h->recv_d + d * n, 1);
+      copy_line(h, b, loc, axis, dir[d].recv_index, first, count, nlev, q, h->recv_d + d * n, 1);
+  for (int d = 0; d < 2 && h->clamp; ++d)
+    if (dir[d].from == MPI_PROC_NULL) {
+      const int owned = dir[d].recv_index < 0 ? 0 : dir[d].recv_index - 1;
+      copy_line(h, b, loc, axis, owned, first, count, nlev, q, h->send_d + d * n, 0);
+      copy_line(h, b, loc, axis, dir[d].recv_index, first, count, nlev, q, h->send_d + d * n, 1);
+    }
   return CRYO_OK;
 }
 
@@ -222,10 +281,10 @@ int cryo_halo_exchange_block(cryo_halo *h, const cryo_block *b, cryo_location lo
              nlev);
   const int lonely = g->west == MPI_PROC_NULL && g->east == MPI_PROC_NULL &&
                      g->south == MPI_PROC_NULL && g->north == MPI_PROC_NULL;
-  if (lonely) return CRYO_OK;
+  if (lonely && !h->clamp) return CRYO_OK;
   /* the pack and unpack kernels are synchronous; queued kernels write the
    * fields they copy */
-  cryo_device_wait();
+  if (h->dev) cryo_device_wait();
   const double t0 = MPI_Wtime();
   /* x: owned rows only; y: whole rows with their x halo */
   const halo_dir x[2] = {{node, g->west, b->nx + node, g->east}, {b->nx - 1, g->east, -1, g->west}};

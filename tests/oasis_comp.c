@@ -10,40 +10,33 @@ static const int send_field[TOY_NICE] = {
     [TOY_ICE_U] = CRYO_F_UICE,   [TOY_ICE_V] = CRYO_F_VICE,       [TOY_ICE_FRC] = CRYO_F_AICE,
     [TOY_ICE_TCK] = CRYO_F_HICE, [TOY_ICE_TAUX] = CRYO_F_TAUX_IO, [TOY_ICE_TAUY] = CRYO_F_TAUY_IO};
 
-/* This rank's block of a balanced 2-D decomposition of the grid over `size` ranks. */
-static int decompose(int rank, int size, const oasis_comp *c, cryo_block *b, cryo_err *err) {
-  int dims[2] = {0, 0};
-  CRYO_CHECK(MPI_Dims_create(size, 2, dims) == MPI_SUCCESS, err, CRYO_ERR_MPI,
-             "MPI_Dims_create(%d, 2) failed", size);
-  CRYO_CHECK(dims[0] <= c->nx && dims[1] <= c->ny, err, CRYO_ERR_RANGE,
-             "%d x %d ranks do not fit a %d x %d grid", dims[0], dims[1], c->nx, c->ny);
-  int pi = rank % dims[0], pj = rank / dims[0];
-  *b = (cryo_block){.nx_global = c->nx,
-                    .ny_global = c->ny,
-                    .dx = c->dx,
-                    .dy = c->dy,
-                    .periodic_x = c->periodic_x};
-  b->i0 = (int)((long)pi * c->nx / dims[0]);
-  b->nx = (int)((long)(pi + 1) * c->nx / dims[0]) - b->i0;
-  b->j0 = (int)((long)pj * c->ny / dims[1]);
-  b->ny = (int)((long)(pj + 1) * c->ny / dims[1]) - b->j0;
-  return CRYO_OK;
+/* A balanced 2-D decomposition of the grid over the ranks of comm
+ * (MPI_Dims_create), as the component's own grid is. */
+static int decompose(const oasis_comp *c, MPI_Comm comm, cryo_grid *g, cryo_err *err) {
+  int size, dims[2] = {0, 0};
+  CRYO_MPI(MPI_Comm_size(comm, &size), "MPI_Comm_size", err);
+  CRYO_MPI(MPI_Dims_create(size, 2, dims), "MPI_Dims_create", err);
+  return cryo_grid_create(g, comm, c->nx, c->ny, c->dx, c->dy, dims[0], dims[1], c->periodic_x, 0,
+                          err);
 }
 
 /* Couple for the whole run. */
 static int couple(const oasis_comp *c, MPI_Comm comm, void *ctx, cryo_err *err) {
-  int rank, size;
+  int rank;
   MPI_Comm_rank(comm, &rank);
-  MPI_Comm_size(comm, &size);
-  cryo_block b;
-  CRYO_CALL(decompose(rank, size, c, &b, err));
+  cryo_grid g;
+  int status = decompose(c, comm, &g, err);
+  const cryo_block b = g.block;
   cryo_exchange_config cfg = {.oasis_component = "cryody"};
-  cryo_exchange *x;
-  CRYO_CALL(cryo_exchange_create(&x, "oasis", CRYO_MODEL_SEAICE, &b, comm, &cfg, err));
+  cryo_exchange *x = NULL;
+  if (status == CRYO_OK)
+    status = cryo_exchange_create(&x, "oasis", CRYO_MODEL_SEAICE, &g, &cfg, err);
+  cryo_grid_destroy(&g);
+  CRYO_CALL(status);
   double *buf = malloc(sizeof(double) * (size_t)CRYO_NCELL(&b));
   if (!buf) cryo_exchange_destroy(&x);
   CRYO_CHECK(buf, err, CRYO_ERR_MEMORY, "no memory for %ld cells", CRYO_NCELL(&b));
-  int status = CRYO_OK, nsteps = c->run / c->period;
+  const int nsteps = c->run / c->period;
   for (int step = 0; step < nsteps && status == CRYO_OK; step++) {
     double t = (double)step * c->period;
     for (int k = 0; k < TOY_NOCN && status == CRYO_OK; k++) {

@@ -80,12 +80,15 @@ static void test_order_errors(void) {
   CU_ASSERT_PTR_NOT_NULL(strstr(cryo_coupler_last_error(), "has not joined a coupled run"));
 
   /* forcing = 'oasis' in cryo_init without cryo_coupler_init first. */
-  cryo_block b = {.nx = 40, .ny = 30, .nx_global = 40, .ny_global = 30, .dx = 1e4, .dy = 1e4};
+  cryo_grid g;
   cryo_exchange_config cfg = {0};
   cryo_exchange *x = NULL;
   cryo_err err;
   cryo_err_clear(&err);
-  int status = cryo_exchange_create(&x, "oasis", CRYO_MODEL_SEAICE, &b, MPI_COMM_SELF, &cfg, &err);
+  CU_ASSERT_EQUAL_FATAL(cryo_grid_create(&g, MPI_COMM_SELF, 40, 30, 1e4, 1e4, 0, 0, 0, 0, &err),
+                        CRYO_OK);
+  int status = cryo_exchange_create(&x, "oasis", CRYO_MODEL_SEAICE, &g, &cfg, &err);
+  cryo_grid_destroy(&g);
 #ifdef CRYO_HAVE_OASIS
   CU_ASSERT_EQUAL(status, CRYO_ERR_STATE);
   CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "the driver must call cryo_coupler_init(component, "

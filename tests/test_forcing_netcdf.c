@@ -27,9 +27,10 @@
  *   (or a common spelling of them) are CRYO_ERR_FORMAT;
  * - every bad file gives its error class (cryo_status) and a message naming
  *   the file and the variable (or dimension) concerned;
- * - host provider: get returns exactly what was set, ring from the neighbour
- *   ranks; missing fields and wrong sizes are errors; put/get_field round-trip
- *   exactly;
+ * - host provider: get returns exactly what was set, the ring (corners
+ *   included) from the neighbour ranks through the halo exchange, clamped or
+ *   wrapped as above, with each direction closed or periodic; missing fields
+ *   and wrong sizes are errors; put/get_field round-trip exactly;
  * - "oasis" without --with-oasis is CRYO_ERR_UNSUPPORTED naming the flag; with
  *   it, creating the exchange before joining the coupled run is CRYO_ERR_STATE
  *   telling what to call first.
@@ -224,6 +225,22 @@ static cryo_block my_block(void) {
   return block_at(i0, j0, i1 - i0, j1 - j0);
 }
 
+/* Block b as the exchange's grid, without neighbours: enough for the netcdf
+ * provider, which reads the ring from the file itself. The exchange copies
+ * the grid, so one static grid serves every call. */
+static const cryo_grid *alone(const cryo_block *b) {
+  static cryo_grid g;
+  g = (cryo_grid){.block = *b,
+                  .comm = MPI_COMM_WORLD,
+                  .rank = rank,
+                  .size = nrank,
+                  .west = MPI_PROC_NULL,
+                  .east = MPI_PROC_NULL,
+                  .south = MPI_PROC_NULL,
+                  .north = MPI_PROC_NULL};
+  return &g;
+}
+
 static cryo_exchange *open_nc(const char *path, const cryo_block *b, const char *const *names,
                               int *status, cryo_err *err) {
   cryo_exchange_config cfg = {.forcing_file = path, .start_date = START};
@@ -232,19 +249,20 @@ static cryo_exchange *open_nc(const char *path, const cryo_block *b, const char 
       cfg.var_names[f] = names[f];
   cryo_exchange *x = NULL;
   cryo_err_clear(err);
-  *status = cryo_exchange_create(&x, "netcdf", CRYO_MODEL_SEAICE, b, MPI_COMM_WORLD, &cfg, err);
+  *status = cryo_exchange_create(&x, "netcdf", CRYO_MODEL_SEAICE, alone(b), &cfg, err);
   return x;
 }
 
 /* Number of cells of buf (ring included) that differ from the expected
  * (1-w) rec k + w rec k+1 by more than tol; the source cell of a ring cell
- * is clamped (or wrapped along x when periodic_x). */
+ * is clamped, or wrapped along a periodic direction. */
 static int count_bad(const cryo_block *b, const double *buf, int q, int k, double w, double tol) {
   int bad = 0;
   for (int j = -1; j <= b->ny; ++j)
     for (int i = -1; i <= b->nx; ++i) {
-      int gi = b->i0 + i, gj = clampi(b->j0 + j, NYG);
+      int gi = b->i0 + i, gj = b->j0 + j;
       gi = b->periodic_x ? (gi + NXG) % NXG : clampi(gi, NXG);
+      gj = b->periodic_y ? (gj + NYG) % NYG : clampi(gj, NYG);
       double want = w == 0.0 ? value(q, k, gj, gi)
                              : (1.0 - w) * value(q, k, gj, gi) + w * value(q, k + 1, gj, gi);
       double got = buf[CRYO_CELL(b, i, j)];
@@ -378,15 +396,13 @@ static void test_time_units_and_calendars(void) {
   cryo_err err;
   double *buf = malloc(sizeof(double) * (size_t)CRYO_NCELL(&b));
   CU_ASSERT_EQUAL_FATAL(
-      cryo_exchange_create(&x, "netcdf", CRYO_MODEL_SEAICE, &b, MPI_COMM_WORLD, &cfg, &err),
-      CRYO_OK);
+      cryo_exchange_create(&x, "netcdf", CRYO_MODEL_SEAICE, alone(&b), &cfg, &err), CRYO_OK);
   CU_ASSERT_EQUAL(cryo_exchange_get(x, 0.0, CRYO_F_UOCEAN, buf, &err), CRYO_OK);
   CU_ASSERT_EQUAL(count_bad(&b, buf, 2, 2, 0.0, 0.0), 0);
   cryo_exchange_destroy(&x);
   cfg.forcing_file = write_file("days_noleap.nc", &n);
   CU_ASSERT_EQUAL_FATAL(
-      cryo_exchange_create(&x, "netcdf", CRYO_MODEL_SEAICE, &b, MPI_COMM_WORLD, &cfg, &err),
-      CRYO_OK);
+      cryo_exchange_create(&x, "netcdf", CRYO_MODEL_SEAICE, alone(&b), &cfg, &err), CRYO_OK);
   CU_ASSERT_EQUAL(cryo_exchange_get(x, 0.0, CRYO_F_UOCEAN, buf, &err), CRYO_OK);
   CU_ASSERT_EQUAL(count_bad(&b, buf, 2, 1, 0.0, 0.0), 0);
   /* 12 h after the start: halfway between records 1 and 2 */
@@ -406,8 +422,7 @@ static void test_time_units_and_calendars(void) {
     cfg.forcing_file = write_file("days_1500.nc", &o1500);
     cfg.start_date = "1500-03-01 00:00:00";
     CU_ASSERT_EQUAL_FATAL(
-        cryo_exchange_create(&x, "netcdf", CRYO_MODEL_SEAICE, &b, MPI_COMM_WORLD, &cfg, &err),
-        CRYO_OK);
+        cryo_exchange_create(&x, "netcdf", CRYO_MODEL_SEAICE, alone(&b), &cfg, &err), CRYO_OK);
     CU_ASSERT_EQUAL(cryo_exchange_get(x, 0.0, CRYO_F_UOCEAN, buf, &err), CRYO_OK);
     CU_ASSERT_EQUAL(count_bad(&b, buf, 2, 1, 0.0, 0.0), 0);
     cryo_exchange_destroy(&x);
@@ -415,9 +430,8 @@ static void test_time_units_and_calendars(void) {
   cfg.forcing_file = write_file("days_noleap.nc", &n);
   /* a start date that does not exist in noleap is an argument error */
   cfg.start_date = "2000-02-29 00:00:00";
-  CU_ASSERT_EQUAL(
-      cryo_exchange_create(&x, "netcdf", CRYO_MODEL_SEAICE, &b, MPI_COMM_WORLD, &cfg, &err),
-      CRYO_ERR_ARG);
+  CU_ASSERT_EQUAL(cryo_exchange_create(&x, "netcdf", CRYO_MODEL_SEAICE, alone(&b), &cfg, &err),
+                  CRYO_ERR_ARG);
   CU_ASSERT_PTR_NULL(x);
   free(buf);
 }
@@ -492,9 +506,8 @@ static void test_bad_headers(void) {
   cryo_exchange *x = NULL;
   cryo_err err;
   cryo_exchange_config cfg = {.start_date = START};
-  CU_ASSERT_EQUAL(
-      cryo_exchange_create(&x, "netcdf", CRYO_MODEL_SEAICE, &b, MPI_COMM_WORLD, &cfg, &err),
-      CRYO_ERR_MISSING);
+  CU_ASSERT_EQUAL(cryo_exchange_create(&x, "netcdf", CRYO_MODEL_SEAICE, alone(&b), &cfg, &err),
+                  CRYO_ERR_MISSING);
   CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "forcing_file"));
 }
 
@@ -609,8 +622,7 @@ static void test_landice_fields(void) {
   cryo_exchange *x = NULL;
   cryo_err err;
   CU_ASSERT_EQUAL_FATAL(
-      cryo_exchange_create(&x, "netcdf", CRYO_MODEL_LANDICE, &b, MPI_COMM_WORLD, &cfg, &err),
-      CRYO_OK);
+      cryo_exchange_create(&x, "netcdf", CRYO_MODEL_LANDICE, alone(&b), &cfg, &err), CRYO_OK);
   double *buf = malloc(sizeof(double) * (size_t)CRYO_NCELL(&b));
   for (int q = 0; q < 2; ++q) {
     CU_ASSERT_EQUAL(cryo_exchange_get(x, 3 * DT, land_in[q], buf, &err), CRYO_OK);
@@ -621,9 +633,8 @@ static void test_landice_fields(void) {
   free(buf);
   file_opts sea = {0};
   cfg.forcing_file = write_file("good.nc", &sea);
-  CU_ASSERT_EQUAL(
-      cryo_exchange_create(&x, "netcdf", CRYO_MODEL_LANDICE, &b, MPI_COMM_WORLD, &cfg, &err),
-      CRYO_ERR_MISSING);
+  CU_ASSERT_EQUAL(cryo_exchange_create(&x, "netcdf", CRYO_MODEL_LANDICE, alone(&b), &cfg, &err),
+                  CRYO_ERR_MISSING);
   CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "'smb'"));
 }
 
@@ -661,17 +672,25 @@ static void test_name_override(void) {
   free(buf);
 }
 
-/* Host provider on this rank's block; periodic along x in the second pass. */
+/* Host provider on this rank's block of the component's decomposition
+ * (cryo_grid_create), each direction closed or periodic: the ring, corners
+ * included, comes from the neighbours and the domain edge, none of it from
+ * what the buffer held (NaN before every get). */
 static void test_host_provider(void) {
-  for (int periodic = 0; periodic < 2; ++periodic) {
-    cryo_block b = my_block();
-    b.periodic_x = periodic;
+  int dims[2] = {0, 0};
+  MPI_Dims_create(nrank, 2, dims);
+  for (int periodic = 0; periodic < 4; ++periodic) {
+    cryo_grid g;
+    cryo_err err;
+    CU_ASSERT_EQUAL_FATAL(cryo_grid_create(&g, MPI_COMM_WORLD, NXG, NYG, 1000.0, 1000.0, dims[0],
+                                           dims[1], periodic & 1, periodic >> 1, &err),
+                          CRYO_OK);
+    const cryo_block b = g.block;
     cryo_exchange_config cfg = {0};
     cryo_exchange *x = NULL;
-    cryo_err err;
-    CU_ASSERT_EQUAL_FATAL(
-        cryo_exchange_create(&x, "host", CRYO_MODEL_SEAICE, &b, MPI_COMM_WORLD, &cfg, &err),
-        CRYO_OK);
+    CU_ASSERT_EQUAL_FATAL(cryo_exchange_create(&x, "host", CRYO_MODEL_SEAICE, &g, &cfg, &err),
+                          CRYO_OK);
+    cryo_grid_destroy(&g);
     long n = (long)b.nx * b.ny;
     double *vals = malloc(sizeof(double) * (size_t)n);
     double *buf = malloc(sizeof(double) * (size_t)CRYO_NCELL(&b));
@@ -683,6 +702,8 @@ static void test_host_provider(void) {
     CU_ASSERT_EQUAL(cryo_exchange_set_field(x, CRYO_F_UWIND, vals, n, &err), CRYO_OK);
     CU_ASSERT_EQUAL(cryo_exchange_set_field(x, CRYO_F_UWIND, vals, n - 1, &err), CRYO_ERR_ARG);
     CU_ASSERT_EQUAL(cryo_exchange_set_field(x, CRYO_F_UICE, vals, n, &err), CRYO_ERR_ARG);
+    for (long q = 0; q < CRYO_NCELL(&b); ++q)
+      buf[q] = NAN;
     CU_ASSERT_EQUAL(cryo_exchange_get(x, 0.0, CRYO_F_UWIND, buf, &err), CRYO_OK);
     CU_ASSERT_EQUAL(count_bad(&b, buf, 0, 3, 0.0, 0.0), 0);
     CU_ASSERT_EQUAL(cryo_exchange_get(x, 0.0, CRYO_F_VWIND, buf, &err), CRYO_ERR_MISSING);
@@ -710,32 +731,27 @@ static void test_provider_selection(void) {
   cryo_exchange *x = NULL;
   cryo_err err;
 #ifdef CRYO_HAVE_OASIS
-  CU_ASSERT_EQUAL(
-      cryo_exchange_create(&x, "oasis", CRYO_MODEL_SEAICE, &b, MPI_COMM_WORLD, &cfg, &err),
-      CRYO_ERR_STATE);
+  CU_ASSERT_EQUAL(cryo_exchange_create(&x, "oasis", CRYO_MODEL_SEAICE, alone(&b), &cfg, &err),
+                  CRYO_ERR_STATE);
   CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "cryo_coupler_init"));
 #else
-  CU_ASSERT_EQUAL(
-      cryo_exchange_create(&x, "oasis", CRYO_MODEL_SEAICE, &b, MPI_COMM_WORLD, &cfg, &err),
-      CRYO_ERR_UNSUPPORTED);
+  CU_ASSERT_EQUAL(cryo_exchange_create(&x, "oasis", CRYO_MODEL_SEAICE, alone(&b), &cfg, &err),
+                  CRYO_ERR_UNSUPPORTED);
   CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "--with-oasis"));
 #endif
   CU_ASSERT_PTR_NULL(x);
-  CU_ASSERT_EQUAL(
-      cryo_exchange_create(&x, "grib", CRYO_MODEL_SEAICE, &b, MPI_COMM_WORLD, &cfg, &err),
-      CRYO_ERR_RANGE);
+  CU_ASSERT_EQUAL(cryo_exchange_create(&x, "grib", CRYO_MODEL_SEAICE, alone(&b), &cfg, &err),
+                  CRYO_ERR_RANGE);
   CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "'grib'"));
   cryo_block wrong = block_at(5, 0, 3, 2); /* 5 + 3 > 7 */
-  CU_ASSERT_EQUAL(
-      cryo_exchange_create(&x, "host", CRYO_MODEL_SEAICE, &wrong, MPI_COMM_WORLD, &cfg, &err),
-      CRYO_ERR_ARG);
+  CU_ASSERT_EQUAL(cryo_exchange_create(&x, "host", CRYO_MODEL_SEAICE, alone(&wrong), &cfg, &err),
+                  CRYO_ERR_ARG);
   /* set_field is for the host provider only */
   file_opts good = {0};
   cfg.forcing_file = write_file("good.nc", &good);
   cfg.start_date = START;
   CU_ASSERT_EQUAL_FATAL(
-      cryo_exchange_create(&x, "netcdf", CRYO_MODEL_SEAICE, &b, MPI_COMM_WORLD, &cfg, &err),
-      CRYO_OK);
+      cryo_exchange_create(&x, "netcdf", CRYO_MODEL_SEAICE, alone(&b), &cfg, &err), CRYO_OK);
   double v[NXG * NYG] = {0};
   CU_ASSERT_EQUAL(cryo_exchange_set_field(x, CRYO_F_UWIND, v, (long)b.nx * b.ny, &err),
                   CRYO_ERR_STATE);

@@ -3,12 +3,14 @@
  * Every owned point holds f(global i, global j, level); after an exchange
  * each halo point inside the domain (or its periodic image) must hold f of
  * its global index exactly, and halo points outside a non-periodic domain must
- * keep their poison value. Run on 1, 2, 3 and 4 ranks; grids with odd sizes
+ * keep their poison value, or with a clamping halo hold f of the nearest
+ * domain point. Run on 1, 2, 3 and 4 ranks; grids with odd sizes
  * so that blocks differ in size. Both paths to MPI (docs/multi-gpu.md, Halo exchange): staged
  * through host buffers, where only the packed lines cross (one update each way per axis and group
  * of 4 fields), and MPI on the device buffers, where nothing crosses (on a CPU build the device
- * buffers are the host ones, so the path runs here too); and the decision between them
- * (halo_device_buffers). */
+ * buffers are the host ones, so the path runs here too); a halo of host arrays (made without a
+ * device layer, as the exchange layer uses it), where nothing touches the device; and the decision
+ * between the first two (halo_device_buffers). */
 #include "cryo_device.h"
 #include "cryo_grid.h"
 #include "cryo_test.h"
@@ -21,14 +23,20 @@ static double value(int gi, int gj, int k) {
   return (gi * 1000.0 + gj) * 10.0 + k;
 }
 
-static int wrap(int g, int n, int periodic, int *ok) {
+/* Global index g in [0, n): wrapped when periodic; otherwise *ok = 0 outside
+ * and, with clamp, the nearest index inside. */
+static int wrap(int g, int n, int periodic, int clamp, int *ok) {
   if (periodic) return ((g % n) + n) % n;
   *ok = *ok && g >= 0 && g < n;
+  if (clamp) return g < 0 ? 0 : g >= n ? n - 1 : g;
   return g;
 }
 
+/* How the fields reach MPI. */
+enum { STAGED, DEVICE_BUFFERS, HOST_ARRAYS };
+
 static void check_exchange(int nx, int ny, int periodic, cryo_location loc, int nlev, int nfield,
-                           int device_buffers) {
+                           int path, int clamp) {
   enum { MAXF = 6 };
   cryo_grid g;
   cryo_device dev;
@@ -38,16 +46,24 @@ static void check_exchange(int nx, int ny, int periodic, cryo_location loc, int 
       cryo_grid_create(&g, MPI_COMM_WORLD, nx, ny, 1.0, 1.0, 0, 0, periodic, periodic, &err),
       CRYO_OK);
   cryo_halo *h = NULL;
-  CU_ASSERT_EQUAL_FATAL(cryo_halo_create(&h, &g, &dev, 4 * nlev, &err), CRYO_OK);
+  const int device_buffers = path == DEVICE_BUFFERS, host = path == HOST_ARRAYS;
+  CU_ASSERT_EQUAL_FATAL(cryo_halo_create(&h, &g, host ? NULL : &dev, 4 * nlev, &err), CRYO_OK);
   if (device_buffers) cryo_halo_set_path(h, 1, "device buffers (test)");
-  CU_ASSERT_STRING_EQUAL(cryo_halo_path(h),
-                         device_buffers ? "device buffers (test)" : "staged through host buffers");
+  cryo_halo_set_clamp(h, clamp);
+  static const char *const paths[] = {"staged through host buffers", "device buffers (test)",
+                                      "host arrays, host buffers"};
+  CU_ASSERT_STRING_EQUAL(cryo_halo_path(h), paths[path]);
   const cryo_block *b = &g.block;
   int node = loc == CRYO_AT_NODE;
   long npts = node ? CRYO_NNODE(b) : CRYO_NCELL(b);
   double *f[MAXF], *fd[MAXF];
   for (int q = 0; q < nfield; ++q) {
-    CU_ASSERT_EQUAL_FATAL(cryo_device_alloc(&dev, npts * nlev, &f[q], &fd[q], &err), CRYO_OK);
+    if (host) {
+      fd[q] = f[q] = malloc(sizeof(double) * (size_t)(npts * nlev));
+      CU_ASSERT_PTR_NOT_NULL_FATAL(f[q]);
+    } else {
+      CU_ASSERT_EQUAL_FATAL(cryo_device_alloc(&dev, npts * nlev, &f[q], &fd[q], &err), CRYO_OK);
+    }
     for (long p = 0; p < npts * nlev; ++p)
       f[q][p] = -1.0;
   }
@@ -56,14 +72,15 @@ static void check_exchange(int nx, int ny, int periodic, cryo_location loc, int 
   for (int j = 0; j < b->ny + node; ++j)
     for (int i = 0; i < b->nx + node; ++i)
       for (int k = 0; k < nlev; ++k) {
-        int ok = 1, gi = wrap(b->i0 + i, gnx, periodic, &ok),
-            gj = wrap(b->j0 + j, gny, periodic, &ok);
+        int ok = 1, gi = wrap(b->i0 + i, gnx, periodic, 0, &ok),
+            gj = wrap(b->j0 + j, gny, periodic, 0, &ok);
         long at = (node ? CRYO_NODE(b, i, j) : CRYO_CELL(b, i, j)) * nlev + k;
         for (int q = 0; q < nfield; ++q)
           f[q][at] = value(gi, gj, k) + 1e7 * q;
       }
-  for (int q = 0; q < nfield; ++q)
-    cryo_device_to_device(&dev, f[q], 0, npts * nlev);
+  if (!host)
+    for (int q = 0; q < nfield; ++q)
+      cryo_device_to_device(&dev, f[q], 0, npts * nlev);
   cryo_device_reset_counters(&dev);
   double s0;
   long x0;
@@ -77,7 +94,9 @@ static void check_exchange(int nx, int ny, int periodic, cryo_location loc, int 
   CU_ASSERT(s1 >= s0);
   /* a rank that is its own neighbour on both axes keeps the lines on the device */
   if (g.size == 1) CU_ASSERT_EQUAL(dev.bytes_to_host + dev.bytes_to_device + sent1 - sent0, 0);
-  if (device_buffers) {
+  if (host) {
+    CU_ASSERT_EQUAL(dev.updates_to_host + dev.updates_to_device, 0);
+  } else if (device_buffers) {
     CU_ASSERT_EQUAL(dev.bytes_to_host + dev.bytes_to_device, 0);
   } else {
     /* exactly the lines sent go to the host, at most one update per axis */
@@ -86,53 +105,75 @@ static void check_exchange(int nx, int ny, int periodic, cryo_location loc, int 
     CU_ASSERT(dev.updates_to_host <= 2 * groups);
     CU_ASSERT(dev.updates_to_device <= 2 * groups);
   }
-  for (int q = 0; q < nfield; ++q)
-    cryo_device_to_host(&dev, f[q], 0, npts * nlev);
+  if (!host)
+    for (int q = 0; q < nfield; ++q)
+      cryo_device_to_host(&dev, f[q], 0, npts * nlev);
 
   long wrong = 0;
   for (int j = -1; j <= b->ny + node; ++j)
     for (int i = -1; i <= b->nx + node; ++i)
       for (int k = 0; k < nlev; ++k) {
         int ok = 1;
-        int gi = wrap(b->i0 + i, gnx, periodic, &ok), gj = wrap(b->j0 + j, gny, periodic, &ok);
+        int gi = wrap(b->i0 + i, gnx, periodic, clamp, &ok),
+            gj = wrap(b->j0 + j, gny, periodic, clamp, &ok);
         long at = (node ? CRYO_NODE(b, i, j) : CRYO_CELL(b, i, j)) * nlev + k;
         for (int q = 0; q < nfield; ++q)
-          wrong += f[q][at] != (ok ? value(gi, gj, k) + 1e7 * q : -1.0);
+          wrong += f[q][at] != (ok || clamp ? value(gi, gj, k) + 1e7 * q : -1.0);
       }
   CU_ASSERT_EQUAL(wrong, 0);
   if (wrong)
-    fprintf(stderr,
-            "halo %s nlev %d x %d fields periodic %d%s on block %d+%d x %d+%d: %ld wrong values\n",
-            node ? "nodes" : "cells", nlev, nfield, periodic, device_buffers ? " device" : "",
-            b->i0, b->nx, b->j0, b->ny, wrong);
+    fprintf(
+        stderr,
+        "halo %s nlev %d x %d fields periodic %d clamp %d (%s) on block %d+%d x %d+%d: %ld wrong "
+        "values\n",
+        node ? "nodes" : "cells", nlev, nfield, periodic, clamp, paths[path], b->i0, b->nx, b->j0,
+        b->ny, wrong);
   for (int q = 0; q < nfield; ++q)
-    cryo_device_free(&dev, &f[q], npts * nlev);
+    if (host)
+      free(f[q]);
+    else
+      cryo_device_free(&dev, &f[q], npts * nlev);
   cryo_halo_destroy(&h);
   cryo_grid_destroy(&g);
 }
 
 static void test_cells(void) {
-  check_exchange(13, 9, 0, CRYO_AT_CELL, 1, 2, 0);
-  check_exchange(13, 9, 0, CRYO_AT_CELL, 3, 2, 0);
+  check_exchange(13, 9, 0, CRYO_AT_CELL, 1, 2, STAGED, 0);
+  check_exchange(13, 9, 0, CRYO_AT_CELL, 3, 2, STAGED, 0);
 }
 static void test_nodes(void) {
-  check_exchange(13, 9, 0, CRYO_AT_NODE, 1, 2, 0);
-  check_exchange(11, 14, 0, CRYO_AT_NODE, 4, 2, 0);
+  check_exchange(13, 9, 0, CRYO_AT_NODE, 1, 2, STAGED, 0);
+  check_exchange(11, 14, 0, CRYO_AT_NODE, 4, 2, STAGED, 0);
 }
 static void test_periodic(void) {
-  check_exchange(12, 10, 1, CRYO_AT_CELL, 2, 2, 0);
-  check_exchange(12, 10, 1, CRYO_AT_NODE, 3, 2, 0);
+  check_exchange(12, 10, 1, CRYO_AT_CELL, 2, 2, STAGED, 0);
+  check_exchange(12, 10, 1, CRYO_AT_NODE, 3, 2, STAGED, 0);
 }
 /* More fields than one pack launch takes (groups of 4), both paths. */
 static void test_many_fields(void) {
-  check_exchange(13, 9, 0, CRYO_AT_NODE, 2, 6, 0);
-  check_exchange(12, 10, 1, CRYO_AT_CELL, 1, 5, 0);
+  check_exchange(13, 9, 0, CRYO_AT_NODE, 2, 6, STAGED, 0);
+  check_exchange(12, 10, 1, CRYO_AT_CELL, 1, 5, STAGED, 0);
 }
 /* MPI reads and writes the device buffers (on a CPU build: the host ones). */
 static void test_device_buffers(void) {
-  check_exchange(13, 9, 0, CRYO_AT_CELL, 3, 2, 1);
-  check_exchange(11, 14, 0, CRYO_AT_NODE, 4, 6, 1);
-  check_exchange(12, 10, 1, CRYO_AT_NODE, 3, 2, 1);
+  check_exchange(13, 9, 0, CRYO_AT_CELL, 3, 2, DEVICE_BUFFERS, 0);
+  check_exchange(11, 14, 0, CRYO_AT_NODE, 4, 6, DEVICE_BUFFERS, 0);
+  check_exchange(12, 10, 1, CRYO_AT_NODE, 3, 2, DEVICE_BUFFERS, 0);
+}
+/* A clamping halo fills the halo at a closed domain edge with the nearest
+ * owned points (corners too); periodic directions still wrap. */
+static void test_clamp(void) {
+  check_exchange(13, 9, 0, CRYO_AT_CELL, 1, 1, HOST_ARRAYS, 1);
+  check_exchange(12, 10, 1, CRYO_AT_CELL, 1, 1, HOST_ARRAYS, 1);
+  check_exchange(11, 14, 0, CRYO_AT_NODE, 3, 5, HOST_ARRAYS, 1);
+  check_exchange(13, 9, 0, CRYO_AT_CELL, 2, 2, STAGED, 1);
+  check_exchange(11, 14, 0, CRYO_AT_NODE, 1, 2, DEVICE_BUFFERS, 1);
+}
+/* Host arrays: the same halo, with no device copy to update. */
+static void test_host_arrays(void) {
+  check_exchange(13, 9, 0, CRYO_AT_CELL, 1, 1, HOST_ARRAYS, 0);
+  check_exchange(12, 10, 1, CRYO_AT_CELL, 2, 5, HOST_ARRAYS, 0);
+  check_exchange(11, 14, 0, CRYO_AT_NODE, 3, 2, HOST_ARRAYS, 0);
 }
 
 /* The decision of halo_device_buffers, as a table: setting, GPU in use, MPI
@@ -248,6 +289,8 @@ int main(int argc, char **argv) {
                          {"periodic halo", test_periodic},
                          {"more fields than one launch", test_many_fields},
                          {"MPI on the device buffers", test_device_buffers},
+                         {"host arrays", test_host_arrays},
+                         {"clamp at closed edges", test_clamp},
                          {"halo_device_buffers decision", test_path_choice},
                          {"decomposition limits", test_too_small},
                          {"gather and scatter", test_gather_scatter},
