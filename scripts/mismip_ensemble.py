@@ -15,7 +15,7 @@ resolution), the range and mean of every column per sliding law, for the
 two Coulomb-limited laws together, for the higher-order and full-Stokes
 models (HO, FS) and for all.
 
-  python3 scripts/mismip_ensemble.py ensemble.csv > table.md
+  python3 scripts/mismip_ensemble.py ensemble.csv     (the table on standard output)
 
 docs/mismip.md holds the committed table; this script documents how it
 was reduced. Needs only the Python standard library.
