@@ -44,7 +44,7 @@ static const char *const si_inits[] = {"cyclone", "uniform", "file", NULL};
 static const char *const precisions[] = {"double", "single", NULL};
 static const char *const li_cases[] = {"slab", "ismip-hom-a", "ismip-hom-c", "file", NULL};
 static const char *const li_basal[] = {"no_slip", "friction", NULL};
-static const char *const li_sliding[] = {"linear", "weertman", "schoof", NULL};
+static const char *const li_sliding[] = {"linear", "weertman", "schoof", "tsai", NULL};
 static const char *const li_lateral[] = {"free", "dirichlet", "free_slip", NULL};
 static const char *const preconditioners[] = {"column", "multigrid", NULL};
 static const char *const li_melt_cells[] = {"fraction", "floating", NULL};
@@ -208,6 +208,7 @@ static int check_config(cryo_config *cfg, const time_keys *t, cryo_err *err) {
     l->p.no_slip = !strcmp(l->basal, "no_slip");
     l->p.sliding_law = !strcmp(l->sliding_law, "weertman") ? CRYO_LANDICE_SLIDING_WEERTMAN
                        : !strcmp(l->sliding_law, "schoof") ? CRYO_LANDICE_SLIDING_SCHOOF
+                       : !strcmp(l->sliding_law, "tsai")   ? CRYO_LANDICE_SLIDING_TSAI
                                                            : CRYO_LANDICE_SLIDING_LINEAR;
     l->p.preconditioner = !strcmp(l->preconditioner, "multigrid") ? CRYO_LANDICE_PC_MULTIGRID
                                                                   : CRYO_LANDICE_PC_COLUMN;
@@ -374,8 +375,9 @@ static void warn_landice(cryo_config *cfg, const cryo_nml_group *g) {
     warn_ignored(cfg, g, "sliding_c", "sliding_law = 'linear' (beta2 is its coefficient)");
     warn_ignored(cfg, g, "sliding_m", "sliding_law = 'linear'");
   }
-  if (li->p.sliding_law != CRYO_LANDICE_SLIDING_SCHOOF)
-    warn_ignored(cfg, g, "coulomb_c", "sliding_law is not 'schoof'");
+  if (li->p.sliding_law != CRYO_LANDICE_SLIDING_SCHOOF &&
+      li->p.sliding_law != CRYO_LANDICE_SLIDING_TSAI)
+    warn_ignored(cfg, g, "coulomb_c", "sliding_law is neither 'schoof' nor 'tsai'");
   if (!li->p.marine) {
     warn_ignored(cfg, g, "sea_level", "marine = .false.");
     warn_ignored(cfg, g, "rho_water", "marine = .false.");

@@ -64,7 +64,7 @@ typedef struct cryo_landice_config {
   char solver_log[CRYO_PATH_LEN];     /* one line per Newton step, '' = none */
   double background_slope;            /* degrees, x tilt under a file geometry */
   char basal[CRYO_NAME_LEN];          /* 'no_slip' | 'friction' */
-  char sliding_law[CRYO_NAME_LEN];    /* 'linear' | 'weertman' | 'schoof' (basal = 'friction') */
+  char sliding_law[CRYO_NAME_LEN];    /* 'linear' | 'weertman' | 'schoof' | 'tsai' (friction) */
   char preconditioner[CRYO_NAME_LEN]; /* 'column' | 'multigrid' */
   char lateral[CRYO_NAME_LEN];        /* 'free' | 'dirichlet' | 'free_slip' (non-periodic edges) */
   char melt_cells[CRYO_NAME_LEN];     /* 'fraction' | 'floating' (marine basal melt) */

@@ -79,7 +79,8 @@ enum cryo_landice_budget {
 enum cryo_landice_sliding {
   CRYO_LANDICE_SLIDING_LINEAR = 0, /* tau_b = beta2 u */
   CRYO_LANDICE_SLIDING_WEERTMAN,   /* tau_b = C |u|^(m-1) u (Weertman 1957) */
-  CRYO_LANDICE_SLIDING_SCHOOF      /* regularized Coulomb (Schoof 2005) */
+  CRYO_LANDICE_SLIDING_SCHOOF,     /* regularized Coulomb (Schoof 2005) */
+  CRYO_LANDICE_SLIDING_TSAI        /* Coulomb-limited power law (Tsai et al. 2015) */
 };
 
 /* Velocity regularizing |u| of the power-law and Coulomb laws, m a-1:
@@ -109,9 +110,9 @@ typedef struct cryo_landice_params {
   double beta2;         /* uniform basal friction, Pa a m-1 (slab; ISMIP-HOM C mean) */
   int no_slip;          /* 1: u = 0 at the bed; 0: friction by sliding_law */
   int sliding_law;      /* enum cryo_landice_sliding */
-  double sliding_c;     /* C of the Weertman and Schoof laws, Pa m^(-m) a^m (uniform) */
-  double sliding_m;     /* m of the Weertman and Schoof laws, > 0 */
-  double coulomb_c;     /* C_max of the Schoof law: |tau_b| <= C_max N, dimensionless */
+  double sliding_c;     /* C of the Weertman, Schoof and Tsai laws, Pa m^(-m) a^m (uniform) */
+  double sliding_m;     /* m of the Weertman, Schoof and Tsai laws, > 0 */
+  double coulomb_c;     /* C_max of the Schoof and Tsai laws: |tau_b| <= C_max N, dimensionless */
   int marine;           /* 1: sea water at sea_level loads the bed (effective pressure) */
   double sea_level;     /* z_sl, m, on the bed's datum */
   double rho_water;     /* sea water density, kg m-3 */

@@ -393,11 +393,19 @@ CRYO_LANDICE_INLINE double landice_bed_basis(int m, double xi, double eta) {
  *   Schoof (2005, Proc. R. Soc. A 461, regularized Coulomb):
  *     |tau_b| = C r^m / (1 + (C / (C_max N))^(1/m) r)^m
  *             = C q r^m / D^m,  q = C_max N, D = q^(1/m) + C^(1/m) r,
- *     so beta = C q r^(m-1) / D^m, written so that N = 0 gives 0, not inf / inf.
+ *     so beta = C q r^(m-1) / D^m, written so that N = 0 gives 0, not inf / inf;
+ *   Tsai et al. (2015, J. Glaciol. 61; MISMIP+, Asay-Davis et al. 2016):
+ *     |tau_b| = min(C r^m, q), so beta = C r^(m-1) below the kink
+ *     C r^m = q and beta = q / r from it on (N = 0: beta = 0).
  * *dbeta is (d beta / dr) / r, so that the exact linearization is
  *   d tau_b / d(ub, vb) = beta I + dbeta (ub, vb)^T (ub, vb)
  * (Weertman: beta [I + (m-1) u u^T / r^2]); symmetric positive definite,
- * as |tau_b| grows with r. */
+ * as |tau_b| grows with r. Tsai's min has no derivative at the kink: each
+ * side takes its branch's (Coulomb from C r^m = q on, the limit from
+ * above), so the Jacobian is exact wherever the residual is smooth; on the
+ * Coulomb branch, beta (I - u u^T / r^2), |tau_b| no longer grows and only
+ * u_reg keeps the block positive definite (eigenvalue q u_reg^2 / r^3 along
+ * u). */
 CRYO_LANDICE_ROUTINE
 CRYO_LANDICE_INLINE void landice_sliding_law(const landice_coef *c, double npress, double ub,
                                              double vb, double *beta, double *dbeta) {
@@ -409,14 +417,25 @@ CRYO_LANDICE_INLINE void landice_sliding_law(const landice_coef *c, double npres
     *dbeta = bt * (m - 1.0) / r2;
     return;
   }
-  double q = c->coulomb_c * npress, d = pow(q, c->inv_m) + c->slide_c1m * r;
+  double q = c->coulomb_c * npress;
+  if (c->law == CRYO_LANDICE_SLIDING_TSAI) {
+    double tw = c->slide_c * pow(r, m);
+    double bt = (tw < q) ? tw / r : q / r;
+    *beta = bt;
+    *dbeta = (tw < q) ? bt * (m - 1.0) / r2 : -bt / r2;
+    return;
+  }
+  double d = pow(q, c->inv_m) + c->slide_c1m * r;
   double bt = c->slide_c * q * pow(r, m - 1.0) * pow(d, -m);
   *beta = bt;
   *dbeta = bt * ((m - 1.0) / r - m * c->slide_c1m / d) / r;
 }
 
 /* Potential P(r) of the nonlinear laws, dP/du = tau_b (the friction share of
- * the functional E): Weertman C r^(m+1) / (m+1). Schoof has no elementary
+ * the functional E): Weertman C r^(m+1) / (m+1); Tsai the integral of
+ * min(C rho^m, q) up to r, Weertman's below the kink r_k = (q / C)^(1/m) and
+ * q (r - r_k m / (m+1)) beyond it (continuous with its first derivative,
+ * convex, as the integrand grows with rho). Schoof has no elementary
  * closed form (an incomplete beta function); with rho = r t^3,
  *   P = 3 C q r^(m+1) int_0^1 t^(3m+2) (q^(1/m) + C^(1/m) r t^3)^(-m) dt,
  * whose integrand is smooth for m = 1/3 (t^3), by 8-point Gauss-Legendre.
@@ -429,6 +448,11 @@ CRYO_LANDICE_INLINE double landice_sliding_potential(const landice_coef *c, doub
   double r2 = ub * ub + vb * vb + CRYO_LANDICE_U_REG * CRYO_LANDICE_U_REG, r = sqrt(r2);
   double m = c->slide_m;
   if (c->law == CRYO_LANDICE_SLIDING_WEERTMAN) return c->slide_c * pow(r, m + 1.0) / (m + 1.0);
+  if (c->law == CRYO_LANDICE_SLIDING_TSAI) {
+    double q = c->coulomb_c * npress, tw = c->slide_c * pow(r, m);
+    if (tw < q) return tw * r / (m + 1.0);
+    return q * (r - pow(q, c->inv_m) / c->slide_c1m * m / (m + 1.0));
+  }
   const double gx[4] = {0.18343464249564980494, 0.52553240991632898582, 0.79666647741362673959,
                         0.96028985649753623168};
   const double gw[4] = {0.36268378337836198297, 0.31370664587788728734, 0.22238103445337447054,

@@ -94,9 +94,11 @@ int cryo_landice_params_check(const cryo_landice_params *p, cryo_err *err) {
   CRYO_CALL(cryo_param_ranges_check(t, n, p, "&cryo_landice", err));
   CRYO_CHECK(p->sliding_law == CRYO_LANDICE_SLIDING_LINEAR ||
                  p->sliding_law == CRYO_LANDICE_SLIDING_WEERTMAN ||
-                 p->sliding_law == CRYO_LANDICE_SLIDING_SCHOOF,
+                 p->sliding_law == CRYO_LANDICE_SLIDING_SCHOOF ||
+                 p->sliding_law == CRYO_LANDICE_SLIDING_TSAI,
              err, CRYO_ERR_RANGE,
-             "&cryo_landice: sliding_law = %d, must be 0 (linear), 1 (weertman) or 2 (schoof)",
+             "&cryo_landice: sliding_law = %d, must be 0 (linear), 1 (weertman), 2 (schoof) or "
+             "3 (tsai)",
              p->sliding_law);
   CRYO_CHECK(p->lateral_bc == CRYO_LANDICE_LATERAL_FREE ||
                  p->lateral_bc == CRYO_LANDICE_LATERAL_DIRICHLET ||

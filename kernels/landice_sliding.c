@@ -1,5 +1,6 @@
 /* Basal friction of the nonlinear sliding laws (Weertman 1957; Schoof 2005,
- * Proc. R. Soc. A 461; landice_element.h, landice_sliding_law) in kernels of
+ * Proc. R. Soc. A 461; Tsai et al. 2015, J. Glaciol. 61; landice_element.h,
+ * landice_sliding_law) in kernels of
  * their own, one thread per bed face (layer 0), as the body force has: an
  * untaken branch inside the element kernels costs them registers on the GPU
  * (landice_element.h). The linear law stays inside the element kernels, so
@@ -10,6 +11,20 @@
  * launch touch the same node; colours run in a fixed order after the
  * element colours. */
 #include "landice_element.h"
+
+/* Effective pressure at the corners of a bed face for the Tsai law,
+ * N = rho_i g H - rho_w g max(z_sl - b, 0) >= 0 as landice_elem_gather
+ * computes it for the Schoof law: filled here so that the element kernels,
+ * which never need N, keep their code. */
+CRYO_LANDICE_ROUTINE
+static inline void sliding_npress_fill(const landice_coef *c, const long n[4], const double *bed,
+                                       const double *thk_node, landice_elem_in *in) {
+  if (c->law != CRYO_LANDICE_SLIDING_TSAI) return;
+  CRYO_LANDICE_UNROLL
+  for (int m = 0; m < 4; ++m)
+    in->npress[m] =
+        fmax(c->rhog * thk_node[n[m]] - c->rhowg * fmax(c->sea_level - bed[n[m]], 0.0), 0.0);
+}
 
 void cryo_landice_sliding_colour(const cryo_block *b, const cryo_landice_params *p, int colour,
                                  const double *vel, const double *bed, const double *thk_node,
@@ -33,6 +48,7 @@ void cryo_landice_sliding_colour(const cryo_block *b, const cryo_landice_params 
     landice_elem_in in;
     double r[16];
     landice_elem_gather(&c, n, 0, nz, vel, bed, thk_node, beta2, &in);
+    sliding_npress_fill(&c, n, bed, thk_node, &in);
     CRYO_LANDICE_UNROLL
     for (int a = 0; a < 8; ++a)
       r[a] = 0.0;
@@ -71,6 +87,7 @@ void cryo_landice_sliding_jacobian_colour(const cryo_block *b, const cryo_landic
     landice_elem_in in;
     double kr[2][16];
     landice_elem_gather(&c, n, 0, nz, vel, bed, thk_node, beta2, &in);
+    sliding_npress_fill(&c, n, bed, thk_node, &in);
     CRYO_LANDICE_UNROLL
     for (int m = 0; m < 8; ++m) {
       kr[0][m] = 0.0;
@@ -109,6 +126,7 @@ void cryo_landice_sliding_energy_columns(const cryo_block *b, const cryo_landice
       n[m] = (long)(j + 1 + (m >> 1)) * stride + (i + 1 + (m & 1));
     landice_elem_in in;
     landice_elem_gather(&c, n, 0, nz, vel, bed, thk_node, beta2, &in);
+    sliding_npress_fill(&c, n, bed, thk_node, &in);
     energy[(long)(j + 1) * (nx + 2) + (i + 1)] += landice_elem_sliding_energy(&c, &in);
   }
 }

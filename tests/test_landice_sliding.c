@@ -8,9 +8,11 @@
  *    H = 1000 m, alpha = 0.5 deg, n = 3, A = 1e-16 Pa-3 a-1, rho 910, g 9.81,
  *    nz = 20, sliding_c C = 1e4 Pa m^(-1/3) a^(1/3), m = 1/3; Schoof with
  *    coulomb_c = 0.0175 (|tau_b| is half of C_max N, N = rho g H: the
- *    Coulomb limit matters). The bed carries the whole driving stress
- *    tau_b = rho g H tan(alpha), so the basal speed is the law inverted:
- *      Weertman u_b = (tau_b / C)^(1/m);
+ *    Coulomb limit matters), Tsai with the same coulomb_c (its power-law
+ *    regime: C_max N is twice tau_b). The bed carries the whole driving
+ *    stress tau_b = rho g H tan(alpha), so the basal speed is the law
+ *    inverted:
+ *      Weertman and Tsai u_b = (tau_b / C)^(1/m);
  *      Schoof   x = (tau_b / C)^(1/m), u_b = x / (1 - (C / (C_max N))^(1/m) x),
  *    (both with |u|^2 + u_reg^2 inverted exactly), plus the first-order
  *    internal deformation of tests/test_landice_solver.c.
@@ -21,16 +23,34 @@
  * 2. Jacobian against central differences of the residual (h = 1e-3 m/a),
  *    as tests/test_landice_jacobian.c: 4 x 3 columns, 3 layers, random
  *    geometry and velocities 10 .. 60 m/a in u and v, per law (Weertman;
- *    Schoof on land; Schoof marine with sea_level -500 m, so that N is
- *    reduced and clipped at 0 at some nodes).
+ *    Schoof and Tsai on land; Schoof and Tsai marine with sea_level -500 m,
+ *    so that N is reduced and clipped at 0 at some nodes). C_max = 0.005,
+ *    but Tsai's 0.0058 on land and 0.02 marine, which put C_max N among
+ *    the C r^m (2e4 .. 4e4 Pa) of the bed points, so that its assembly
+ *    mixes both branches of its min. Central differences see the branch's
+ *    derivative only where no bed point crosses the kink C r^m = C_max N
+ *    within +-h: h moves a bed speed of 10 m/a or more by at most 1e-4
+ *    relative, C r^m by m times that, so the Tsai cases also assert that
+ *    each branch holds at least 4 of the 48 bed points and that every one
+ *    is at least 1e-4 relative from the kink (|C r^m / (C_max N) - 1|).
  *    Asserts max_ij |J_ij - FD_ij| / max_ij |J_ij| <= 1e-6, and the same
  *    restricted to the bed rows' sliding part (the Jacobian and residual
  *    with friction minus those without) <= 1e-6; ||J - J^T|| / ||J|| <= 1e-12;
  *    the u-v cross terms present; the functional's derivative along a random
  *    direction (central differences) within 1e-4 relative of R . d (Schoof's
  *    potential is a quadrature, landice_sliding_potential).
- * 3. Bad input: sliding_law = 3, sliding_m = 0, coulomb_c = 0 are
+ * 3. Bad input: sliding_law = 4, sliding_m = 0, coulomb_c = 0 are
  *    CRYO_ERR_RANGE naming the key.
+ *    Tsai's Coulomb limit: the slab of 1. (4 x 4 periodic columns,
+ *    H = 1000 m, N = rho g H = 8.927e6 Pa), C_max = 0.005 (C_max N =
+ *    44 636 Pa), a uniform velocity u_0 in x at every level, so that only
+ *    the bed friction differs between the residual with the Tsai law and
+ *    the one with linear friction beta2 = 0. At each bed node that friction
+ *    is the traction times the node's basis integral dx dy. Asserts, to
+ *    1e-12 relative: at u_0 = 100 and 200 m/a (C r^m = 46 416 and
+ *    58 480 Pa, the Coulomb regime) it is C_max N dx dy u_0 / r, the same at
+ *    both speeds; at u_0 = 50 m/a (36 840 Pa, power law) C r^m dx dy u_0 / r;
+ *    the v rows carry none.
  * 4. Grounded fraction of one cell (cryo_landice_grounded_fraction) with a
  *    thickness and a bed linear in x and y, so a linear flotation function
  *    phi = (rho_i / rho_w) H + b - z_sl: the grounding line along the
@@ -69,6 +89,7 @@
 
 /* Basal speed |u| of the regularized law at traction tau (Pa). */
 static double law_inverse(const cryo_landice_params *p, double tau, double npress) {
+  /* Tsai below its Coulomb limit is Weertman's law */
   double x = pow(tau / p->sliding_c, 1.0 / p->sliding_m), r = x;
   if (p->sliding_law == CRYO_LANDICE_SLIDING_SCHOOF) {
     double k = pow(p->sliding_c / (p->coulomb_c * npress), 1.0 / p->sliding_m);
@@ -80,6 +101,11 @@ static double law_inverse(const cryo_landice_params *p, double tau, double npres
 typedef struct slab_out {
   double ub, ub_exact, us, us_exact, us_wrong_m;
 } slab_out;
+
+static const char *law_name(int law) {
+  static const char *const names[] = {"linear", "weertman", "schoof", "tsai"};
+  return names[law];
+}
 
 static slab_out run_slab(int law) {
   slab_out o = {0};
@@ -125,8 +151,8 @@ static slab_out run_slab(int law) {
   o.us_wrong_m = law_inverse(&p, tau_b, npress) + deform;
   printf("\n  slab %s: Newton steps %d, u_b = %.9f (exact %.9f), u_s = %.6f (exact %.6f, "
          "rel %.2e; with m = 1/2: %.3f)",
-         law == CRYO_LANDICE_SLIDING_WEERTMAN ? "weertman" : "schoof", nlog - 1, o.ub, o.ub_exact,
-         o.us, o.us_exact, fabs(o.us - o.us_exact) / o.us_exact, o.us_wrong_m);
+         law_name(law), nlog - 1, o.ub, o.ub_exact, o.us, o.us_exact,
+         fabs(o.us - o.us_exact) / o.us_exact, o.us_wrong_m);
   test_li_free(&p, &s);
   return o;
 }
@@ -144,9 +170,13 @@ static void test_slab_weertman(void) {
 static void test_slab_schoof(void) {
   check_slab(CRYO_LANDICE_SLIDING_SCHOOF);
 }
+static void test_slab_tsai(void) {
+  check_slab(CRYO_LANDICE_SLIDING_TSAI);
+}
 
 typedef struct jcase {
   int law, marine;
+  double coulomb_c;
 } jcase;
 
 /* Unknown d of the owned nodes -> storage offset. */
@@ -234,6 +264,38 @@ static double energy_gradient_rel(const cryo_block *b, const cryo_landice_params
   return fabs((ep - em) / (2.0 * h) - rd) / fabs(rd);
 }
 
+/* Bed points of the Tsai law (the 2 x 2 rule of every bed face, corners
+ * interpolated bilinearly as landice_element.h does): how many lie on each
+ * branch of the min, and the smallest relative distance to its kink. */
+static double tsai_kink_distance(const cryo_block *b, const cryo_landice_params *p,
+                                 const cryo_landice_state *s, int *n_power, int *n_coulomb) {
+  const int nlev = 2 * (p->n_layers + 1);
+  const double g = 0.57735026918962576451, rhowg = p->marine ? p->rho_water * p->gravity : 0.0;
+  double dmin = 1e30;
+  *n_power = *n_coulomb = 0;
+  for (int j = 0; j < b->ny; ++j)
+    for (int i = 0; i < b->nx; ++i)
+      for (int q = 0; q < 4; ++q) {
+        double xi = (q & 1) ? g : -g, eta = (q & 2) ? g : -g, u = 0.0, v = 0.0, np = 0.0;
+        for (int m = 0; m < 4; ++m) {
+          long n = CRYO_NODE(b, i + (m & 1), j + (m >> 1));
+          double psi = 0.25 * (1.0 + ((m & 1) ? xi : -xi)) * (1.0 + ((m & 2) ? eta : -eta));
+          double pw = rhowg * fmax(p->sea_level - s->bed[n], 0.0);
+          np += psi * fmax(p->rho_ice * p->gravity * s->thk_node[n] - pw, 0.0);
+          u += psi * s->vel[n * nlev];
+          v += psi * s->vel[n * nlev + 1];
+        }
+        double r = sqrt(u * u + v * v + CRYO_LANDICE_U_REG * CRYO_LANDICE_U_REG);
+        double ratio = p->sliding_c * pow(r, p->sliding_m) / (p->coulomb_c * np);
+        if (ratio < 1.0)
+          ++*n_power;
+        else
+          ++*n_coulomb;
+        dmin = fmin(dmin, fabs(ratio - 1.0));
+      }
+  return dmin;
+}
+
 static void run_jacobian(jcase jc) {
   cryo_block b = test_li_block(4, 3, 1000.0, 1500.0, 1);
   test_li_ctx ctx = {&b};
@@ -243,7 +305,7 @@ static void run_jacobian(jcase jc) {
   p.no_slip = 0;
   p.sliding_law = jc.law;
   p.sliding_c = 1.0e4;
-  p.coulomb_c = 0.005;
+  p.coulomb_c = jc.coulomb_c;
   p.marine = jc.marine;
   p.sea_level = -500.0;
   p.slope_x = -0.01;
@@ -266,6 +328,15 @@ static void run_jacobian(jcase jc) {
   }
   test_li_images(&b, nlev, s.vel);
   test_li_halo(&ctx, CRYO_AT_NODE, nlev, 1, &s.vel);
+  if (jc.law == CRYO_LANDICE_SLIDING_TSAI) {
+    int n_power, n_coulomb;
+    double kink = tsai_kink_distance(&b, &p, &s, &n_power, &n_coulomb);
+    printf("\n  tsai marine %d: %d bed points on the power law, %d at the Coulomb limit, "
+           "nearest %.2e from the kink",
+           jc.marine, n_power, n_coulomb, kink);
+    CU_ASSERT(n_power >= 4 && n_coulomb >= 4);
+    CU_ASSERT(kink >= 1e-4);
+  }
   int nd = b.nx * b.ny * nlev;
   size_t nn = (size_t)nd * nd;
   double *jd = calloc(nn, sizeof(double)), *fd = calloc(nn, sizeof(double));
@@ -309,13 +380,79 @@ static void run_jacobian(jcase jc) {
 }
 
 static void test_jacobian_weertman(void) {
-  run_jacobian((jcase){CRYO_LANDICE_SLIDING_WEERTMAN, 0});
+  run_jacobian((jcase){CRYO_LANDICE_SLIDING_WEERTMAN, 0, 0.005});
 }
 static void test_jacobian_schoof(void) {
-  run_jacobian((jcase){CRYO_LANDICE_SLIDING_SCHOOF, 0});
+  run_jacobian((jcase){CRYO_LANDICE_SLIDING_SCHOOF, 0, 0.005});
 }
 static void test_jacobian_schoof_marine(void) {
-  run_jacobian((jcase){CRYO_LANDICE_SLIDING_SCHOOF, 1});
+  run_jacobian((jcase){CRYO_LANDICE_SLIDING_SCHOOF, 1, 0.005});
+}
+static void test_jacobian_tsai(void) {
+  run_jacobian((jcase){CRYO_LANDICE_SLIDING_TSAI, 0, 0.0058});
+}
+static void test_jacobian_tsai_marine(void) {
+  run_jacobian((jcase){CRYO_LANDICE_SLIDING_TSAI, 1, 0.02});
+}
+
+/* Bed friction of the u rows of the slab (4 x 4 periodic) at a uniform
+ * velocity u0: Tsai residual minus frictionless linear one; worst relative
+ * deviation from tau dx dy u0 / r over the bed nodes, the v rows' largest
+ * friction in *v_max. */
+static double tsai_bed_friction(double u0, double tau_expected, double *v_max) {
+  cryo_block b = test_li_block(4, 4, 2000.0, 2000.0, 1);
+  cryo_landice_params p;
+  cryo_landice_params_default(&p);
+  p.n_layers = 4;
+  p.thickness = 1000.0;
+  p.geometry_case = CRYO_LANDICE_CASE_SLAB;
+  p.no_slip = 0;
+  p.sliding_law = CRYO_LANDICE_SLIDING_TSAI;
+  p.coulomb_c = 0.005;
+  cryo_landice_state s;
+  cryo_err err;
+  cryo_err_clear(&err);
+  CU_ASSERT_FATAL(test_li_alloc(&b, &p, &s));
+  CU_ASSERT_FATAL(cryo_landice_geometry(&b, &p, &s, &err) == CRYO_OK);
+  const int nlev = 2 * (p.n_layers + 1);
+  for (long e = 0; e < CRYO_NNODE(&b); ++e) {
+    s.beta2[e] = 0.0;
+    for (int k = 0; k < nlev; ++k)
+      s.vel[e * nlev + k] = (k % 2) ? 0.0 : u0;
+  }
+  CU_ASSERT_FATAL(cryo_landice_residual(&b, &p, &s, s.vel, s.cg_r, &err) == CRYO_OK);
+  cryo_landice_params pl = p;
+  pl.sliding_law = CRYO_LANDICE_SLIDING_LINEAR;
+  CU_ASSERT_FATAL(cryo_landice_residual(&b, &pl, &s, s.vel, s.cg_z, &err) == CRYO_OK);
+  double r = sqrt(u0 * u0 + CRYO_LANDICE_U_REG * CRYO_LANDICE_U_REG);
+  double want = tau_expected * b.dx * b.dy * u0 / r, worst = 0.0;
+  *v_max = 0.0;
+  for (int j = 0; j < b.ny; ++j)
+    for (int i = 0; i < b.nx; ++i) {
+      long n = CRYO_NODE(&b, i, j) * nlev;
+      worst = fmax(worst, fabs(s.cg_r[n] - s.cg_z[n] - want) / want);
+      *v_max = fmax(*v_max, fabs(s.cg_r[n + 1] - s.cg_z[n + 1]));
+    }
+  test_li_free(&p, &s);
+  return worst;
+}
+
+static void test_tsai_coulomb_limit(void) {
+  cryo_landice_params p;
+  cryo_landice_params_default(&p);
+  const double limit = 0.005 * p.rho_ice * p.gravity * 1000.0;
+  const double speeds[3] = {100.0, 200.0, 50.0};
+  for (int q = 0; q < 3; ++q) {
+    double u0 = speeds[q], r = sqrt(u0 * u0 + CRYO_LANDICE_U_REG * CRYO_LANDICE_U_REG);
+    double power = p.sliding_c * pow(r, p.sliding_m), v_max;
+    double tau = fmin(power, limit), dev = tsai_bed_friction(u0, tau, &v_max);
+    printf("\n  tsai u0 = %5.1f m/a: C u^m = %.1f Pa, C_max N = %.1f Pa, bed traction within "
+           "%.1e of %.1f Pa, v rows %.1e",
+           u0, power, limit, dev, tau, v_max);
+    CU_ASSERT(dev <= 1e-12);
+    CU_ASSERT(v_max == 0.0);
+    CU_ASSERT((q < 2) == (power > limit));
+  }
 }
 
 static void expect_range(cryo_landice_params p, const char *key) {
@@ -329,7 +466,7 @@ static void test_bad_params(void) {
   cryo_landice_params p;
   cryo_landice_params_default(&p);
   cryo_landice_params q = p;
-  q.sliding_law = 3;
+  q.sliding_law = 4;
   expect_range(q, "sliding_law");
   q = p;
   q.sliding_m = 0.0;
@@ -573,9 +710,13 @@ int main(void) {
   CU_pSuite suite = CU_add_suite("landice_sliding", NULL, NULL);
   CU_add_test(suite, "slab weertman", test_slab_weertman);
   CU_add_test(suite, "slab schoof", test_slab_schoof);
+  CU_add_test(suite, "slab tsai", test_slab_tsai);
   CU_add_test(suite, "jacobian weertman", test_jacobian_weertman);
   CU_add_test(suite, "jacobian schoof", test_jacobian_schoof);
   CU_add_test(suite, "jacobian schoof marine", test_jacobian_schoof_marine);
+  CU_add_test(suite, "jacobian tsai", test_jacobian_tsai);
+  CU_add_test(suite, "jacobian tsai marine", test_jacobian_tsai_marine);
+  CU_add_test(suite, "tsai coulomb limit", test_tsai_coulomb_limit);
   CU_add_test(suite, "bad params", test_bad_params);
   CU_add_test(suite, "grounded fraction", test_grounded_fraction);
   CU_add_test(suite, "flotation slab", test_flotation_slab);
