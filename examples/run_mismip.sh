@@ -3,9 +3,12 @@
 # scripts/make_mismip.py, spin up to steady state as a chain of restart
 # segments of namelists/mismip_ice0.nml, then run Ice1r (100 a of melt from
 # the last Ice0 state, namelists/mismip_ice1r.nml) and Ice1ra (100 a more
-# without melt, a restart of Ice1r, namelists/mismip_ice1ra.nml). After each
+# without melt, a restart of Ice1r, namelists/mismip_ice1ra.nml), then Ice2r
+# (the ice beyond x = 480 km removed and the front held there for 100 a,
+# namelists/mismip_ice2r.nml) and Ice2ra (100 a more with the front back at
+# 640 km, a restart of Ice2r, namelists/mismip_ice2ra.nml). After each
 # segment it prints the grounded area and the centreline grounding line
-# (examples/mismip_gl.py); at the end the Ice1r/Ice1ra tables and a plot.
+# (examples/mismip_gl.py); at the end the Ice1 and Ice2 tables and plots.
 #
 #   sh examples/run_mismip.sh            (from the build directory)
 #
@@ -19,7 +22,7 @@
 #                (run_length counts from start and stops at year 9999:
 #                SEGMENTS x SEG_YEARS <= 9998; continue a longer spin-up with
 #                make_mismip.py --from into a new chain)
-#   ICE1_YEARS   length of Ice1r and of Ice1ra [100]
+#   ICE1_YEARS   length of Ice1r, Ice1ra, Ice2r and Ice2ra [100]
 #   SKIP_ICE0    1: reuse $OUTDIR/mismip_ice0.nc and go to Ice1r [0]
 #   SET          extra namelist settings for every run, ';'-separated
 #                'name = value' pairs replacing the line of that name
@@ -152,5 +155,33 @@ $launch "$cryodyn" ice1ra.nml > ice1ra.log 2>&1 || {
 }
 gl mismip_ice1r.nc mismip_ice1ra.nc --table
 gl mismip_ice1r.nc mismip_ice1ra.nc --plot mismip_gl.png \
+  --times 0 "$ice1_years" "$((2 * ice1_years))"
+
+# Ice2r: a cold start from the last Ice0 thickness with the ice beyond
+# 480 km removed and the calving front held there, t = 0 to ICE1_YEARS.
+"$python" "$srcdir/scripts/make_mismip.py" --dx "$dx" --extra-cells "$extra" \
+  --ice-free-thk "$ice_free_thk" --calving-x 480 --from mismip_ice0.nc \
+  mismip_ice2r_geometry.nc > /dev/null
+rm -f mismip_ice2r.nc mismip_ice2ra.nc
+namelist "$srcdir/namelists/mismip_ice2r.nml" ice2r.nml "run_length = $((ice1_years * year))."
+$launch "$cryodyn" ice2r.nml > ice2r.log 2>&1 || {
+  echo "run_mismip: error: Ice2r failed, see $outdir/ice2r.log:" >&2
+  tail -3 ice2r.log >&2
+  exit 1
+}
+# Ice2ra: a restart of Ice2r at t = ICE1_YEARS with the front back at 640 km
+# (the calving mask comes from the geometry file, not the restart).
+"$python" "$srcdir/scripts/make_mismip.py" --dx "$dx" --extra-cells "$extra" \
+  --ice-free-thk "$ice_free_thk" --from mismip_ice2r.nc mismip_ice2ra_geometry.nc > /dev/null
+namelist "$srcdir/namelists/mismip_ice2ra.nml" ice2ra.nml \
+  "run_length = $((2 * ice1_years * year))." \
+  "restart_in = '$(restart_at mismip_ice2r_restart $((1 + ice1_years)))'"
+$launch "$cryodyn" ice2ra.nml > ice2ra.log 2>&1 || {
+  echo "run_mismip: error: Ice2ra failed, see $outdir/ice2ra.log:" >&2
+  tail -3 ice2ra.log >&2
+  exit 1
+}
+gl mismip_ice2r.nc mismip_ice2ra.nc --table
+gl mismip_ice2r.nc mismip_ice2ra.nc --plot mismip_gl_ice2.png \
   --times 0 "$ice1_years" "$((2 * ice1_years))"
 echo "run_mismip: outputs in $outdir/"

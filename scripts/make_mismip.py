@@ -6,7 +6,7 @@ Writes the geometry file of &cryo_landice case = 'file' (namelists/README.md,
   thk           ice thickness, m: --thk-init where x <= 640 km, 0 beyond
                 (or the last record of --from)
   topg          bed elevation, m, the MISMIP+ bed at the cell centre
-  calving_mask  1 where ice may exist (x <= 640 km), 0 beyond
+  calving_mask  1 where ice may exist (x <= 640 km, or --calving-x), 0 beyond
 and no beta2 (the friction is the namelist's Weertman or Schoof law).
 
 The bed is that of Asay-Davis et al. (2016), GMD 9, 2471-2497, Eq. 1-4:
@@ -22,6 +22,9 @@ axis y = 40 km, so its free-slip mirror plane stands for the other half;
 grounded areas of a half run must be doubled, which examples/mismip_gl.py
 does).
 
+--calving-x 480 moves the calving front to x = 480 km (Ice2r: the ice beyond
+it removed, thk 0 there, and none may return): it must lie on a cell face.
+
 --forcing FILE also writes the NetCDF forcing of &cryo_run forcing = 'netcdf'
 (namelists/README.md, NetCDF forcing file): smb = 0.3 m/a of ice in
 kg m-2 s-1 and basal_melt = 0 (the Ice1 melt is computed in cryodyn with
@@ -30,7 +33,7 @@ noleap calendar, constant in time.
 
 Usage:
   python3 scripts/make_mismip.py [--dx 2000] [--thk-init 100] [--extra-cells 2]
-      [--half] [--from RUN.nc] [--forcing FORCING.nc] OUT.nc
+      [--half] [--from RUN.nc] [--calving-x KM] [--forcing FORCING.nc] OUT.nc
 Prints nx, ny, dx for &cryo_grid.
 
 Needs numpy and netCDF4 (Debian: python3-numpy, python3-netcdf4).
@@ -87,7 +90,7 @@ def thickness_from(path, shape):
     return thk
 
 
-def write_geometry(path, x, y, thk, topg, mask, attrs):
+def write_geometry(path, x, y, thk, topg, mask, front, attrs):
     from netCDF4 import Dataset
 
     with Dataset(path, "w", format="NETCDF3_64BIT_OFFSET") as nc:
@@ -100,7 +103,7 @@ def write_geometry(path, x, y, thk, topg, mask, attrs):
         for name, val, units, long in (
             ("thk", thk, "m", "land ice thickness"),
             ("topg", topg, "m", "bed elevation (MISMIP+, Asay-Davis et al. 2016)"),
-            ("calving_mask", mask, "1", "1 where ice may exist (x <= 640 km), 0 beyond"),
+            ("calving_mask", mask, "1", f"1 where ice may exist (x <= {front / 1e3:g} km), 0 beyond"),
         ):
             v = nc.createVariable(name, "f8", ("y", "x"))
             v.units, v.long_name = units, long
@@ -147,6 +150,8 @@ def main(argv=None):
     ap.add_argument("--ice-free-thk", type=float, default=0.0,
                     help="thickness written beyond 640 km, m (default 0; > 0 only for builds "
                     "that need ice everywhere)")
+    ap.add_argument("--calving-x", type=float, default=LX / 1e3, metavar="KM",
+                    help="calving front position, km (default 640; Ice2r: 480)")
     ap.add_argument("--forcing", metavar="FILE", help="also write the smb forcing file")
     a = ap.parse_args(argv)
 
@@ -155,13 +160,17 @@ def main(argv=None):
         sys.exit(f"make_mismip.py: --dx {a.dx:g} m must divide 640 km and {width / 1e3:g} km")
     if a.extra_cells < 1:
         sys.exit("make_mismip.py: --extra-cells must be >= 1 (the front inside the domain)")
+    front = a.calving_x * 1e3
+    if not 0 < front <= LX or front % a.dx:
+        sys.exit(f"make_mismip.py: --calving-x {a.calving_x:g} km must be in (0, 640] and on a "
+                 f"cell face (a multiple of --dx {a.dx:g} m)")
     nx = int(round(LX / a.dx)) + a.extra_cells
     ny = int(round(width / a.dx))
     x = (np.arange(nx) + 0.5) * a.dx
     y = (np.arange(ny) + 0.5) * a.dx
     X, Y = np.meshgrid(x, y)
     topg = bed(X, Y)
-    mask = (X <= LX).astype(float)
+    mask = (X <= front).astype(float)
     if a.from_file:
         thk = thickness_from(a.from_file, (ny, nx)) * mask
     else:
@@ -174,8 +183,9 @@ def main(argv=None):
         "dx": a.dx,
         "mismip_half": int(a.half),
         "thk_from": a.from_file or f"uniform {a.thk_init:g} m",
+        "calving_x": front,
     }
-    write_geometry(a.output, x, y, thk, topg, mask, attrs)
+    write_geometry(a.output, x, y, thk, topg, mask, front, attrs)
     print(f"nx = {nx}, ny = {ny}, dx = {a.dx:g}, dy = {a.dx:g}")
     if a.forcing:
         smb = write_forcing(a.forcing, nx, ny, {"title": "MISMIP+ forcing", "source": attrs["source"]})
