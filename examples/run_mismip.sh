@@ -77,6 +77,16 @@ fi
 mkdir -p "$outdir"
 cd "$outdir"
 
+# run_case NML LOG WHAT: the driver on NML into LOG; on failure the script
+# stops with LOG's last lines.
+run_case() {
+  $launch "$cryodyn" "$1" > "$2" 2>&1 || {
+    echo "run_mismip: error: $3 failed, see $outdir/$2:" >&2
+    tail -3 "$2" >&2
+    exit 1
+  }
+}
+
 # namelist TEMPLATE OUT [name=value ...]: copy with the grid of this run,
 # the SET settings and the given replacements.
 namelist() {
@@ -123,11 +133,7 @@ if [ "$skip_ice0" != 1 ]; then
     [ "$k" -gt 1 ] && restart_in="'$(restart_at mismip_ice0_restart $((1 + (k - 1) * seg_years)))'"
     namelist "$srcdir/namelists/mismip_ice0.nml" ice0_seg.nml \
       "run_length = $((k * seg_years * year))." "restart_in = $restart_in"
-    $launch "$cryodyn" ice0_seg.nml > ice0_seg$k.log 2>&1 || {
-      echo "run_mismip: error: Ice0 segment $k failed, see $outdir/ice0_seg$k.log:" >&2
-      tail -3 "ice0_seg$k.log" >&2
-      exit 1
-    }
+    run_case ice0_seg.nml "ice0_seg$k.log" "Ice0 segment $k"
     printf 'Ice0 segment %d/%d: ' "$k" "$segments"
     gl mismip_ice0.nc --last | tail -1
     k=$((k + 1))
@@ -139,20 +145,12 @@ fi
   --ice-free-thk "$ice_free_thk" --from mismip_ice0.nc mismip_ice1r_geometry.nc > /dev/null
 rm -f mismip_ice1r.nc mismip_ice1ra.nc
 namelist "$srcdir/namelists/mismip_ice1r.nml" ice1r.nml "run_length = $((ice1_years * year))."
-$launch "$cryodyn" ice1r.nml > ice1r.log 2>&1 || {
-  echo "run_mismip: error: Ice1r failed, see $outdir/ice1r.log:" >&2
-  tail -3 ice1r.log >&2
-  exit 1
-}
+run_case ice1r.nml ice1r.log Ice1r
 # Ice1ra: a restart of Ice1r at t = ICE1_YEARS without melt, to 2 ICE1_YEARS.
 namelist "$srcdir/namelists/mismip_ice1ra.nml" ice1ra.nml \
   "run_length = $((2 * ice1_years * year))." \
   "restart_in = '$(restart_at mismip_ice1r_restart $((1 + ice1_years)))'"
-$launch "$cryodyn" ice1ra.nml > ice1ra.log 2>&1 || {
-  echo "run_mismip: error: Ice1ra failed, see $outdir/ice1ra.log:" >&2
-  tail -3 ice1ra.log >&2
-  exit 1
-}
+run_case ice1ra.nml ice1ra.log Ice1ra
 gl mismip_ice1r.nc mismip_ice1ra.nc --table
 gl mismip_ice1r.nc mismip_ice1ra.nc --plot mismip_gl.png \
   --times 0 "$ice1_years" "$((2 * ice1_years))"
@@ -164,11 +162,7 @@ gl mismip_ice1r.nc mismip_ice1ra.nc --plot mismip_gl.png \
   mismip_ice2r_geometry.nc > /dev/null
 rm -f mismip_ice2r.nc mismip_ice2ra.nc
 namelist "$srcdir/namelists/mismip_ice2r.nml" ice2r.nml "run_length = $((ice1_years * year))."
-$launch "$cryodyn" ice2r.nml > ice2r.log 2>&1 || {
-  echo "run_mismip: error: Ice2r failed, see $outdir/ice2r.log:" >&2
-  tail -3 ice2r.log >&2
-  exit 1
-}
+run_case ice2r.nml ice2r.log Ice2r
 # Ice2ra: a restart of Ice2r at t = ICE1_YEARS with the front back at 640 km
 # (the calving mask comes from the geometry file, not the restart).
 "$python" "$srcdir/scripts/make_mismip.py" --dx "$dx" --extra-cells "$extra" \
@@ -176,11 +170,7 @@ $launch "$cryodyn" ice2r.nml > ice2r.log 2>&1 || {
 namelist "$srcdir/namelists/mismip_ice2ra.nml" ice2ra.nml \
   "run_length = $((2 * ice1_years * year))." \
   "restart_in = '$(restart_at mismip_ice2r_restart $((1 + ice1_years)))'"
-$launch "$cryodyn" ice2ra.nml > ice2ra.log 2>&1 || {
-  echo "run_mismip: error: Ice2ra failed, see $outdir/ice2ra.log:" >&2
-  tail -3 ice2ra.log >&2
-  exit 1
-}
+run_case ice2ra.nml ice2ra.log Ice2ra
 gl mismip_ice2r.nc mismip_ice2ra.nc --table
 gl mismip_ice2r.nc mismip_ice2ra.nc --plot mismip_gl_ice2.png \
   --times 0 "$ice1_years" "$((2 * ice1_years))"
