@@ -36,6 +36,7 @@
 #include <math.h>
 
 #include "cryo_acc.h"
+#include "cryo_math.h"
 #include "landice.h"
 
 #if defined(_OPENACC)
@@ -74,8 +75,7 @@ CRYO_LANDICE_INLINE double landice_max(double a, double b) {
  * was the element kernels' only other call (8 per element, each saving and
  * restoring the element's inputs). log x = e ln 2 + 2 atanh(s), s = (m - 1) /
  * (m + 1) for the mantissa m in [sqrt(1/2), sqrt(2)), |s| < 0.1716, by its
- * series to s^23; exp y = 2^k exp(r), r = y - k ln 2 with ln 2 in two parts
- * (Cody and Waite 1980), |r| <= ln 2 / 2, by its Taylor series to r^14. The
+ * series to s^23; the exponential by cryo_exp_split (cryo_math.h). The
  * product p e ln 2 is carried with its rounding error (Dekker 1971), so the
  * result stays within 4 ulp of the correctly rounded power for every
  * exponent; the same source runs on CPU and GPU. */
@@ -106,15 +106,7 @@ CRYO_LANDICE_INLINE double landice_pow(double x, double p) {
   double cp = 134217729.0 * p, ph = cp - (cp - p), pl = p - ph;
   double cl = 134217729.0 * lh, hh = cl - (cl - lh), hl = lh - hh;
   double yl = (((ph * hh - yh) + ph * hl) + pl * hh) + pl * hl + p * ll;
-  double kf = yh * 1.44269504088896340736;
-  int k = (int)(kf + (kf >= 0.0 ? 0.5 : -0.5));
-  double r = ((yh - (double)k * ln2_hi) + yl) - (double)k * ln2_lo;
-  double ex = 1.0;
-  CRYO_LANDICE_UNROLL
-  for (int j = 14; j >= 1; --j)
-    ex = 1.0 + r * (ex * (1.0 / j));
-  v.u = (unsigned long long)(k + 1023) << 52;
-  return ex * v.d;
+  return cryo_exp_split(yh, yl);
 }
 
 /* Gauss point coordinate 1/sqrt(3) of the 2-point rule (weights 1). */

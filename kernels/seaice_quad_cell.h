@@ -9,6 +9,7 @@
 
 #include <math.h>
 
+#include "cryo_math.h"
 #include "seaice.h"
 
 #define QUAD_GAUSS 0.57735026918962576451 /* 1/sqrt(3) */
@@ -147,7 +148,7 @@ typedef struct {
 static inline __attribute__((always_inline)) double quad_strength(double hq, double aq,
                                                                   double pstar, double cstr) {
   return pstar * cryo_seaice_max(hq, 0.0) *
-         exp(-cstr * (1.0 - cryo_seaice_min(cryo_seaice_max(aq, 0.0), 1.0)));
+         cryo_exp(-cstr * (1.0 - cryo_seaice_min(cryo_seaice_max(aq, 0.0), 1.0)));
 }
 
 /* The stress update of cell c with lower-left node n00 (rows of nxn nodes)

@@ -18,6 +18,7 @@
 #include <math.h>
 
 #include "cryo_acc.h"
+#include "cryo_math.h"
 #include "seaice.h"
 
 #define GAUSS_X 0.57735026918962576451 /* 1/sqrt(3) */
@@ -32,7 +33,7 @@ typedef struct {
 
 #define STRESS_REAL   double
 #define STRESS_SUFFIX double
-#define STRESS_EXP    exp
+#define STRESS_EXP    cryo_exp
 #define STRESS_SQRT   sqrt
 #include "seaice_stress_cell.h"
 #undef STRESS_REAL
