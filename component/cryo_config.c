@@ -296,6 +296,19 @@ static int check_grid(cryo_config *cfg, const cryo_nml_group *g, cryo_err *err) 
              "%s:%d: &cryo_grid: ny = %d but grid_file '%s' has %d cells along y: leave ny out "
              "(the file sets it) or make it %d",
              src, ny_line, grid->ny, grid->grid_file, ny, ny);
+  int periodic_x;
+  cryo_fold fold;
+  status = cryo_gridfile_inquire_topology(grid->grid_file, &periodic_x, &fold, &file_err);
+  if (status != CRYO_OK)
+    return CRYO_ERROR(err, status, "%s:%d: &cryo_grid grid_file: %s", src, file_line, file_err.msg);
+  /* the sea-ice core's node frames and boundaries end at the file's edges */
+  CRYO_CHECK(!periodic_x, err, CRYO_ERR_UNSUPPORTED,
+             "%s:%d: &cryo_grid: grid_file '%s' is periodic in x (periodic_x = 1%s); sea ice "
+             "runs only on grid files whose edges are closed",
+             src, file_line, grid->grid_file,
+             fold == CRYO_FOLD_T   ? ", north_fold = 'T'"
+             : fold == CRYO_FOLD_F ? ", north_fold = 'F'"
+                                   : "");
   grid->nx = nx;
   grid->ny = ny;
   grid->spherical = spherical;
