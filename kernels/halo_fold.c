@@ -30,7 +30,7 @@ void cryo_halo_fold_pack(const cryo_block *b, cryo_location loc, int nlev, doubl
 void cryo_halo_fold_unpack(const cryo_block *b, cryo_location loc, int nlev, unsigned flip,
                            double *f0, double *f1, double *f2, double *f3, const double *rows) {
   const int nfield = field_count(f1, f2, f3), node = loc == CRYO_AT_NODE;
-  const int nxg = b->nx_global, nyg = b->ny_global, fold = b->fold;
+  const int nxg = b->nx_global, nyg = b->ny_global, fold = b->fold, i0 = b->i0, j0 = b->j0;
   const int row0 = cryo_halo_fold_row0(fold, loc, nyg);
   /* the block's columns [-1, nx + node] of its rows [ny - 1, ny + node]:
    * every row the fold writes */
@@ -42,9 +42,9 @@ void cryo_halo_fold_unpack(const cryo_block *b, cryo_location loc, int nlev, uns
     const long k = q % nlev, rest = q / nlev;
     const long f = rest % nfield, p = rest / nfield;
     const int il = (int)(p % ncol) - 1, jl = jlo + (int)(p / ncol);
-    const int gi = ((b->i0 + il) % nxg + nxg) % nxg;
+    const int gi = ((i0 + il) % nxg + nxg) % nxg;
     int si, sj;
-    if (!cryo_halo_fold_source(fold, loc, nxg, nyg, gi, b->j0 + jl, &si, &sj)) continue;
+    if (!cryo_halo_fold_source(fold, loc, nxg, nyg, gi, j0 + jl, &si, &sj)) continue;
     double *a = f == 0 ? f0 : f == 1 ? f1 : f == 2 ? f2 : f3;
     const double v = rows[(((long)si * 2 + (sj - row0)) * nfield + f) * nlev + k];
     a[((long)(jl + 1) * row + il + 1) * nlev + k] = (flip >> k) & 1u ? -v : v;
