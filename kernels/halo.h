@@ -40,7 +40,9 @@ void cryo_halo_line_copy(const cryo_block *b, cryo_location loc, int axis, int i
  *   T pivot: cells (i, nyg) <- (nxg-i, nyg-2), cells (i, nyg-1) <- (nxg-i, nyg-1) for
  *            i > nxg/2; nodes (i, nyg+1) <- (nxg+1-i, nyg-2), (i, nyg) <- (nxg+1-i, nyg-1).
  * (NEMO's lbc_nfd, its indices shifted by its two cyclic columns.) */
+#if defined(_OPENACC)
 #pragma acc routine seq
+#endif
 static inline int cryo_halo_fold_source(int fold, cryo_location loc, int nxg, int nyg, int i, int j,
                                         int *si, int *sj) {
   const int node = loc == CRYO_AT_NODE, t = fold == CRYO_FOLD_T;
