@@ -344,6 +344,24 @@ static void test_fold_limits(void) {
   CU_ASSERT_EQUAL(cryo_grid_set_fold(&g, CRYO_FOLD_T, &err), CRYO_ERR_ARG);
   CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "periodic in x and not in y"));
   cryo_grid_destroy(&g);
+  /* signs other than +-1, and the coarsened blocks of a multigrid */
+  CU_ASSERT_EQUAL_FATAL(cryo_grid_create(&g, MPI_COMM_WORLD, 12, 8, 1, 1, 0, 0, 1, 0, &err),
+                        CRYO_OK);
+  CU_ASSERT_EQUAL_FATAL(cryo_grid_set_fold(&g, CRYO_FOLD_F, &err), CRYO_OK);
+  cryo_halo *h = NULL;
+  CU_ASSERT_EQUAL_FATAL(cryo_halo_create(&h, &g, NULL, 2, &err), CRYO_OK);
+  double *f = calloc((size_t)CRYO_NNODE(&g.block) * 2, sizeof *f);
+  const int bad_sign[2] = {1, 0};
+  CU_ASSERT_EQUAL(cryo_halo_exchange_signed(h, CRYO_AT_NODE, 2, 1, &f, bad_sign, &err),
+                  CRYO_ERR_ARG);
+  CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "sign of level 1 is 0, must be 1 or -1"));
+  const cryo_block coarse = g.block;
+  CU_ASSERT_EQUAL(cryo_halo_exchange_block(h, &coarse, CRYO_AT_NODE, 1, 1, &f, &err),
+                  CRYO_ERR_UNSUPPORTED);
+  CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "coarsened block of a grid with a north fold"));
+  free(f);
+  cryo_halo_destroy(&h);
+  cryo_grid_destroy(&g);
 }
 
 /* The decision of halo_device_buffers, as a table: setting, GPU in use, MPI
