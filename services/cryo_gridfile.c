@@ -154,7 +154,8 @@ static int read_topology(gf_file *f) {
     CRYO_NC(s, f->err, "%s: global attribute 'periodic_x'", f->where);
     int v = -1;
     const int integer = type == NC_BYTE || type == NC_SHORT || type == NC_INT || type == NC_UBYTE ||
-                        type == NC_USHORT || type == NC_UINT;
+                        type == NC_USHORT || type == NC_UINT || type == NC_INT64 ||
+                        type == NC_UINT64;
     if (integer && len == 1)
       CRYO_NC(nc_get_att_int(f->ncid, NC_GLOBAL, "periodic_x", &v), f->err,
               "%s: global attribute 'periodic_x'", f->where);
@@ -704,7 +705,8 @@ static int fill(const gf_file *f, const gf_window *w, const cryo_block *b, cryo_
   const int nxg = f->nx, nyg = f->ny;
   for (int j = -2; j <= b->ny + 2; ++j)
     for (int i = -2; i <= b->nx + 2; ++i) {
-      const int gi = b->i0 + i, gj = b->j0 + j;
+      /* across the seam of a periodic grid, the node of the first columns */
+      const int gi = f->periodic_x ? (b->i0 + i + nxg) % nxg : b->i0 + i, gj = b->j0 + j;
       if (gi < 0 || gj < 0 || gi > nxg || gj > nyg) continue;
       /* corner 0 of cell (gi, gj), or at the top and right edges of the grid
        * corner 1, 2 or 3 of the last cell: the same cell on every rank */
@@ -719,7 +721,7 @@ static int fill(const gf_file *f, const gf_window *w, const cryo_block *b, cryo_
     }
   for (int j = -1; j <= b->ny; ++j)
     for (int i = -1; i <= b->nx; ++i) {
-      const int gi = b->i0 + i, gj = b->j0 + j;
+      const int gi = f->periodic_x ? (b->i0 + i + nxg) % nxg : b->i0 + i, gj = b->j0 + j;
       if (gi < 0 || gj < 0 || gi >= nxg || gj >= nyg) continue;
       const long q = (long)(gj - w->gj0) * w->ni + (gi - w->gi0), c = CRYO_CELL(b, i, j);
       gf->cell_x[c] = w->cx[q];
@@ -790,9 +792,11 @@ static int read_grid(gf_file *f, const cryo_block *b, double radius, cryo_gridfi
              "%s has (y, x) = (%d, %d) cells but the grid has (ny, nx) = (%d, %d)", f->where, f->ny,
              f->nx, b->ny_global, b->nx_global);
   gf_window w = {0};
-  /* cells [-2, nx+2] x [-2, ny+2] of the block, clipped to the file */
-  const int gi0 = b->i0 - 2 > 0 ? b->i0 - 2 : 0, gj0 = b->j0 - 2 > 0 ? b->j0 - 2 : 0;
-  const int gi1 = b->i0 + b->nx + 2 < f->nx - 1 ? b->i0 + b->nx + 2 : f->nx - 1;
+  /* cells [-2, nx+2] x [-2, ny+2] of the block, clipped to the file; whole
+   * rows of a periodic grid, whose rings wrap around the seam */
+  const int gi0 = b->i0 - 2 > 0 && !f->periodic_x ? b->i0 - 2 : 0;
+  const int gj0 = b->j0 - 2 > 0 ? b->j0 - 2 : 0;
+  const int gi1 = b->i0 + b->nx + 2 < f->nx - 1 && !f->periodic_x ? b->i0 + b->nx + 2 : f->nx - 1;
   const int gj1 = b->j0 + b->ny + 2 < f->ny - 1 ? b->j0 + b->ny + 2 : f->ny - 1;
   w.gi0 = gi0;
   w.gj0 = gj0;
