@@ -23,6 +23,7 @@ typedef struct cryo_block {
   int nx_global, ny_global;
   double dx, dy; /* cell size, m */
   int periodic_x, periodic_y;
+  int fold; /* cryo_fold: how the top edge of a grid periodic in x folds onto itself */
 } cryo_block;
 
 #define CRYO_CELL(b, i, j) ((long)((j) + 1) * ((b)->nx + 2) + ((i) + 1))
@@ -31,6 +32,12 @@ typedef struct cryo_block {
 #define CRYO_NNODE(b)      ((long)((b)->nx + 3) * ((b)->ny + 3))
 
 typedef enum cryo_location { CRYO_AT_CELL = 0, CRYO_AT_NODE = 1 } cryo_location;
+
+/* The north fold of a tripolar ocean grid (docs/design.md, Folded grids):
+ * the top edge of a grid periodic in x folds onto itself, mirrored in i about
+ * two pivots, cell centres (NEMO's T-point pivot: ORCA2, ORCA025) or nodes
+ * (F-point pivot: ORCA1, ORCA12). */
+typedef enum cryo_fold { CRYO_FOLD_NONE = 0, CRYO_FOLD_T = 1, CRYO_FOLD_F = 2 } cryo_fold;
 
 /* Services the component lends to numerical drivers. Each returns a cryo_status. */
 typedef struct cryo_comm_ops {

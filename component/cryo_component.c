@@ -143,7 +143,7 @@ static int init_steps(cryo_component *c, const char *path, const char *text, con
   int landice = c->model == &cryo_landice_model;
   const cryo_grid_config *g = &c->cfg.grid;
   CRYO_CALL(cryo_grid_create(&c->grid, c->comm, g->nx, g->ny, g->dx, g->dy, g->nprocs_x,
-                             g->nprocs_y, landice && c->cfg.landice.periodic,
+                             g->nprocs_y, landice ? c->cfg.landice.periodic : g->periodic_x,
                              landice && c->cfg.landice.periodic, &c->err));
   if (landice && c->cfg.landice.p.preconditioner == CRYO_LANDICE_PC_MULTIGRID) {
     /* block edges where the multigrid's levels nest (kernels/landice_multigrid.c) */

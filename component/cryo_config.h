@@ -44,7 +44,8 @@ typedef struct cryo_grid_config {
    * to a coupler; east_north is 1 for 'east_north' */
   char vector_frame[CRYO_NAME_LEN];
   int east_north;
-  int spherical; /* grid_file holds lon/lat (1) or planar x/y in m (0) */
+  int spherical;  /* grid_file holds lon/lat (1) or planar x/y in m (0) */
+  int periodic_x; /* grid_file closes in x (its global attribute periodic_x) */
 } cryo_grid_config;
 
 typedef struct cryo_seaice_config {

@@ -659,7 +659,8 @@ static void bench_seaice(int n, int reps) {
   seaice_ctx c;
   memset(&c, 0, sizeof c);
   cryo_seaice_params_cyclone(&c.p);
-  c.b = (cryo_block){n, n, 0, 0, n, n, CRYO_CYCLONE_L / n, CRYO_CYCLONE_L / n, 0, 0};
+  c.b =
+      (cryo_block){n, n, 0, 0, n, n, CRYO_CYCLONE_L / n, CRYO_CYCLONE_L / n, 0, 0, CRYO_FOLD_NONE};
   c.ncell = CRYO_NCELL(&c.b);
   c.nnode = CRYO_NNODE(&c.b);
   const size_t nc = (size_t)c.ncell, nn = (size_t)c.nnode;
@@ -864,7 +865,8 @@ static void bench_seaice_quad(int n, int reps) {
   memset(&c, 0, sizeof c);
   cryo_seaice_params_cyclone(&c.p);
   c.p.quad = 1;
-  c.b = (cryo_block){n, n, 0, 0, n, n, CRYO_CYCLONE_L / n, CRYO_CYCLONE_L / n, 0, 0};
+  c.b =
+      (cryo_block){n, n, 0, 0, n, n, CRYO_CYCLONE_L / n, CRYO_CYCLONE_L / n, 0, 0, CRYO_FOLD_NONE};
   const cryo_block *b = &c.b;
   const size_t nc = (size_t)CRYO_NCELL(b), nn = (size_t)CRYO_NNODE(b);
   char size[32];
@@ -1065,7 +1067,7 @@ static void landice_free(const cryo_landice_params *p, cryo_landice_state *s, in
 }
 
 static void setup_landice(cryo_block *b, cryo_landice_params *p, int n, int nz, double length) {
-  *b = (cryo_block){n, n, 0, 0, n, n, length / n, length / n, 1, 1};
+  *b = (cryo_block){n, n, 0, 0, n, n, length / n, length / n, 1, 1, CRYO_FOLD_NONE};
   cryo_landice_params_default(p);
   p->n_layers = nz;
   p->geometry_case = CRYO_LANDICE_CASE_ISMIP_HOM_A;
@@ -1448,7 +1450,8 @@ static int run_cyclone(int n, double days, double dt, int n_evp, const char *dir
     fprintf(stderr, "bench: --cyclone: %s\n", n < 2 ? "NX must be >= 2" : err.msg);
     return EXIT_FAILURE;
   }
-  const cryo_block b = {n, n, 0, 0, n, n, CRYO_CYCLONE_L / n, CRYO_CYCLONE_L / n, 0, 0};
+  const cryo_block b = {
+      n, n, 0, 0, n, n, CRYO_CYCLONE_L / n, CRYO_CYCLONE_L / n, 0, 0, CRYO_FOLD_NONE};
   const long ncell = CRYO_NCELL(&b), nnode = CRYO_NNODE(&b);
   const int na = CRYO_SEAICE_NA(p.tracer_order);
   const long nsteps = llround(days * 86400.0 / dt);

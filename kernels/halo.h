@@ -27,4 +27,55 @@ void cryo_halo_line_copy(const cryo_block *b, cryo_location loc, int axis, int i
                          int count, int nlev, double *f0, double *f1, double *f2, double *f3,
                          double *buf, int unpack);
 
+/* The north fold (cryo_fold, docs/design.md, Folded grids) on a grid of
+ * nxg x nyg cells (nxg even), in global indices with i wrapped to [0, nxg):
+ * returns 1 and the point (*si, *sj) whose value (times -1 for a vector
+ * component in the grid frame) point (i, j) takes, or 0 where the fold does
+ * not write (i, j). The halo rows above the top take the mirror image of the
+ * rows below the fold line; the points that the fold line maps onto other
+ * owned points (half of the row it crosses, pivots excluded) take the values
+ * of the other half, so that the two copies of a point agree to the bit.
+ *   F pivot: cells (i, nyg) <- (nxg-1-i, nyg-1); nodes (i, nyg+1) <- (nxg-i, nyg-1),
+ *            nodes (i, nyg) <- (nxg-i, nyg) for i > nxg/2;
+ *   T pivot: cells (i, nyg) <- (nxg-i, nyg-2), cells (i, nyg-1) <- (nxg-i, nyg-1) for
+ *            i > nxg/2; nodes (i, nyg+1) <- (nxg+1-i, nyg-2), (i, nyg) <- (nxg+1-i, nyg-1).
+ * (NEMO's lbc_nfd, its indices shifted by its two cyclic columns.) */
+#if defined(_OPENACC)
+#pragma acc routine seq
+#endif
+static inline int cryo_halo_fold_source(int fold, cryo_location loc, int nxg, int nyg, int i, int j,
+                                        int *si, int *sj) {
+  const int node = loc == CRYO_AT_NODE, t = fold == CRYO_FOLD_T;
+  const int shift = t ? node : -!node; /* mirror: i -> nxg + shift - i */
+  const int top = nyg + node;          /* first row above the fold's own */
+  *si = (nxg + shift - i + nxg) % nxg;
+  if (j == top) {
+    *sj = t ? nyg - 2 : nyg - 1;
+    return 1;
+  }
+  if (j != top - 1) return 0;
+  /* T nodes: the fold line runs through the cells of row nyg - 1, so the
+   * top node row is the mirror of the one below it */
+  *sj = t && node ? nyg - 1 : j;
+  return (t && node) || ((t || node) && i > nxg / 2);
+}
+
+/* The first of the two global rows from which the fold takes its values. */
+static inline int cryo_halo_fold_row0(int fold, cryo_location loc, int nyg) {
+  return fold == CRYO_FOLD_F && loc == CRYO_AT_NODE ? nyg - 1 : nyg - 2;
+}
+
+/* Copy the owned columns [0, nx) of the two rows from global row
+ * cryo_halo_fold_row0 of up to CRYO_HALO_MAX_FIELDS fields into buf, column
+ * slowest: buf[((i * 2 + r) * nfield + f) * nlev + k], so that the buffers of
+ * the ranks of the top process row, laid end to end in x order, are the
+ * global rows. Run on the ranks of the top process row. */
+void cryo_halo_fold_pack(const cryo_block *b, cryo_location loc, int nlev, double *f0, double *f1,
+                         double *f2, double *f3, double *buf);
+/* Write every point of this block (halo included) that the fold writes
+ * (cryo_halo_fold_source) from rows, the global rows as packed by
+ * cryo_halo_fold_pack; level k changes sign where bit k of flip is set. */
+void cryo_halo_fold_unpack(const cryo_block *b, cryo_location loc, int nlev, unsigned flip,
+                           double *f0, double *f1, double *f2, double *f3, const double *rows);
+
 #endif

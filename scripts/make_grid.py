@@ -94,10 +94,13 @@ def stretched(nx, ny, dx, dy, amplitude):
     return _from_nodes(node_x, node_y, x, y, False, np.zeros((ny, nx)), attrs)
 
 
-def latlon(nx, ny, lon0, lon1, lat0, lat1):
-    """A longitude-latitude sector, uniform in degrees, i eastward and j northward."""
+def latlon(nx, ny, lon0, lon1, lat0, lat1, periodic_x=False):
+    """A longitude-latitude sector, uniform in degrees, i eastward and j northward; with
+    periodic_x a band around the globe (lon1 = lon0 + 360) that says so (periodic_x = 1)."""
     if not (-90.0 <= lat0 < lat1 <= 90.0 and lon0 < lon1):
         raise ValueError("latlon: need lon0 < lon1 and -90 <= lat0 < lat1 <= 90")
+    if periodic_x and lon1 - lon0 != 360.0:
+        raise ValueError("latlon: periodic_x needs lon1 = lon0 + 360")
     lons = lon0 + (lon1 - lon0) * np.arange(nx + 1) / nx
     lats = lat0 + (lat1 - lat0) * np.arange(ny + 1) / ny
     node_x, node_y = np.meshgrid(lons, lats)
@@ -109,6 +112,8 @@ def latlon(nx, ny, lon0, lon1, lat0, lat1):
         "lat0": lat0,
         "lat1": lat1,
     }
+    if periodic_x:
+        attrs["periodic_x"] = np.int32(1)
     return _from_nodes(node_x, node_y, x, y, True, np.zeros((ny, nx)), attrs)
 
 
@@ -276,6 +281,8 @@ def main(argv=None):
     kinds["stretched"].add_argument("--amplitude", type=float, default=0.5)
     for name, default in (("--lon0", -10.0), ("--lon1", 10.0), ("--lat0", 60.0), ("--lat1", 80.0)):
         kinds["latlon"].add_argument(name, type=float, default=default)
+    kinds["latlon"].add_argument("--periodic-x", action="store_true",
+                                 help="a band around the globe (lon1 = lon0 + 360), periodic in x")
     ps = kinds["polar_stereographic"]
     ps.add_argument("--dx", type=float, required=True)
     ps.add_argument("--dy", type=float)
@@ -294,7 +301,7 @@ def main(argv=None):
     elif a.kind == "stretched":
         g = stretched(a.nx, a.ny, a.dx, a.dy or a.dx, a.amplitude)
     elif a.kind == "latlon":
-        g = latlon(a.nx, a.ny, a.lon0, a.lon1, a.lat0, a.lat1)
+        g = latlon(a.nx, a.ny, a.lon0, a.lon1, a.lat0, a.lat1, a.periodic_x)
     else:
         g = polar_stereographic(a.nx, a.ny, a.dx, a.lat_true, a.central_lon, dy=a.dy, x0=a.x0,
                                 y0=a.y0, radius=a.radius, south=a.south)

@@ -51,6 +51,7 @@ int cryo_grid_create(cryo_grid *g, MPI_Comm comm, int nx, int ny, double dx, dou
                      int px_count, int py_count, int periodic_x, int periodic_y, cryo_err *err) {
   memset(g, 0, sizeof *g);
   g->comm = comm;
+  g->fold_comm = MPI_COMM_NULL;
   CRYO_CALL(cryo_mpi_check(MPI_Comm_rank(comm, &g->rank), "MPI_Comm_rank", err));
   CRYO_CALL(cryo_mpi_check(MPI_Comm_size(comm, &g->size), "MPI_Comm_size", err));
   CRYO_CHECK(nx >= 2 && ny >= 2, err, CRYO_ERR_RANGE, "grid %d x %d: nx and ny must be >= 2", nx,
@@ -120,6 +121,28 @@ void cryo_grid_destroy(cryo_grid *g) {
   free(g->i_start);
   free(g->j_start);
   g->i_start = g->j_start = NULL;
+  if (g->block.fold && g->fold_comm != MPI_COMM_NULL) MPI_Comm_free(&g->fold_comm);
+  g->block.fold = CRYO_FOLD_NONE;
+}
+
+int cryo_grid_set_fold(cryo_grid *g, cryo_fold fold, cryo_err *err) {
+  const cryo_block *b = &g->block;
+  if (fold == CRYO_FOLD_NONE) return CRYO_OK;
+  CRYO_CHECK(fold == CRYO_FOLD_T || fold == CRYO_FOLD_F, err, CRYO_ERR_ARG,
+             "north fold %d: expected CRYO_FOLD_T or CRYO_FOLD_F", (int)fold);
+  CRYO_CHECK(b->periodic_x && !b->periodic_y, err, CRYO_ERR_ARG,
+             "a north fold needs a grid periodic in x and not in y (periodic_x = %d, periodic_y = "
+             "%d)",
+             b->periodic_x, b->periodic_y);
+  /* the fold mirrors i about two pivots half the grid apart */
+  CRYO_CHECK(b->nx_global % 2 == 0, err, CRYO_ERR_RANGE,
+             "a north fold needs an even number of cells along x, not nx = %d", b->nx_global);
+  /* the ranks of the top process row share the rows next to the fold */
+  const int top = g->py == g->py_count - 1;
+  CRYO_CALL(cryo_mpi_check(MPI_Comm_split(g->comm, top ? 0 : MPI_UNDEFINED, g->px, &g->fold_comm),
+                           "MPI_Comm_split (north fold)", err));
+  g->block.fold = fold;
+  return CRYO_OK;
 }
 
 /* The points rank (px, py) owns: cells of its block, or nodes of its block

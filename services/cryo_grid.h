@@ -22,6 +22,7 @@ typedef struct cryo_grid {
   int px, py;                   /* this rank's position in it */
   int west, east, south, north; /* neighbour ranks or MPI_PROC_NULL */
   int *i_start, *j_start;       /* first global cell of each process column / row, [count + 1] */
+  MPI_Comm fold_comm;           /* the top process row, x order, with a fold; else MPI_COMM_NULL */
 } cryo_grid;
 
 /* Decompose nx x ny cells over the ranks of comm. px_count/py_count = 0
@@ -35,6 +36,10 @@ int cryo_grid_create(cryo_grid *g, MPI_Comm comm, int nx, int ny, double dx, dou
  * cryo_grid_create). Before any field or halo buffer is made. */
 void cryo_grid_align(cryo_grid *g, int unit_x, int unit_y);
 void cryo_grid_destroy(cryo_grid *g);
+/* Fold the top edge (cryo_fold; docs/design.md, Folded grids) of a grid
+ * periodic in x and not in y, with an even nx: collective over the grid's
+ * communicator, before any halo is made. */
+int cryo_grid_set_fold(cryo_grid *g, cryo_fold fold, cryo_err *err);
 
 /* Halo exchange of nfield device arrays at loc with nlev values per point.
  * Buffers and packing live in cryo_halo.c; only packed halos cross to the
@@ -48,6 +53,12 @@ int cryo_halo_create(cryo_halo **h, const cryo_grid *g, cryo_device *dev, int ma
 void cryo_halo_destroy(cryo_halo **h);
 int cryo_halo_exchange(cryo_halo *h, cryo_location loc, int nlev, int nfield, double *const *fields,
                        cryo_err *err);
+/* The same where some levels change sign across a fold (sign[k] = -1 for
+ * level k: a vector component in the grid frame, the slope of a dG field;
+ * +1 else; at most 32 levels): the grid's i and j directions both reverse
+ * there. Without a fold it is cryo_halo_exchange. */
+int cryo_halo_exchange_signed(cryo_halo *h, cryo_location loc, int nlev, int nfield,
+                              double *const *fields, const int *sign, cryo_err *err);
 /* The same on block b of this decomposition coarsened alike on every rank
  * (a multigrid level: its neighbours are the grid's, each with at least one
  * cell; its lines fit the buffers sized for the grid). */

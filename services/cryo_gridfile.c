@@ -21,6 +21,17 @@
  *   outside their corners; mask values other than 0 and 1;
  *   areas not > 0 or far from what the corners enclose;
  *   angles more than 1 degree from the corners' direction    CRYO_ERR_DATA
+ *
+ * A global grid says how it closes in global attributes (docs/design.md,
+ * Folded grids): periodic_x = 1, the last column's east edge is the first
+ * column's west edge; north_fold = "T" or "F", the top edge folds onto
+ * itself about cell-centre or node pivots. The rank that holds the first
+ * column checks that the seam closes, a rank that holds the top row that the
+ * fold maps each corner of it onto the same node (CRYO_ERR_DATA, naming both
+ * cells). The two pivot cells of a T fold are flat by construction (their
+ * top edge is their bottom edge reversed): they are not checked for shape,
+ * area or angle, and must be land. Unknown values, a fold without periodic_x and an odd nx with a
+ * fold are CRYO_ERR_FORMAT.
  */
 #include "cryo_gridfile.h"
 
@@ -57,6 +68,8 @@ typedef struct gf_file {
   int dim_y, dim_x;
   int nx, ny; /* cells */
   int spherical;
+  int periodic_x; /* global attribute periodic_x */
+  cryo_fold fold; /* global attribute north_fold */
   /* centre and corner variables: lon, lat, lon_bnds, lat_bnds or x_c, y_c, x_bnds, y_bnds */
   char cx[NC_MAX_NAME + 1], cy[NC_MAX_NAME + 1], bx[NC_MAX_NAME + 1], by[NC_MAX_NAME + 1];
   cryo_err *err;
@@ -131,6 +144,46 @@ static int bounds_name(gf_file *f, const char *var, const char *fallback, char *
   return CRYO_OK;
 }
 
+/* The global attributes periodic_x (an integer, 0 or 1) and north_fold
+ * ("none", "T" or "F"), both optional. */
+static int read_topology(gf_file *f) {
+  nc_type type;
+  size_t len;
+  int s = nc_inq_att(f->ncid, NC_GLOBAL, "periodic_x", &type, &len);
+  if (s != NC_ENOTATT) {
+    CRYO_NC(s, f->err, "%s: global attribute 'periodic_x'", f->where);
+    int v = -1;
+    const int integer = type == NC_BYTE || type == NC_SHORT || type == NC_INT || type == NC_UBYTE ||
+                        type == NC_USHORT || type == NC_UINT || type == NC_INT64 ||
+                        type == NC_UINT64;
+    if (integer && len == 1)
+      CRYO_NC(nc_get_att_int(f->ncid, NC_GLOBAL, "periodic_x", &v), f->err,
+              "%s: global attribute 'periodic_x'", f->where);
+    CRYO_CHECK(v == 0 || v == 1, f->err, CRYO_ERR_FORMAT,
+               "%s: global attribute 'periodic_x' must be one integer, 0 or 1 (1: the grid closes "
+               "in x)",
+               f->where);
+    f->periodic_x = v;
+  }
+  char fold[ATT_LEN];
+  int present;
+  CRYO_CALL(text_att(f, NC_GLOBAL, "(global)", "north_fold", fold, &present));
+  f->fold = !strcasecmp(fold, "T") ? CRYO_FOLD_T : !strcasecmp(fold, "F") ? CRYO_FOLD_F : 0;
+  CRYO_CHECK(!present || f->fold || !strcasecmp(fold, "none"), f->err, CRYO_ERR_FORMAT,
+             "%s: global attribute 'north_fold' = '%s'; expected 'T' (pivot on cell centres, as "
+             "ORCA2), 'F' (pivot on nodes, as ORCA1) or 'none'",
+             f->where, fold);
+  CRYO_CHECK(!f->fold || f->periodic_x, f->err, CRYO_ERR_FORMAT,
+             "%s: global attribute 'north_fold' = '%s' needs periodic_x = 1 (a fold closes a grid "
+             "that is periodic in x)",
+             f->where, fold);
+  CRYO_CHECK(!f->fold || f->nx % 2 == 0, f->err, CRYO_ERR_FORMAT,
+             "%s: north_fold = '%s' needs an even number of cells along x, not %d (the pivots "
+             "are half the grid apart)",
+             f->where, fold, f->nx);
+  return CRYO_OK;
+}
+
 /* Open `path`, find the dimensions y and x and whether the grid is on the
  * sphere (lon, lat) or planar (x_c, y_c). On error the file is closed. */
 static int open_file(gf_file *f, const char *path, const char *source, cryo_err *err) {
@@ -170,6 +223,7 @@ static int open_file(gf_file *f, const char *path, const char *source, cryo_err 
     if (status == CRYO_OK)
       status = bounds_name(f, f->cy, f->spherical ? "lat_bnds" : "y_bnds", f->by);
   }
+  if (status == CRYO_OK) status = read_topology(f);
   if (status != CRYO_OK) {
     nc_close(f->ncid);
     f->ncid = -1;
@@ -183,6 +237,16 @@ int cryo_gridfile_inquire(const char *path, int *nx, int *ny, int *spherical, cr
   *nx = f.nx;
   *ny = f.ny;
   *spherical = f.spherical;
+  nc_close(f.ncid);
+  return CRYO_OK;
+}
+
+int cryo_gridfile_inquire_topology(const char *path, int *periodic_x, cryo_fold *fold,
+                                   cryo_err *err) {
+  gf_file f;
+  CRYO_CALL(open_file(&f, path, "grid file", err));
+  *periodic_x = f.periodic_x;
+  *fold = f.fold;
   nc_close(f.ncid);
   return CRYO_OK;
 }
@@ -293,24 +357,40 @@ static int agree(const gf_file *f, int is_lon, double a, double b, double lat_a,
   return fabs(remainder(a - b, 360.0)) <= *tol;
 }
 
-/* Corner ka of window cell qa and corner kb of window cell qb are the same
- * node of the grid. */
-static int check_shared(const gf_file *f, const gf_window *w, long qa, int ka, long qb, int kb) {
-  const double *bx = w->bx, *by = w->by;
-  double size = hypot(bx[qa * NV + 2] - bx[qa * NV], by[qa * NV + 2] - by[qa * NV]);
+/* Corner ka of cell qa of window wa and corner kb of cell qb of window wb
+ * are the same node of the grid: neighbours (across = NULL), or the images
+ * of each other across the seam or the fold (across names it). */
+static int check_same(const gf_file *f, const gf_window *wa, long qa, int ka, const gf_window *wb,
+                      long qb, int kb, const char *across) {
+  const double *ax = wa->bx, *ay = wa->by;
+  double size = hypot(ax[qa * NV + 2] - ax[qa * NV], ay[qa * NV + 2] - ay[qa * NV]);
+  const int gia = wa->gi0 + (int)(qa % wa->ni), gja = wa->gj0 + (int)(qa / wa->ni);
+  const int gib = wb->gi0 + (int)(qb % wb->ni), gjb = wb->gj0 + (int)(qb / wb->ni);
   for (int c = 0; c < 2; ++c) {
-    const double *v = c ? by : bx;
-    double a = v[qa * NV + ka], b = v[qb * NV + kb], tol;
-    if (agree(f, c == 0, a, b, by[qa * NV + ka], by[qb * NV + kb], size, &tol)) continue;
-    return CRYO_ERROR(f->err, CRYO_ERR_DATA,
-                      "%s: variable '%s': corner %d of cell (i, j) = (%d, %d) is %.10g but corner "
-                      "%d of its neighbour (%d, %d) is %.10g; they are the same node and must "
-                      "agree within %g%s",
-                      f->where, c ? f->by : f->bx, ka, w->gi0 + (int)(qa % w->ni),
-                      w->gj0 + (int)(qa / w->ni), a, kb, w->gi0 + (int)(qb % w->ni),
-                      w->gj0 + (int)(qb / w->ni), b, tol, f->spherical ? " degrees" : " m");
+    const double a = (c ? ay : ax)[qa * NV + ka], b = (c ? wb->by : wb->bx)[qb * NV + kb];
+    double tol;
+    if (agree(f, c == 0, a, b, ay[qa * NV + ka], wb->by[qb * NV + kb], size, &tol)) continue;
+    if (!across)
+      return CRYO_ERROR(f->err, CRYO_ERR_DATA,
+                        "%s: variable '%s': corner %d of cell (i, j) = (%d, %d) is %.10g but "
+                        "corner %d of its neighbour (%d, %d) is %.10g; they are the same node and "
+                        "must agree within %g%s",
+                        f->where, c ? f->by : f->bx, ka, gia, gja, a, kb, gib, gjb, b, tol,
+                        f->spherical ? " degrees" : " m");
+    return CRYO_ERROR(
+        f->err, CRYO_ERR_DATA,
+        "%s: variable '%s': %s: corner %d of cell (i, j) = (%d, %d) is %.10g but "
+        "corner %d of cell (%d, %d), the same node %s, is %.10g; they must agree "
+        "within %g%s",
+        f->where, c ? f->by : f->bx,
+        strstr(across, "fold") ? "the north fold does not match" : "the seam does not close", ka,
+        gia, gja, a, kb, gib, gjb, across, b, tol, f->spherical ? " degrees" : " m");
   }
   return CRYO_OK;
+}
+
+static int check_shared(const gf_file *f, const gf_window *w, long qa, int ka, long qb, int kb) {
+  return check_same(f, w, qa, ka, w, qb, kb, NULL);
 }
 
 static int check_neighbours(const gf_file *f, const gf_window *w) {
@@ -391,6 +471,12 @@ static const char *corner_list(const gf_file *f, const gf_window *w, long q, cha
     n += snprintf(out + n, len - (size_t)n, "%s(%.10g, %.10g)", k ? ", " : "", w->bx[q * NV + k],
                   w->by[q * NV + k]);
   return out;
+}
+
+/* Whether cell (gi, gj) is a pivot of a T fold: its top edge is its bottom
+ * edge reversed, so its corners enclose nothing. */
+static int t_pivot_cell(const gf_file *f, int gi, int gj) {
+  return f->fold == CRYO_FOLD_T && gj == f->ny - 1 && (gi == 0 || gi == f->nx / 2);
 }
 
 /* Degenerate, folded or clockwise cells, and centres outside their cell. */
@@ -480,6 +566,13 @@ static double corner_area(const gf_file *f, const gf_window *w, long q, double r
 static int check_optional(const gf_file *f, const gf_window *w, double radius) {
   for (long q = 0; q < (long)w->ni * w->nj; ++q) {
     const int gi = w->gi0 + (int)(q % w->ni), gj = w->gj0 + (int)(q / w->ni);
+    if (t_pivot_cell(f, gi, gj)) {
+      CRYO_CHECK(w->mask && w->mask[q] == 0.0, f->err, CRYO_ERR_DATA,
+                 "%s: cell (i, j) = (%d, %d) is a pivot of the north fold (north_fold = 'T'): "
+                 "its corners enclose nothing, so it must be land (variable 'mask' = 0%s)",
+                 f->where, gi, gj, w->mask ? "" : "; the file has no mask");
+      continue;
+    }
     if (w->mask)
       CRYO_CHECK(w->mask[q] == 0.0 || w->mask[q] == 1.0, f->err, CRYO_ERR_DATA,
                  "%s: variable 'mask' at cell (i, j) = (%d, %d) is %g; it must be 1 (ocean) or 0 "
@@ -588,7 +681,8 @@ static int read_checked(const gf_file *f, gf_window *w, double radius) {
   }
   CRYO_CALL(check_neighbours(f, w));
   for (long q = 0; q < n; ++q)
-    CRYO_CALL(check_cell(f, w, q));
+    if (!t_pivot_cell(f, w->gi0 + (int)(q % w->ni), w->gj0 + (int)(q / w->ni)))
+      CRYO_CALL(check_cell(f, w, q));
   return check_optional(f, w, radius);
 }
 
@@ -611,7 +705,8 @@ static int fill(const gf_file *f, const gf_window *w, const cryo_block *b, cryo_
   const int nxg = f->nx, nyg = f->ny;
   for (int j = -2; j <= b->ny + 2; ++j)
     for (int i = -2; i <= b->nx + 2; ++i) {
-      const int gi = b->i0 + i, gj = b->j0 + j;
+      /* across the seam of a periodic grid, the node of the first columns */
+      const int gi = f->periodic_x ? (b->i0 + i + nxg) % nxg : b->i0 + i, gj = b->j0 + j;
       if (gi < 0 || gj < 0 || gi > nxg || gj > nyg) continue;
       /* corner 0 of cell (gi, gj), or at the top and right edges of the grid
        * corner 1, 2 or 3 of the last cell: the same cell on every rank */
@@ -626,7 +721,7 @@ static int fill(const gf_file *f, const gf_window *w, const cryo_block *b, cryo_
     }
   for (int j = -1; j <= b->ny; ++j)
     for (int i = -1; i <= b->nx; ++i) {
-      const int gi = b->i0 + i, gj = b->j0 + j;
+      const int gi = f->periodic_x ? (b->i0 + i + nxg) % nxg : b->i0 + i, gj = b->j0 + j;
       if (gi < 0 || gj < 0 || gi >= nxg || gj >= nyg) continue;
       const long q = (long)(gj - w->gj0) * w->ni + (gi - w->gi0), c = CRYO_CELL(b, i, j);
       gf->cell_x[c] = w->cx[q];
@@ -642,20 +737,73 @@ static int fill(const gf_file *f, const gf_window *w, const cryo_block *b, cryo_
   return CRYO_OK;
 }
 
+/* The corners of cells [gi0, gi0 + ni) x [gj0, gj0 + nj) alone. */
+static int read_corners(const gf_file *f, int gi0, int gj0, int ni, int nj, gf_window *w) {
+  *w = (gf_window){.gi0 = gi0, .gj0 = gj0, .ni = ni, .nj = nj};
+  w->bx = malloc((size_t)ni * nj * NV * sizeof(double));
+  w->by = malloc((size_t)ni * nj * NV * sizeof(double));
+  CRYO_CHECK(w->bx && w->by, f->err, CRYO_ERR_MEMORY, "%s: out of memory", f->where);
+  for (int c = 0; c < 2; ++c) {
+    int id, found;
+    const char *name = c ? f->by : f->bx;
+    CRYO_CALL(find_var(f, name, NV, 0, "the cell corners", &id, &found));
+    CRYO_CALL(read_window(f, id, name, NV, w, c ? w->by : w->bx));
+  }
+  return CRYO_OK;
+}
+
+/* The seam (where the window holds the first column: each of its rows) and
+ * the fold (where it holds the top row: each of its columns there), against
+ * the cells across them, read apart. */
+static int check_closure(const gf_file *f, const gf_window *w) {
+  int status = CRYO_OK;
+  gf_window e = {0}, top = {0};
+  if (f->periodic_x && w->gi0 == 0) {
+    status = read_corners(f, f->nx - 1, w->gj0, 1, w->nj, &e);
+    for (int j = 0; j < w->nj && status == CRYO_OK; ++j) {
+      const long q = (long)j * w->ni;
+      status = check_same(f, &e, j, 1, w, q, 0, "across the seam (periodic_x = 1)");
+      if (status == CRYO_OK)
+        status = check_same(f, &e, j, 2, w, q, 3, "across the seam (periodic_x = 1)");
+    }
+  }
+  if (status == CRYO_OK && f->fold && w->gj0 + w->nj == f->ny) {
+    status = read_corners(f, 0, f->ny - 1, f->nx, 1, &top);
+    const int t = f->fold == CRYO_FOLD_T;
+    const char *across =
+        t ? "across the north fold (north_fold = 'T')" : "across the north fold (north_fold = 'F')";
+    for (int i = 0; i < w->ni && status == CRYO_OK; ++i) {
+      /* corners 3 and 2 of the top cell: T, corners 1 and 0 of cell nx - i;
+       * F, corners 2 and 3 of cell nx - 1 - i */
+      const int gi = w->gi0 + i, image = t ? (f->nx - gi) % f->nx : f->nx - 1 - gi;
+      const long q = (long)(w->nj - 1) * w->ni + i;
+      if (t && t_pivot_cell(f, gi, f->ny - 1)) continue;
+      status = check_same(f, w, q, 3, &top, image, t ? 1 : 2, across);
+      if (status == CRYO_OK) status = check_same(f, w, q, 2, &top, image, t ? 0 : 3, across);
+    }
+  }
+  window_free(&e);
+  window_free(&top);
+  return status;
+}
+
 static int read_grid(gf_file *f, const cryo_block *b, double radius, cryo_gridfile *gf) {
   CRYO_CHECK(f->nx == b->nx_global && f->ny == b->ny_global, f->err, CRYO_ERR_FORMAT,
              "%s has (y, x) = (%d, %d) cells but the grid has (ny, nx) = (%d, %d)", f->where, f->ny,
              f->nx, b->ny_global, b->nx_global);
   gf_window w = {0};
-  /* cells [-2, nx+2] x [-2, ny+2] of the block, clipped to the file */
-  const int gi0 = b->i0 - 2 > 0 ? b->i0 - 2 : 0, gj0 = b->j0 - 2 > 0 ? b->j0 - 2 : 0;
-  const int gi1 = b->i0 + b->nx + 2 < f->nx - 1 ? b->i0 + b->nx + 2 : f->nx - 1;
+  /* cells [-2, nx+2] x [-2, ny+2] of the block, clipped to the file; whole
+   * rows of a periodic grid, whose rings wrap around the seam */
+  const int gi0 = b->i0 - 2 > 0 && !f->periodic_x ? b->i0 - 2 : 0;
+  const int gj0 = b->j0 - 2 > 0 ? b->j0 - 2 : 0;
+  const int gi1 = b->i0 + b->nx + 2 < f->nx - 1 && !f->periodic_x ? b->i0 + b->nx + 2 : f->nx - 1;
   const int gj1 = b->j0 + b->ny + 2 < f->ny - 1 ? b->j0 + b->ny + 2 : f->ny - 1;
   w.gi0 = gi0;
   w.gj0 = gj0;
   w.ni = gi1 - gi0 + 1;
   w.nj = gj1 - gj0 + 1;
   int status = read_checked(f, &w, radius);
+  if (status == CRYO_OK) status = check_closure(f, &w);
   if (status == CRYO_OK) status = fill(f, &w, b, gf);
   window_free(&w);
   return status;

@@ -13,6 +13,10 @@
 
 /* Global size of the grid in a file and whether it lies on the sphere. */
 int cryo_gridfile_inquire(const char *path, int *nx, int *ny, int *spherical, cryo_err *err);
+/* How the grid in a file closes (docs/design.md, Folded grids): its global
+ * attributes periodic_x (0 or 1) and north_fold (CRYO_FOLD_NONE, _T, _F). */
+int cryo_gridfile_inquire_topology(const char *path, int *periodic_x, cryo_fold *fold,
+                                   cryo_err *err);
 
 /* What a rank holds of a grid file. Outside the domain (beyond the edges of a
  * non-periodic grid) every *_ok is 0 and the values are 0. */

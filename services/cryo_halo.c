@@ -21,7 +21,16 @@
  * At a domain edge that does not wrap the halo is left alone, unless the halo
  * clamps (cryo_halo_set_clamp): then, after each axis, the halo line there
  * takes the nearest owned line, copied on this rank as a periodic wrap onto
- * itself is, so the y exchange carries clamped x halos and the corners follow. */
+ * itself is, so the y exchange carries clamped x halos and the corners follow.
+ *
+ * On a grid with a north fold (docs/design.md, Folded grids) a third step
+ * follows y: the ranks of the top process row gather the two rows next to the
+ * fold (their owned columns, packed on the device; MPI_Allgatherv within that
+ * row, through the same two paths), and each fills the points the fold
+ * writes, its halo corners included, from the global rows. The rows it reads
+ * are owned points that the fold never writes, so every rank fills its points
+ * from the same bits; a single rank in the top row reads its own packed rows,
+ * which never leave the device. */
 #define _GNU_SOURCE /* RTLD_DEFAULT */
 #include "config.h"
 
@@ -50,7 +59,32 @@ struct cryo_halo {
   double seconds;       /* in cryo_halo_exchange, after the wait for queued kernels */
   long exchanges;       /* cryo_halo_exchange calls */
   long long bytes_sent; /* through MPI */
+  /* north fold: this rank's packed rows and the global rows gathered, with
+   * the counts and offsets of each rank of the top row (values) */
+  double *fold_h, *fold_d, *rows_h, *rows_d;
+  long fold_capacity, rows_capacity;
+  int *fold_counts, *fold_offsets;
 };
+
+/* The north fold's buffers: two rows of this block and two global rows. */
+static int create_fold_buffers(cryo_halo *h, long max_values_per_point, cryo_err *err) {
+  const cryo_grid *g = h->grid;
+  h->fold_capacity = 2L * g->block.nx * max_values_per_point;
+  h->rows_capacity = 2L * g->block.nx_global * max_values_per_point;
+  h->fold_counts = calloc((size_t)g->px_count, sizeof(int));
+  h->fold_offsets = calloc((size_t)g->px_count, sizeof(int));
+  CRYO_CHECK(h->fold_counts && h->fold_offsets, err, CRYO_ERR_MEMORY,
+             "out of memory for the north fold's counts");
+  if (h->dev) {
+    CRYO_CALL(cryo_device_alloc(h->dev, h->fold_capacity, &h->fold_h, &h->fold_d, err));
+    return cryo_device_alloc(h->dev, h->rows_capacity, &h->rows_h, &h->rows_d, err);
+  }
+  h->fold_h = h->fold_d = calloc((size_t)h->fold_capacity, sizeof(double));
+  h->rows_h = h->rows_d = calloc((size_t)h->rows_capacity, sizeof(double));
+  CRYO_CHECK(h->fold_h && h->rows_h, err, CRYO_ERR_MEMORY,
+             "out of memory for the north fold's buffers");
+  return CRYO_OK;
+}
 
 /* Buffers of a halo of host arrays: one address each, the one MPI takes. */
 static int create_host_buffers(cryo_halo **hp, cryo_halo *h, cryo_err *err) {
@@ -73,6 +107,13 @@ int cryo_halo_create(cryo_halo **hp, const cryo_grid *g, cryo_device *dev, int m
   h->dev = dev;
   int longest = (g->block.nx > g->block.ny ? g->block.nx : g->block.ny) + 3;
   h->capacity = (long)longest * max_values_per_point;
+  if (g->block.fold) {
+    int status = create_fold_buffers(h, max_values_per_point, err);
+    if (status != CRYO_OK) {
+      cryo_halo_destroy(&h);
+      return status;
+    }
+  }
   if (!dev) return create_host_buffers(hp, h, err);
   snprintf(h->path, sizeof h->path, "staged through host buffers");
   int status = cryo_device_alloc(dev, 2 * h->capacity, &h->send_h, &h->send_d, err);
@@ -92,10 +133,16 @@ void cryo_halo_destroy(cryo_halo **hp) {
   if (h->dev) {
     cryo_device_free(h->dev, &h->send_h, 2 * h->capacity);
     cryo_device_free(h->dev, &h->recv_h, 2 * h->capacity);
+    cryo_device_free(h->dev, &h->fold_h, h->fold_capacity);
+    cryo_device_free(h->dev, &h->rows_h, h->rows_capacity);
   } else {
     free(h->send_h);
     free(h->recv_h);
+    free(h->fold_h);
+    free(h->rows_h);
   }
+  free(h->fold_counts);
+  free(h->fold_offsets);
   free(h);
   *hp = NULL;
 }
@@ -265,13 +312,74 @@ static int exchange_axis(cryo_halo *h, const cryo_block *b, cryo_location loc, i
   return CRYO_OK;
 }
 
-int cryo_halo_exchange(cryo_halo *h, cryo_location loc, int nlev, int nfield, double *const *fields,
-                       cryo_err *err) {
-  return cryo_halo_exchange_block(h, &h->grid->block, loc, nlev, nfield, fields, err);
+/* cryo_halo_fold_pack and cryo_halo_fold_unpack (kernels/halo.h) for host
+ * arrays: the same values in the same buffer order. */
+static void fold_pack_host(const cryo_block *b, cryo_location loc, int nlev, int nfield,
+                           double *const *q, double *buf) {
+  const int row0 = cryo_halo_fold_row0(b->fold, loc, b->ny_global) - b->j0;
+  long at = 0;
+  for (int i = 0; i < b->nx; ++i)
+    for (int r = 0; r < 2; ++r)
+      for (int f = 0; f < nfield; ++f)
+        for (int k = 0; k < nlev; ++k)
+          buf[at++] = q[f][(cryo_halo_line_base(b, loc, 1, row0 + r, i)) * nlev + k];
 }
 
-int cryo_halo_exchange_block(cryo_halo *h, const cryo_block *b, cryo_location loc, int nlev,
-                             int nfield, double *const *fields, cryo_err *err) {
+static void fold_unpack_host(const cryo_block *b, cryo_location loc, int nlev, int nfield,
+                             unsigned flip, double *const *q, const double *rows) {
+  const int node = loc == CRYO_AT_NODE, nxg = b->nx_global, nyg = b->ny_global;
+  const int row0 = cryo_halo_fold_row0(b->fold, loc, nyg);
+  for (int j = b->ny - 1; j <= b->ny + node; ++j)
+    for (int i = -1; i <= b->nx + node; ++i) {
+      int si, sj;
+      if (!cryo_halo_fold_source(b->fold, loc, nxg, nyg, ((b->i0 + i) % nxg + nxg) % nxg, b->j0 + j,
+                                 &si, &sj))
+        continue;
+      for (int f = 0; f < nfield; ++f)
+        for (int k = 0; k < nlev; ++k) {
+          const double v = rows[(((long)si * 2 + (sj - row0)) * nfield + f) * nlev + k];
+          q[f][cryo_halo_line_base(b, loc, 1, j, i) * nlev + k] = (flip >> k) & 1u ? -v : v;
+        }
+    }
+}
+
+/* The north fold, after x and y: the rows it reads are then whole on every
+ * rank of the top process row. */
+static int exchange_fold(cryo_halo *h, const cryo_block *b, cryo_location loc, int nlev, int nfield,
+                         double *const *q, unsigned flip, cryo_err *err) {
+  const cryo_grid *g = h->grid;
+  if (g->fold_comm == MPI_COMM_NULL) return CRYO_OK;
+  const long per_column = 2L * nfield * nlev, n = b->nx * per_column;
+  if (h->dev)
+    cryo_halo_fold_pack(b, loc, nlev, q[0], q[1], q[2], q[3], h->fold_d);
+  else
+    fold_pack_host(b, loc, nlev, nfield, q, h->fold_h);
+  const double *rows = h->fold_d;
+  if (g->px_count > 1) {
+    for (int p = 0; p < g->px_count; ++p) {
+      h->fold_counts[p] = (int)((g->i_start[p + 1] - g->i_start[p]) * per_column);
+      h->fold_offsets[p] = (int)(g->i_start[p] * per_column);
+    }
+    const int staged = h->dev && !h->device_buffers;
+    if (staged) cryo_device_to_host(h->dev, h->fold_h, 0, n);
+    CRYO_CALL(
+        cryo_mpi_check(MPI_Allgatherv(staged || !h->dev ? h->fold_h : h->fold_d, (int)n, MPI_DOUBLE,
+                                      staged || !h->dev ? h->rows_h : h->rows_d, h->fold_counts,
+                                      h->fold_offsets, MPI_DOUBLE, g->fold_comm),
+                       "halo MPI_Allgatherv (north fold)", err));
+    h->bytes_sent += n * (long long)sizeof(double);
+    if (staged) cryo_device_to_device(h->dev, h->rows_h, 0, b->nx_global * per_column);
+    rows = h->rows_d;
+  }
+  if (h->dev)
+    cryo_halo_fold_unpack(b, loc, nlev, flip, q[0], q[1], q[2], q[3], rows);
+  else
+    fold_unpack_host(b, loc, nlev, nfield, flip, q, rows);
+  return CRYO_OK;
+}
+
+static int exchange(cryo_halo *h, const cryo_block *b, cryo_location loc, int nlev, int nfield,
+                    double *const *fields, unsigned flip, cryo_err *err) {
   const cryo_grid *g = h->grid;
   const int node = loc == CRYO_AT_NODE;
   const int longest = (b->nx > b->ny ? b->nx : b->ny) + 3;
@@ -279,6 +387,8 @@ int cryo_halo_exchange_block(cryo_halo *h, const cryo_block *b, cryo_location lo
   CRYO_CHECK((long)longest * nlev * most <= h->capacity, err, CRYO_ERR_ARG,
              "halo exchange of %d fields x %d levels exceeds the buffers sized at creation", most,
              nlev);
+  CRYO_CHECK(!b->fold || b == &g->block, err, CRYO_ERR_UNSUPPORTED,
+             "halo exchange on a coarsened block of a grid with a north fold");
   const int lonely = g->west == MPI_PROC_NULL && g->east == MPI_PROC_NULL &&
                      g->south == MPI_PROC_NULL && g->north == MPI_PROC_NULL;
   if (lonely && !h->clamp) return CRYO_OK;
@@ -299,8 +409,32 @@ int cryo_halo_exchange_block(cryo_halo *h, const cryo_block *b, cryo_location lo
     status = exchange_axis(h, b, loc, 0, x, 0, b->ny + node, nlev, nf, q, err);
     if (status == CRYO_OK)
       status = exchange_axis(h, b, loc, 1, y, -1, b->nx + 2 + node, nlev, nf, q, err);
+    if (status == CRYO_OK && b->fold) status = exchange_fold(h, b, loc, nlev, nf, q, flip, err);
   }
   h->seconds += MPI_Wtime() - t0;
   h->exchanges += 1;
   return status;
+}
+
+int cryo_halo_exchange(cryo_halo *h, cryo_location loc, int nlev, int nfield, double *const *fields,
+                       cryo_err *err) {
+  return exchange(h, &h->grid->block, loc, nlev, nfield, fields, 0u, err);
+}
+
+int cryo_halo_exchange_signed(cryo_halo *h, cryo_location loc, int nlev, int nfield,
+                              double *const *fields, const int *sign, cryo_err *err) {
+  CRYO_CHECK(nlev <= 32, err, CRYO_ERR_ARG,
+             "halo exchange with signs of %d levels: at most 32 levels", nlev);
+  unsigned flip = 0;
+  for (int k = 0; k < nlev; ++k) {
+    CRYO_CHECK(sign[k] == 1 || sign[k] == -1, err, CRYO_ERR_ARG,
+               "halo exchange: sign of level %d is %d, must be 1 or -1", k, sign[k]);
+    flip |= (sign[k] < 0 ? 1u : 0u) << k;
+  }
+  return exchange(h, &h->grid->block, loc, nlev, nfield, fields, flip, err);
+}
+
+int cryo_halo_exchange_block(cryo_halo *h, const cryo_block *b, cryo_location loc, int nlev,
+                             int nfield, double *const *fields, cryo_err *err) {
+  return exchange(h, b, loc, nlev, nfield, fields, 0u, err);
 }

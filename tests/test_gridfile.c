@@ -20,9 +20,14 @@
  *   variables, NaN, latitude 95, corners that disagree, folded, degenerate
  *   and clockwise cells, a centre outside its cell, mask 2, negative areas
  *   and areas in km2, angles 10 degrees off, units of lon and angle;
+ * - a tripolar cap of each fold type (T and F pivot, written by tripolar()
+ *   below) reads on 1 and 4 ranks, and its topology attributes come back;
+ *   a seam that does not close, a fold whose corners do not match, a T
+ *   pivot that is not land and bad topology attributes are each their named
+ *   error, naming the cells on both sides;
  * - &cryo_grid grid_file: nx, ny come from the file, a different nx is an
- *   error, dx is reported as ignored, a missing file names the path.
- * With GRIDFILE_DIR set (tests/grid_files.test), the files that
+ *   error, a periodic file sets periodic_x and a folded one is refused, dx is reported as ignored,
+ * a missing file names the path. With GRIDFILE_DIR set (tests/grid_files.test), the files that
  * scripts/make_grid.py wrote there are read instead on the same
  * decomposition: polar stereographic nodes and centres project back to
  * x0 + i dx, y0 + j dy within 1e-4 m (north and south), Cartesian files
@@ -553,6 +558,62 @@ static void test_planar(void) {
 }
 
 /* &cryo_grid grid_file in the configuration. */
+/* A point of the polar stereographic plane of the unit sphere (x, y) in
+ * degrees: lon = atan2(y, x), lat = 90 - 2 atan(rho / 2). */
+static void to_sphere(double x, double y, double *lon, double *lat) {
+  *lon = atan2(y, x) * 180.0 / M_PI;
+  *lat = 90.0 - 2.0 * atan(hypot(x, y) / 2.0) * 180.0 / M_PI;
+}
+
+/* An NX x NY tripolar cap (Murray 1996): elliptic coordinates in the polar
+ * stereographic plane, x = c cosh mu cos theta, y = c sinh mu sin theta,
+ * about the foci (+-c, 0), the grid's two northern poles. theta_i = 2 pi
+ * (i - h) / NX closes the seam; mu_j = mu0 (NY - j - h) / (NY - h) runs from
+ * an outer ellipse (the closed bottom edge) to the fold, the segment between
+ * the foci: the top node row for an F fold (h = 0: pivots at the foci, nodes
+ * 0 and NX/2), through the centres of the top row for a T fold (h = 1/2: the
+ * top row's top nodes are its bottom nodes mirrored; pivots cells 0, NX/2).
+ * Centres: the mean of the corners in the plane. */
+static void tripolar(test_grid *g, cryo_fold fold) {
+  const double c = 0.3, mu0 = 1.0, h = fold == CRYO_FOLD_T ? 0.5 : 0.0;
+  double px[(NY + 1) * (NX + 1)], py[(NY + 1) * (NX + 1)];
+  memset(g, 0, sizeof *g);
+  g->nx = NX;
+  g->ny = NY;
+  g->spherical = 1;
+  for (int j = 0; j <= NY; ++j)
+    for (int i = 0; i <= NX; ++i) {
+      const double mu = mu0 * (NY - j - h) / (NY - h), theta = 2.0 * M_PI * (i - h) / NX;
+      const int q = j * (NX + 1) + i;
+      px[q] = c * cosh(mu) * cos(theta);
+      py[q] = c * sinh(mu) * sin(theta);
+      to_sphere(px[q], py[q], &g->node_x[q], &g->node_y[q]);
+    }
+  for (int j = 0; j < NY; ++j)
+    for (int i = 0; i < NX; ++i) {
+      const int q = j * (NX + 1) + i, r = q + NX + 1;
+      to_sphere((px[q] + px[q + 1] + px[r] + px[r + 1]) / 4.0,
+                (py[q] + py[q + 1] + py[r] + py[r + 1]) / 4.0, &g->cx[j * NX + i],
+                &g->cy[j * NX + i]);
+    }
+}
+
+/* Rank 0 sets the topology attributes of an existing file (fold NULL: no
+ * north_fold); all ranks wait for it. */
+static void set_topology(const char *path, int periodic_x, const char *fold) {
+  MPI_Barrier(MPI_COMM_WORLD);
+  if (rank == 0) {
+    int ncid;
+    nc_ok(nc_open(path, NC_WRITE, &ncid));
+    nc_ok(nc_redef(ncid));
+    if (periodic_x >= 0)
+      nc_ok(nc_put_att_int(ncid, NC_GLOBAL, "periodic_x", NC_INT, 1, &periodic_x));
+    if (fold) nc_ok(nc_put_att_text(ncid, NC_GLOBAL, "north_fold", strlen(fold), fold));
+    nc_ok(nc_close(ncid));
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+}
+
 static void test_config(void) {
   test_grid g;
   latlon(&g, -20.0, 60.0, 3.0);
@@ -584,6 +645,19 @@ static void test_config(void) {
   snprintf(text, sizeof text, "%s&cryo_grid grid_file = 'none.nc' /\n", run);
   CU_ASSERT_EQUAL(cryo_config_read_string(&cfg, text, "g.nml", &err), CRYO_ERR_FILE);
   CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "g.nml:2: &cryo_grid grid_file: grid file 'none.nc'"));
+  tripolar(&g, CRYO_FOLD_F);
+  write_grid("cfg.nc", &g, NULL, NULL, NULL);
+  set_topology("cfg.nc", 1, "F");
+  snprintf(text, sizeof text, "%s&cryo_grid grid_file = 'cfg.nc' /\n", run);
+  CU_ASSERT_EQUAL(cryo_config_read_string(&cfg, text, "g.nml", &err), CRYO_ERR_UNSUPPORTED);
+  CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "folds at its top (north_fold = 'F')"));
+  /* periodic alone: sea ice runs across the seam */
+  write_grid("cfg.nc", &g, NULL, NULL, NULL);
+  set_topology("cfg.nc", 1, NULL);
+  status = cryo_config_read_string(&cfg, text, "g.nml", &err);
+  if (status != CRYO_OK) fprintf(stderr, "%s\n", err.msg);
+  CU_ASSERT_EQUAL(status, CRYO_OK);
+  CU_ASSERT_EQUAL(cfg.grid.periodic_x, 1);
 }
 
 /* Files of scripts/make_grid.py in GRIDFILE_DIR (tests/grid_files.test). */
@@ -679,6 +753,82 @@ static void test_made(void) {
   read_made("latlon.nc", 3);
 }
 
+static void test_tripolar(void) {
+  const char *p = "tripolar.nc";
+  for (int fold = CRYO_FOLD_T; fold <= CRYO_FOLD_F; ++fold) {
+    const char *name = fold == CRYO_FOLD_T ? "T" : "F";
+    test_grid g;
+    double mask[NX * NY];
+    for (int q = 0; q < NX * NY; ++q)
+      mask[q] = 1.0;
+    if (fold == CRYO_FOLD_T) mask[(NY - 1) * NX] = mask[(NY - 1) * NX + NX / 2] = 0.0;
+    tripolar(&g, fold);
+    write_grid(p, &g, mask, NULL, NULL);
+    set_topology(p, 1, name);
+    int periodic = -1;
+    cryo_fold got = CRYO_FOLD_NONE;
+    cryo_err err = {0};
+    CU_ASSERT_EQUAL(cryo_gridfile_inquire_topology(p, &periodic, &got, &err), CRYO_OK);
+    CU_ASSERT(periodic == 1 && (int)got == fold);
+    cryo_block b = block_of(NX, NY);
+    cryo_gridfile gf;
+    int status = cryo_gridfile_read(p, "test", &b, 6.4e6, 7.29e-5, 0.0, &gf, &err);
+    if (status != CRYO_OK) fprintf(stderr, "tripolar %s: %s\n", name, err.msg);
+    CU_ASSERT(all_ok(status));
+    cryo_gridfile_free(&gf);
+    static const bad_case pivot = {
+        "T pivot not land", CRYO_ERR_DATA, {"cell (i, j) = (0, 5) is a pivot", "must be land"}};
+    if (fold == CRYO_FOLD_T) {
+      write_grid(p, &g, NULL, NULL, NULL);
+      set_topology(p, 1, name);
+      expect(p, NX, NY, &pivot);
+    }
+    /* node (NX, 2) of the last column no longer the first column's node (0, 2) */
+    test_grid seam = g;
+    seam.node_x[2 * (NX + 1) + NX] += 0.5;
+    write_grid(p, &seam, mask, NULL, NULL);
+    set_topology(p, 1, name);
+    static const bad_case open_seam = {"seam does not close",
+                                       CRYO_ERR_DATA,
+                                       {"the seam does not close", "cell (i, j) = (7, 1)",
+                                        "corner 3 of cell (0, 1), the same node across the seam"}};
+    expect(p, NX, NY, &open_seam);
+    /* node (2, NY) moved off its image across the fold */
+    test_grid torn = g;
+    torn.node_y[NY * (NX + 1) + 2] -= 0.3;
+    write_grid(p, &torn, mask, NULL, NULL);
+    set_topology(p, 1, name);
+    static const bad_case torn_t = {"T fold does not match",
+                                    CRYO_ERR_DATA,
+                                    {"the north fold does not match", "cell (i, j) = (1, 5)",
+                                     "corner 0 of cell (7, 5), the same node across the north "
+                                     "fold (north_fold = 'T')"}};
+    static const bad_case torn_f = {"F fold does not match",
+                                    CRYO_ERR_DATA,
+                                    {"the north fold does not match", "cell (i, j) = (1, 5)",
+                                     "corner 3 of cell (6, 5), the same node across the north "
+                                     "fold (north_fold = 'F')"}};
+    expect(p, NX, NY, fold == CRYO_FOLD_T ? &torn_t : &torn_f);
+  }
+  static const bad_case unknown = {
+      "north_fold X", CRYO_ERR_FORMAT, {"'north_fold' = 'X'", "expected 'T'"}};
+  static const bad_case lonely = {
+      "fold without periodic_x", CRYO_ERR_FORMAT, {"'north_fold' = 'F' needs periodic_x = 1"}};
+  static const bad_case periodic2 = {
+      "periodic_x 2", CRYO_ERR_FORMAT, {"'periodic_x' must be one integer, 0 or 1"}};
+  test_grid g;
+  tripolar(&g, CRYO_FOLD_F);
+  write_grid(p, &g, NULL, NULL, NULL);
+  set_topology(p, 1, "X");
+  expect(p, NX, NY, &unknown);
+  write_grid(p, &g, NULL, NULL, NULL);
+  set_topology(p, -1, "F");
+  expect(p, NX, NY, &lonely);
+  write_grid(p, &g, NULL, NULL, NULL);
+  set_topology(p, 2, NULL);
+  expect(p, NX, NY, &periodic2);
+}
+
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -689,6 +839,7 @@ int main(int argc, char **argv) {
                          {"corners within the tolerance", test_tolerance},
                          {"bad files", test_bad_files},
                          {"planar grid", test_planar},
+                         {"tripolar grids", test_tripolar},
                          {"&cryo_grid grid_file", test_config},
                          CU_TEST_INFO_NULL};
   CU_TestInfo made[] = {{"files of scripts/make_grid.py", test_made}, CU_TEST_INFO_NULL};

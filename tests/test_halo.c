@@ -10,7 +10,9 @@
  * of 4 fields), and MPI on the device buffers, where nothing crosses (on a CPU build the device
  * buffers are the host ones, so the path runs here too); a halo of host arrays (made without a
  * device layer, as the exchange layer uses it), where nothing touches the device; and the decision
- * between the first two (halo_device_buffers). */
+ * between the first two (halo_device_buffers). The north fold of a tripolar grid (both pivots,
+ * cells and nodes, scalars and vectors) is checked against NEMO's lbc_nfd formulas applied to a
+ * global array in NEMO's own indices, on process grids that split the top row or not. */
 #include "cryo_device.h"
 #include "cryo_grid.h"
 #include "cryo_test.h"
@@ -176,6 +178,192 @@ static void test_host_arrays(void) {
   check_exchange(11, 14, 0, CRYO_AT_NODE, 3, 2, HOST_ARRAYS, 0);
 }
 
+/* The fold as NEMO's lbc_nfd writes it (its loops, its indices), on a global
+ * array a[jj][ji]: ji = 1 .. jpiglo with the two cyclic columns (jpiglo =
+ * nx + 2), T point (ji, jj) the centre of cell (ji - 2, jj - 1), F point
+ * (ji, jj) node (ji - 1, jj); jpj = ny + 1 is the first T row above the grid.
+ * psgn: -1 for a vector component. One departure: NEMO's T-pivot loop also
+ * writes the pivot cell of the row the fold crosses onto itself (negating a
+ * vector there); cryodyn leaves points that map onto themselves alone. */
+static void nemo_fold(int fold, int node, int jpiglo, int jpj, double psgn, double **a) {
+  if (fold == CRYO_FOLD_T && !node) {
+    for (int ji = 2; ji <= jpiglo; ++ji)
+      a[jpj][ji] = psgn * a[jpj - 2][jpiglo - ji + 2];
+    for (int ji = jpiglo / 2 + 2; ji <= jpiglo; ++ji)
+      a[jpj - 1][ji] = psgn * a[jpj - 1][jpiglo - ji + 2];
+  } else if (fold == CRYO_FOLD_T) {
+    for (int ji = 1; ji <= jpiglo - 1; ++ji) {
+      a[jpj - 1][ji] = psgn * a[jpj - 2][jpiglo - ji + 1];
+      a[jpj][ji] = psgn * a[jpj - 3][jpiglo - ji + 1];
+    }
+  } else if (!node) {
+    for (int ji = 1; ji <= jpiglo; ++ji)
+      a[jpj][ji] = psgn * a[jpj - 1][jpiglo - ji + 1];
+  } else {
+    for (int ji = 1; ji <= jpiglo - 1; ++ji)
+      a[jpj][ji] = psgn * a[jpj - 2][jpiglo - ji];
+    for (int ji = jpiglo / 2 + 1; ji <= jpiglo - 1; ++ji)
+      a[jpj - 1][ji] = psgn * a[jpj - 1][jpiglo - ji];
+  }
+}
+
+/* A grid periodic in x, closed at the bottom and folded at the top: every
+ * point of the block, halo included, against the NEMO array (the grid's
+ * own points below the fold, poison below the bottom edge). px_count: the
+ * process grid's columns (0: automatic). sign: per level, NULL for a
+ * scalar exchange. */
+static void check_fold(int fold, int nx, int ny, int px_count, cryo_location loc, int nlev,
+                       int nfield, const int *sign, int path) {
+  cryo_grid g;
+  cryo_device dev;
+  cryo_err err = {0};
+  int size;
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  if (px_count > size || size % (px_count ? px_count : 1) ||
+      ny / (px_count ? size / px_count : 1) < 2)
+    px_count = 0;
+  CU_ASSERT_EQUAL_FATAL(cryo_device_init(&dev, MPI_COMM_WORLD, 0, &err), CRYO_OK);
+  CU_ASSERT_EQUAL_FATAL(
+      cryo_grid_create(&g, MPI_COMM_WORLD, nx, ny, 1.0, 1.0, px_count, 0, 1, 0, &err), CRYO_OK);
+  CU_ASSERT_EQUAL_FATAL(cryo_grid_set_fold(&g, fold, &err), CRYO_OK);
+  cryo_halo *h = NULL;
+  const int host = path == HOST_ARRAYS;
+  CU_ASSERT_EQUAL_FATAL(cryo_halo_create(&h, &g, host ? NULL : &dev, 4 * nlev, &err), CRYO_OK);
+  if (path == DEVICE_BUFFERS) cryo_halo_set_path(h, 1, "device buffers (test)");
+  const cryo_block *b = &g.block;
+  const int node = loc == CRYO_AT_NODE;
+  const long npts = node ? CRYO_NNODE(b) : CRYO_NCELL(b);
+  double *f[6], *fd[6];
+  for (int q = 0; q < nfield; ++q) {
+    if (host) {
+      fd[q] = f[q] = malloc(sizeof(double) * (size_t)(npts * nlev));
+      CU_ASSERT_PTR_NOT_NULL_FATAL(f[q]);
+    } else {
+      CU_ASSERT_EQUAL_FATAL(cryo_device_alloc(&dev, npts * nlev, &f[q], &fd[q], &err), CRYO_OK);
+    }
+    for (long p = 0; p < npts * nlev; ++p)
+      f[q][p] = -1.0;
+    for (int j = 0; j < b->ny + node; ++j)
+      for (int i = 0; i < b->nx + node; ++i)
+        for (int k = 0; k < nlev; ++k) {
+          const long at = (node ? CRYO_NODE(b, i, j) : CRYO_CELL(b, i, j)) * nlev + k;
+          f[q][at] = value((b->i0 + i) % nx, b->j0 + j, k) + 1e7 * q;
+        }
+    if (!host) cryo_device_to_device(&dev, f[q], 0, npts * nlev);
+  }
+  cryo_device_reset_counters(&dev);
+  double s0;
+  long x0;
+  long long sent0;
+  cryo_halo_stats(h, &s0, &x0, &sent0);
+  if (sign)
+    CU_ASSERT_EQUAL_FATAL(cryo_halo_exchange_signed(h, loc, nlev, nfield, fd, sign, &err), CRYO_OK)
+  else
+    CU_ASSERT_EQUAL_FATAL(cryo_halo_exchange(h, loc, nlev, nfield, fd, &err), CRYO_OK);
+  double s1;
+  long x1;
+  long long sent1;
+  cryo_halo_stats(h, &s1, &x1, &sent1);
+  /* one rank: seam and fold alike stay on the device */
+  if (g.size == 1) CU_ASSERT_EQUAL(dev.bytes_to_host + dev.bytes_to_device + sent1 - sent0, 0);
+  if (path == DEVICE_BUFFERS) CU_ASSERT_EQUAL(dev.bytes_to_host + dev.bytes_to_device, 0);
+  if (!host)
+    for (int q = 0; q < nfield; ++q)
+      cryo_device_to_host(&dev, f[q], 0, npts * nlev);
+
+  const int jpiglo = nx + 2, jpj = ny + 1;
+  double **a = malloc(sizeof(double *) * (size_t)(jpj + 2));
+  for (int jj = 0; jj <= jpj + 1; ++jj)
+    a[jj] = malloc(sizeof(double) * (size_t)(jpiglo + 1));
+  long wrong = 0;
+  for (int q = 0; q < nfield; ++q)
+    for (int k = 0; k < nlev; ++k) {
+      for (int jj = 0; jj <= jpj + 1; ++jj)
+        for (int ji = 1; ji <= jpiglo; ++ji) {
+          const int gi = ((node ? ji - 1 : ji - 2) + nx) % nx, gj = node ? jj : jj - 1;
+          a[jj][ji] = gj >= 0 && gj < ny + node ? value(gi, gj, k) + 1e7 * q : -1.0;
+        }
+      nemo_fold(fold, node, jpiglo, jpj, sign ? sign[k] : 1.0, a);
+      for (int j = -1; j <= b->ny + node; ++j)
+        for (int i = -1; i <= b->nx + node; ++i) {
+          const int gi = (b->i0 + i + nx) % nx, gj = b->j0 + j;
+          const double want = gj < 0 ? -1.0 : node ? a[gj][gi + 1] : a[gj + 1][gi + 2];
+          const long at = (node ? CRYO_NODE(b, i, j) : CRYO_CELL(b, i, j)) * nlev + k;
+          wrong += f[q][at] != want;
+        }
+    }
+  CU_ASSERT_EQUAL(wrong, 0);
+  if (wrong)
+    fprintf(stderr,
+            "fold %s %s %d x %d, nlev %d x %d fields, %s, path %d, block %d+%d x %d+%d: %ld "
+            "wrong values\n",
+            fold == CRYO_FOLD_T ? "T" : "F", node ? "nodes" : "cells", nx, ny, nlev, nfield,
+            sign ? "signed" : "scalar", path, b->i0, b->nx, b->j0, b->ny, wrong);
+  for (int jj = 0; jj <= jpj + 1; ++jj)
+    free(a[jj]);
+  free(a);
+  for (int q = 0; q < nfield; ++q)
+    if (host)
+      free(f[q]);
+    else
+      cryo_device_free(&dev, &f[q], npts * nlev);
+  cryo_halo_destroy(&h);
+  cryo_grid_destroy(&g);
+}
+
+/* Both pivots, cells and nodes; scalars, vectors (-1 on every level) and
+ * dG1 fields (mean kept, slopes reversed); the top row split over ranks
+ * (automatic grid, all ranks in x) or held by one rank (all ranks in y). */
+static void test_fold(void) {
+  static const int vector[1] = {-1}, dg1[3] = {1, -1, -1}, uv[2] = {-1, -1};
+  int size;
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  for (int fold = CRYO_FOLD_T; fold <= CRYO_FOLD_F; ++fold)
+    for (int node = 0; node < 2; ++node) {
+      const cryo_location loc = node ? CRYO_AT_NODE : CRYO_AT_CELL;
+      check_fold(fold, 12, 9, 0, loc, 1, 1, NULL, STAGED);
+      check_fold(fold, 12, 9, 0, loc, 1, 2, vector, STAGED);
+      check_fold(fold, 14, 8, size, loc, 3, 5, dg1, STAGED);
+      check_fold(fold, 16, 9, 1, loc, 2, 1, uv, STAGED);
+      check_fold(fold, 14, 8, size, loc, 2, 2, uv, DEVICE_BUFFERS);
+      check_fold(fold, 12, 9, 0, loc, 3, 2, dg1, HOST_ARRAYS);
+    }
+}
+
+/* What a fold needs of the grid. */
+static void test_fold_limits(void) {
+  cryo_grid g;
+  cryo_err err = {0};
+  CU_ASSERT_EQUAL_FATAL(cryo_grid_create(&g, MPI_COMM_WORLD, 13, 8, 1, 1, 0, 0, 1, 0, &err),
+                        CRYO_OK);
+  CU_ASSERT_EQUAL(cryo_grid_set_fold(&g, CRYO_FOLD_F, &err), CRYO_ERR_RANGE);
+  CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "even number of cells along x, not nx = 13"));
+  cryo_grid_destroy(&g);
+  CU_ASSERT_EQUAL_FATAL(cryo_grid_create(&g, MPI_COMM_WORLD, 12, 8, 1, 1, 0, 0, 0, 0, &err),
+                        CRYO_OK);
+  CU_ASSERT_EQUAL(cryo_grid_set_fold(&g, CRYO_FOLD_T, &err), CRYO_ERR_ARG);
+  CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "periodic in x and not in y"));
+  cryo_grid_destroy(&g);
+  /* signs other than +-1, and the coarsened blocks of a multigrid */
+  CU_ASSERT_EQUAL_FATAL(cryo_grid_create(&g, MPI_COMM_WORLD, 12, 8, 1, 1, 0, 0, 1, 0, &err),
+                        CRYO_OK);
+  CU_ASSERT_EQUAL_FATAL(cryo_grid_set_fold(&g, CRYO_FOLD_F, &err), CRYO_OK);
+  cryo_halo *h = NULL;
+  CU_ASSERT_EQUAL_FATAL(cryo_halo_create(&h, &g, NULL, 2, &err), CRYO_OK);
+  double *f = calloc((size_t)CRYO_NNODE(&g.block) * 2, sizeof *f);
+  const int bad_sign[2] = {1, 0};
+  CU_ASSERT_EQUAL(cryo_halo_exchange_signed(h, CRYO_AT_NODE, 2, 1, &f, bad_sign, &err),
+                  CRYO_ERR_ARG);
+  CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "sign of level 1 is 0, must be 1 or -1"));
+  const cryo_block coarse = g.block;
+  CU_ASSERT_EQUAL(cryo_halo_exchange_block(h, &coarse, CRYO_AT_NODE, 1, 1, &f, &err),
+                  CRYO_ERR_UNSUPPORTED);
+  CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "coarsened block of a grid with a north fold"));
+  free(f);
+  cryo_halo_destroy(&h);
+  cryo_grid_destroy(&g);
+}
+
 /* The decision of halo_device_buffers, as a table: setting, GPU in use, MPI
  * CUDA-aware -> device buffers, or an error and what its message names. */
 static void test_path_choice(void) {
@@ -291,6 +479,8 @@ int main(int argc, char **argv) {
                          {"MPI on the device buffers", test_device_buffers},
                          {"host arrays", test_host_arrays},
                          {"clamp at closed edges", test_clamp},
+                         {"north fold", test_fold},
+                         {"north fold limits", test_fold_limits},
                          {"halo_device_buffers decision", test_path_choice},
                          {"decomposition limits", test_too_small},
                          {"gather and scatter", test_gather_scatter},

@@ -172,7 +172,8 @@ static void run_world(world *w, int pc, int px, int py, const int *xs, const int
   int r = 0;
   for (int bj = 0, j0 = 0; bj < py; j0 += ys[bj++])
     for (int bi = 0, i0 = 0; bi < px; i0 += xs[bi++], ++r) {
-      cryo_block b = {xs[bi], ys[bj], i0, j0, nxg, nyg, 80.0e3 / nxg, 80.0e3 / nyg, 1, 1};
+      cryo_block b = {xs[bi],       ys[bj],       i0, j0, nxg,           nyg,
+                      80.0e3 / nxg, 80.0e3 / nyg, 1,  1,  CRYO_FOLD_NONE};
       w->blocks[r] = b;
     }
   pthread_t th[MAXR];
