@@ -160,6 +160,22 @@ static void cell_geometry(const cryo_block *b, const cryo_seaice_grid_points *g,
   rot[1] = cn / norm;
 }
 
+/* fcor and nrot of node (i, j) from its node data and grid direction e1. */
+static void node_geometry(const cryo_block *b, const cryo_seaice_grid_points *g, int i, int j,
+                          const node_at *node, vec3 e1, double *fcor, double *nrot) {
+  const long n = CRYO_NODE(b, i, j);
+  fcor[n] = nrot[2 * n] = nrot[2 * n + 1] = 0.0;
+  if (!node->ok) return;
+  const point *p = &node->p;
+  const double ce = dot(e1, p->east), cn = dot(e1, p->north), norm = sqrt(ce * ce + cn * cn);
+  nrot[2 * n] = ce / norm;
+  nrot[2 * n + 1] = cn / norm;
+  fcor[n] = g->spherical ? 2.0 * g->omega * sin(g->node_y[ring2(b, i, j)] * DEGREE) : g->f_plane;
+}
+
+/* One pass over the rows of cells: the walk of each cell row's lower node
+ * row gives that row's nodes too (the last cell row's upper walk the top
+ * row), so no node row is walked more than twice. */
 void cryo_seaice_geometry(const cryo_block *b, const cryo_seaice_grid_points *g, double *geom,
                           double *rot, double *fcor, double *nrot) {
   for (int j = -1; j <= b->ny; ++j) {
@@ -175,24 +191,12 @@ void cryo_seaice_geometry(const cryo_block *b, const cryo_seaice_grid_points *g,
       rq[0] = rq[1] = 0.0;
       if (g->cell_ok[q] && lo.n[1].ok && lo.n[2].ok && hi.n[1].ok && hi.n[2].ok)
         cell_geometry(b, g, i, j, &lo, &hi, gq, rq);
+      node_geometry(b, g, i, j, &lo.n[1], lo.e1[0], fcor, nrot);
+      if (j == b->ny) node_geometry(b, g, i, j + 1, &hi.n[1], hi.e1[0], fcor, nrot);
     }
-  }
-  for (int j = -1; j <= b->ny + 1; ++j) {
-    row_walk w;
-    walk_start(&w, b, g, -1, j);
-    for (int i = -1; i <= b->nx + 1; ++i) {
-      if (i > -1) walk_next(&w);
-      const long n = CRYO_NODE(b, i, j);
-      fcor[n] = nrot[2 * n] = nrot[2 * n + 1] = 0.0;
-      if (!w.n[1].ok) continue;
-      const point *p = &w.n[1].p;
-      const vec3 e1 = w.e1[0];
-      const double ce = dot(e1, p->east), cn = dot(e1, p->north), norm = sqrt(ce * ce + cn * cn);
-      nrot[2 * n] = ce / norm;
-      nrot[2 * n + 1] = cn / norm;
-      fcor[n] =
-          g->spherical ? 2.0 * g->omega * sin(g->node_y[ring2(b, i, j)] * DEGREE) : g->f_plane;
-    }
+    /* the last node of the row (and of the top row) */
+    node_geometry(b, g, b->nx + 1, j, &lo.n[2], lo.e1[1], fcor, nrot);
+    if (j == b->ny) node_geometry(b, g, b->nx + 1, j + 1, &hi.n[2], hi.e1[1], fcor, nrot);
   }
 }
 
