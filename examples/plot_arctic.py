@@ -4,7 +4,7 @@ record, ice thickness and ice speed on the polar stereographic map with the
 land mask, and drift vectors (every few nodes) on both.
 
   plot_arctic.py OUTPUT.nc [--grid GRID.nc] [--day D ...] [--out-dir DIR]
-                 [--every N]
+                 [--every N] [--coarsen N]
 
 Positions come from the grid file (its cell corners lon_bnds, lat_bnds, placed
 on the map by scripts/make_arctic.py's projection), so the output needs only
@@ -14,6 +14,10 @@ the grid lines of constant j, e2 = e1 turned by +90 degrees), turned onto the
 map with the directions of the grid lines there. The grid file defaults to
 the namelist's grid_file (the output's global attribute `namelist`), beside
 the output file. PNGs: DIR/<output name>_dayDD.png (default DIR: the output's folder).
+Grids finer than a PNG's pixels (the 2 km grid, 3750 cells across) are drawn
+in blocks of N x N cells (--coarsen, by default enough for at most 750 blocks
+across): a block shows the mean of its ocean cells, and is land when most of
+it is.
 
 Needs numpy, matplotlib (Agg) and netCDF4 (Debian: python3-numpy,
 python3-matplotlib, python3-netcdf4); no map library.
@@ -93,7 +97,21 @@ def map_velocity(out, rec, x, y, lon_n):
     return u * e1x - v * e1y, u * e1y + v * e1x
 
 
-def plot_record(out, rec, grid, every, path):
+def coarsen(field, mask, n):
+    """Blocks of n x n cells of a cell field (trailing rows and columns that
+    fill no block dropped): the mean over each block's ocean cells, masked
+    where less than half of the block is ocean; n = 1 leaves the field."""
+    if n == 1:
+        return field
+    ny, nx = (d // n * n for d in mask.shape)
+    m = np.asarray(mask[:ny, :nx], dtype=float).reshape(ny // n, n, nx // n, n)
+    f = np.ma.filled(field[:ny, :nx], 0.0).reshape(ny // n, n, nx // n, n)
+    ocean = m.sum(axis=(1, 3))
+    mean = (f * m).sum(axis=(1, 3)) / np.maximum(ocean, 1.0)
+    return np.ma.masked_where(ocean < 0.5 * n * n, mean)
+
+
+def plot_record(out, rec, grid, every, path, block=1):
     x, y, lon_n, lon_c, lat_c, mask = grid
     day = float(out["time"][rec]) / 86400.0
     h = np.ma.masked_where(mask < 0.5, np.asarray(out["h"][rec], dtype=float))
@@ -111,15 +129,23 @@ def plot_record(out, rec, grid, every, path):
     speed_c = 0.25 * (speed[:-1, :-1] + speed[:-1, 1:] + speed[1:, :-1] + speed[1:, 1:])
     speed_c = np.ma.masked_where(mask < 0.5, speed_c * 100)
     panels = ((h, "thickness (m)", "viridis", "white"), (speed_c, "ice speed (cm/s)", "magma_r", "black"))
+    # the corners of the blocks drawn, and where most of a block is land
+    nodes = (slice(0, mask.shape[0] // block * block + 1, block),
+             slice(0, mask.shape[1] // block * block + 1, block))
+    land = coarsen(land, 1 - mask, block) if block > 1 else land
     for ax, (field, label, cmap, arrows) in zip(axes, panels):
-        ax.pcolormesh(x * km, y * km, land, cmap="Greys", vmin=0, vmax=1.6, shading="flat")
-        pc = ax.pcolormesh(x * km, y * km, field, cmap=cmap, shading="flat")
+        ax.pcolormesh(x[nodes] * km, y[nodes] * km, land, cmap="Greys", vmin=0, vmax=1.6,
+                      shading="flat")
+        pc = ax.pcolormesh(x[nodes] * km, y[nodes] * km, coarsen(field, mask, block), cmap=cmap,
+                           shading="flat")
         fig.colorbar(pc, ax=ax, shrink=0.85, label=label)
         q = ax.quiver((x * km)[s][moving], (y * km)[s][moving], ux[s][moving], uy[s][moving],
                       angles="xy", scale_units="width", scale=vmax * 25, width=0.0022,
                       color=arrows)
         ax.quiverkey(q, 0.85, 1.02, round(vmax, 2), f"{round(vmax, 2)} m/s", labelpos="E")
-        ax.contour(xc * km, yc * km, lat_c, levels=[60, 70, 80], colors="0.5", linewidths=0.5)
+        centres = (slice(None, None, block), slice(None, None, block))
+        ax.contour(xc[centres] * km, yc[centres] * km, lat_c[centres], levels=[60, 70, 80],
+                   colors="0.5", linewidths=0.5)
         ax.set_aspect("equal")
         ax.set_xlabel("x (km, polar stereographic, 45 E to the right)")
         ax.set_ylabel("y (km)")
@@ -138,6 +164,8 @@ def main():
                     help="model day of a record to draw (repeatable; default: the last)")
     ap.add_argument("--every", type=int, default=0,
                     help="draw a vector every N nodes (default: about 30 across)")
+    ap.add_argument("--coarsen", type=int, default=0,
+                    help="draw blocks of N x N cells (default: at most 750 blocks across)")
     ap.add_argument("--out-dir", help="folder of the PNGs (default: the output's)")
     args = ap.parse_args()
     with netCDF4.Dataset(args.output) as out:
@@ -155,13 +183,14 @@ def main():
                              f"{', '.join(f'{t:g}' for t in days)})")
                 recs.append(k)
         every = args.every or max(1, grid[0].shape[1] // 30)
+        block = args.coarsen or -(-(grid[0].shape[1] - 1) // 750)
         out_dir = args.out_dir or os.path.dirname(os.path.abspath(args.output))
         stem = os.path.splitext(os.path.basename(args.output))[0]
         for k in recs:
             d = days[k]
             label = f"{d:02.0f}" if d == round(d) else f"{d:05.2f}"
             path = os.path.join(out_dir, f"{stem}_day{label}.png")
-            day, vmax, hmin, hmax = plot_record(out, k, grid, every, path)
+            day, vmax, hmin, hmax = plot_record(out, k, grid, every, path, block)
             print(f"plot_arctic: {path}: day {day:g}, max ice speed {vmax:.4f} m/s, "
                   f"thickness {hmin:.3f} to {hmax:.3f} m")
 

@@ -3,15 +3,18 @@
 # scripts/make_arctic.py, run namelists/arctic.nml (25 km, 30 days) with
 # cryodyn, and draw quick-look maps of thickness and drift.
 #
-#   sh examples/run_arctic.sh [--small] [--steps LIST] [NP]   (from the build directory)
+#   sh examples/run_arctic.sh [--small | --resolution KM] [--steps LIST] [NP]
+#   (from the build directory)
 #
 # NP: MPI ranks (default 1: one GPU, or the CPU threads of a CPU build).
 # --small: the 180 km test grid and namelists/arctic_small.nml (1 day) instead.
+# --resolution KM: the grid of KM km and namelists/arctic_KMkm.nml, in
+# arctic_KMkm/ (examples/run_arctic_2km.sh: KM = 2).
 # --steps: some of files,run,plot (default all three), e.g. the files and the
 # maps here and the run on a GPU machine that lacks the Python packages.
 # Writes into arctic/ (arctic_small/): the grid and forcing files, the
 # namelist, the output arctic.nc, the final restart, and arctic_dayDD.png for
-# days 1, 15 and 30 (the last record with --small).
+# days 1, 15 and 30 (the last record with --small or --resolution).
 # Environment: CRYODYN (the driver, default ./cryodyn), MPIRUN (default
 # mpirun), CRYODYN_TOOLS (the tools environment, see scripts/tools-python).
 # Exits non-zero on failure.
@@ -24,9 +27,15 @@ mpirun=${MPIRUN:-mpirun}
 name=arctic
 days="--day 1 --day 15 --day 30"
 steps=files,run,plot
+size=""
 while [ $# -gt 0 ]; do
   case $1 in
-    --small) name=arctic_small days="" ;;
+    --small) name=arctic_small days="" size=--small ;;
+    --resolution)
+      km=${2:?--resolution needs a cell size in km}
+      name=arctic_${km}km days="" size="--resolution $km"
+      shift
+      ;;
     --steps) steps=${2:?--steps needs a list}; shift ;;
     *) break ;;
   esac
@@ -49,11 +58,15 @@ esac
 # matplotlib too, so it draws the maps as well.
 if step files || step plot; then python=$(sh "$srcdir/scripts/tools-python"); fi
 
+if [ ! -f "$srcdir/namelists/$name.nml" ]; then
+  echo "run_arctic: error: no namelists/$name.nml for this grid" >&2
+  exit 2
+fi
+
 mkdir -p "$name"
 if step files; then
-  small=""
-  [ "$name" = arctic ] || small=--small
-  "$python" "$srcdir/scripts/make_arctic.py" $small --out-dir "$name"
+  # shellcheck disable=SC2086 # $size is an option and its value
+  "$python" "$srcdir/scripts/make_arctic.py" $size --out-dir "$name"
   cp "$srcdir/namelists/$name.nml" "$name/$name.nml"
 fi
 

@@ -79,29 +79,74 @@ static point node_point(const cryo_block *b, const cryo_seaice_grid_points *g, i
   return point_at(g, g->node_x[k], g->node_y[k]);
 }
 
-/* e1 of node (i, j): along its grid line of constant j, centred where both
- * neighbours exist, one-sided at the edge of the domain. */
-static vec3 node_e1(const cryo_block *b, const cryo_seaice_grid_points *g, int i, int j) {
-  const point p = node_point(b, g, i, j);
-  const int west = node_ok(b, g, i - 1, j), east = node_ok(b, g, i + 1, j);
+/* A node as the walks below see it: whether it is in the domain, and its
+ * position and frame (computed from its stored coordinates even when it is
+ * not, as they are never used then). */
+typedef struct {
+  int ok;
+  point p;
+} node_at;
+
+/* Node (i, j); one outside the two rings (beyond the last node a walk
+ * looks ahead to) is absent. */
+static node_at node_load(const cryo_block *b, const cryo_seaice_grid_points *g, int i, int j) {
+  if (i < -2 || i > b->nx + 2 || j < -2 || j > b->ny + 2)
+    return (node_at){0, point_at(g, 0.0, 0.0)};
+  return (node_at){node_ok(b, g, i, j), node_point(b, g, i, j)};
+}
+
+/* e1 of node c between its neighbours w and e on its grid line of constant
+ * j: centred where both exist, one-sided at the edge of the domain. */
+static vec3 node_e1(const node_at *w, const node_at *c, const node_at *e) {
   vec3 t;
-  if (west && east)
-    t = sub(node_point(b, g, i + 1, j).r, node_point(b, g, i - 1, j).r);
-  else if (east)
-    t = sub(node_point(b, g, i + 1, j).r, p.r);
+  if (w->ok && e->ok)
+    t = sub(e->p.r, w->p.r);
+  else if (e->ok)
+    t = sub(e->p.r, c->p.r);
   else
-    t = sub(p.r, node_point(b, g, i - 1, j).r);
-  return tangent_unit(t, p.n);
+    t = sub(c->p.r, w->p.r);
+  return tangent_unit(t, c->p.n);
+}
+
+/* A walk along row j of nodes: nodes i-1 to i+2 and the e1 of nodes i and
+ * i+1. Each node's position and frame is computed once per walk, not once
+ * for every cell and neighbour that uses it (four sines and cosines each,
+ * the bulk of the geometry's time on a large grid). */
+typedef struct {
+  const cryo_block *b;
+  const cryo_seaice_grid_points *g;
+  int i, j;
+  node_at n[4];
+  vec3 e1[2];
+} row_walk;
+
+static void walk_start(row_walk *w, const cryo_block *b, const cryo_seaice_grid_points *g, int i,
+                       int j) {
+  w->b = b, w->g = g, w->i = i, w->j = j;
+  for (int k = 0; k < 4; ++k)
+    w->n[k] = node_load(b, g, i - 1 + k, j);
+  w->e1[0] = node_e1(&w->n[0], &w->n[1], &w->n[2]);
+  w->e1[1] = node_e1(&w->n[1], &w->n[2], &w->n[3]);
+}
+
+static void walk_next(row_walk *w) {
+  w->i++;
+  for (int k = 0; k < 3; ++k)
+    w->n[k] = w->n[k + 1];
+  w->n[3] = node_load(w->b, w->g, w->i + 2, w->j);
+  w->e1[0] = w->e1[1];
+  w->e1[1] = node_e1(&w->n[1], &w->n[2], &w->n[3]);
 }
 
 /* geom of cell (i, j) (quad_cell_geometry, shared with kernels that compute
- * it as they go) and rot, the cell frame's E1 against east at the centre */
+ * it as they go) and rot, the cell frame's E1 against east at the centre;
+ * lo and hi walk rows j and j + 1 and stand at node i. */
 static void cell_geometry(const cryo_block *b, const cryo_seaice_grid_points *g, int i, int j,
-                          double *geom, double *rot) {
-  const int ci[4] = {i, i + 1, i, i + 1}, cj[4] = {j, j, j + 1, j + 1};
+                          const row_walk *lo, const row_walk *hi, double *geom, double *rot) {
+  const row_walk *row[4] = {lo, lo, hi, hi};
   double r[12], e1[12];
   for (int k = 0; k < 4; ++k) {
-    const vec3 p = node_point(b, g, ci[k], cj[k]).r, e = node_e1(b, g, ci[k], cj[k]);
+    const vec3 p = row[k]->n[1 + k % 2].p.r, e = row[k]->e1[k % 2];
     r[3 * k] = p.x, r[3 * k + 1] = p.y, r[3 * k + 2] = p.z;
     e1[3 * k] = e.x, e1[3 * k + 1] = e.y, e1[3 * k + 2] = e.z;
   }
@@ -115,45 +160,61 @@ static void cell_geometry(const cryo_block *b, const cryo_seaice_grid_points *g,
   rot[1] = cn / norm;
 }
 
+/* fcor and nrot of node (i, j) from its node data and grid direction e1. */
+static void node_geometry(const cryo_block *b, const cryo_seaice_grid_points *g, int i, int j,
+                          const node_at *node, vec3 e1, double *fcor, double *nrot) {
+  const long n = CRYO_NODE(b, i, j);
+  fcor[n] = nrot[2 * n] = nrot[2 * n + 1] = 0.0;
+  if (!node->ok) return;
+  const point *p = &node->p;
+  const double ce = dot(e1, p->east), cn = dot(e1, p->north), norm = sqrt(ce * ce + cn * cn);
+  nrot[2 * n] = ce / norm;
+  nrot[2 * n + 1] = cn / norm;
+  fcor[n] = g->spherical ? 2.0 * g->omega * sin(g->node_y[ring2(b, i, j)] * DEGREE) : g->f_plane;
+}
+
+/* One pass over the rows of cells: the walk of each cell row's lower node
+ * row gives that row's nodes too (the last cell row's upper walk the top
+ * row), so no node row is walked more than twice. */
 void cryo_seaice_geometry(const cryo_block *b, const cryo_seaice_grid_points *g, double *geom,
                           double *rot, double *fcor, double *nrot) {
-  for (int j = -1; j <= b->ny; ++j)
+  for (int j = -1; j <= b->ny; ++j) {
+    row_walk lo, hi;
+    walk_start(&lo, b, g, -1, j);
+    walk_start(&hi, b, g, -1, j + 1);
     for (int i = -1; i <= b->nx; ++i) {
+      if (i > -1) walk_next(&lo), walk_next(&hi);
       const long q = CRYO_CELL(b, i, j);
       double *gq = geom + q * CRYO_SEAICE_NGEOM, *rq = rot + q * 2;
       for (int k = 0; k < CRYO_SEAICE_NGEOM; ++k)
         gq[k] = 0.0;
       rq[0] = rq[1] = 0.0;
-      if (g->cell_ok[q] && node_ok(b, g, i, j) && node_ok(b, g, i + 1, j) &&
-          node_ok(b, g, i, j + 1) && node_ok(b, g, i + 1, j + 1))
-        cell_geometry(b, g, i, j, gq, rq);
+      if (g->cell_ok[q] && lo.n[1].ok && lo.n[2].ok && hi.n[1].ok && hi.n[2].ok)
+        cell_geometry(b, g, i, j, &lo, &hi, gq, rq);
+      node_geometry(b, g, i, j, &lo.n[1], lo.e1[0], fcor, nrot);
+      if (j == b->ny) node_geometry(b, g, i, j + 1, &hi.n[1], hi.e1[0], fcor, nrot);
     }
-  for (int j = -1; j <= b->ny + 1; ++j)
-    for (int i = -1; i <= b->nx + 1; ++i) {
-      const long n = CRYO_NODE(b, i, j);
-      fcor[n] = nrot[2 * n] = nrot[2 * n + 1] = 0.0;
-      if (!node_ok(b, g, i, j)) continue;
-      const point p = node_point(b, g, i, j);
-      const vec3 e1 = node_e1(b, g, i, j);
-      const double ce = dot(e1, p.east), cn = dot(e1, p.north), norm = sqrt(ce * ce + cn * cn);
-      nrot[2 * n] = ce / norm;
-      nrot[2 * n + 1] = cn / norm;
-      fcor[n] =
-          g->spherical ? 2.0 * g->omega * sin(g->node_y[ring2(b, i, j)] * DEGREE) : g->f_plane;
-    }
+    /* the last node of the row (and of the top row) */
+    node_geometry(b, g, b->nx + 1, j, &lo.n[2], lo.e1[1], fcor, nrot);
+    if (j == b->ny) node_geometry(b, g, b->nx + 1, j + 1, &hi.n[2], hi.e1[1], fcor, nrot);
+  }
 }
 
 void cryo_seaice_node_frames(const cryo_block *b, const cryo_seaice_grid_points *g, double *pos,
                              double *e1) {
-  for (int j = -1; j <= b->ny + 1; ++j)
+  for (int j = -1; j <= b->ny + 1; ++j) {
+    row_walk w;
+    walk_start(&w, b, g, -1, j);
     for (int i = -1; i <= b->nx + 1; ++i) {
+      if (i > -1) walk_next(&w);
       const long n = CRYO_NODE(b, i, j);
       vec3 r = {0.0, 0.0, 0.0}, e = {0.0, 0.0, 0.0};
-      if (node_ok(b, g, i, j)) {
-        r = node_point(b, g, i, j).r;
-        e = node_e1(b, g, i, j);
+      if (w.n[1].ok) {
+        r = w.n[1].p.r;
+        e = w.e1[0];
       }
       pos[3 * n] = r.x, pos[3 * n + 1] = r.y, pos[3 * n + 2] = r.z;
       e1[3 * n] = e.x, e1[3 * n + 1] = e.y, e1[3 * n + 2] = e.z;
     }
+  }
 }

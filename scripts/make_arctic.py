@@ -13,6 +13,10 @@ Writes into --out-dir:
                      'east_north'), two identical records spanning the run.
 With --small the files are arctic_small_grid.nc and arctic_small_forcing.nc,
 a coarse grid for the tests (40 x 40 cells of 180 km, still with land).
+With --resolution KM (or --cells N) the same 7500 km square around the pole
+is cut into cells of KM km (N x N cells), files arctic_<KM>km_grid.nc and
+arctic_<KM>km_forcing.nc; 25 km (300 x 300) is the default and keeps the
+names arctic_grid.nc, arctic_forcing.nc.
 
 The mask: each cell is sampled at 5 x 5 sub-points (bilinear in the map plane
 between its corners) and is ocean when most of them are; then only the ocean
@@ -23,12 +27,15 @@ wall.
 
 The grid itself comes from scripts/make_grid.py (polar_stereographic, write).
 Needs numpy, netCDF4 and global_land_mask: run it with the tools environment,
-  "$(sh scripts/tools-python)" scripts/make_arctic.py [--small] [--out-dir DIR]
+  "$(sh scripts/tools-python)" scripts/make_arctic.py [--small | --resolution KM | --cells N]
+      [--out-dir DIR] [--days D]
+At 2 km (3750 x 3750 cells, 351 million land-mask samples) the mask is
+computed a block of rows at a time, so the memory stays near that of the grid.
 """
+import bisect
 import argparse
 import os
 import sys
-from collections import deque
 
 import numpy as np
 
@@ -41,8 +48,11 @@ LON0 = -45.0  # degrees east: the meridian along the map's -y axis
 # Radius of the sphere of the map, m: cryodyn's default earth_radius.
 MAP_RADIUS = make_grid.EARTH_RADIUS
 
-# The two grids: cells per side, cell size in the map plane (m).
-FULL = {"n": 300, "dx": 25000.0, "days": 30, "name": "arctic"}
+# Side (m) of the map square centred on the pole that the Arctic grids
+# cover, whatever their resolution (the test grid of --small is its own).
+SIDE = 7.5e6
+# The grids: cells per side, cell size in the map plane (m).
+FULL = {"n": 300, "dx": SIDE / 300, "days": 30, "name": "arctic"}
 SMALL = {"n": 40, "dx": 180000.0, "days": 2, "name": "arctic_small"}
 
 # Beaufort High (surface wind) and Beaufort Gyre (surface current): centre
@@ -53,6 +63,9 @@ WIND = {"lat": 75.0, "lon": -150.0, "radius": 1.0e6, "vmax": 9.0, "turn": 20.0}
 OCEAN = {"lat": 75.0, "lon": -145.0, "radius": 4.0e5, "vmax": 0.08, "turn": 0.0}
 
 SUB = 5  # sub-points per cell side for the land mask
+# Cells per block of rows in the land mask: each sub-point pass over a block
+# holds about ten arrays of this many doubles (80 MB).
+MASK_BLOCK_CELLS = 1 << 20
 
 
 def forward(lon, lat):
@@ -135,56 +148,75 @@ def to_east_north(ux, uy, lon):
     return ux * ex + uy * ey, ux * nx_ + uy * ny_
 
 
-def corners_xy(grid):
-    """Map-plane corners of every cell, arrays (ny, nx, 4), counterclockwise
-    from the lower-left corner (the order of the CF bounds)."""
-    return forward(grid["x_bnds"], grid["y_bnds"])
-
-
 def ocean_fraction(grid, sub=SUB):
     """Fraction of sub x sub sub-points of each cell that are ocean
-    (global_land_mask.globe: GLOBE land/sea at 1 km)."""
+    (global_land_mask.globe: GLOBE land/sea at 1 km). Blocks of rows one
+    after the other: every sub-point is computed exactly as over the whole
+    grid at once, in far less memory."""
     from global_land_mask import globe
 
-    cx, cy = corners_xy(grid)
+    ny, nx = grid["x"].shape
+    rows = max(1, MASK_BLOCK_CELLS // nx)
     t = (np.arange(sub) + 0.5) / sub
-    count = np.zeros(grid["x"].shape)
-    for s in t:
-        for r in t:
-            w = ((1 - s) * (1 - r), s * (1 - r), s * r, (1 - s) * r)
-            x = sum(w[k] * cx[..., k] for k in range(4))
-            y = sum(w[k] * cy[..., k] for k in range(4))
-            lon, lat = inverse(x, y)
-            count += globe.is_ocean(lat, lon)
+    count = np.zeros((ny, nx))
+    for j0 in range(0, ny, rows):
+        block = slice(j0, min(ny, j0 + rows))
+        cx, cy = forward(grid["x_bnds"][block], grid["y_bnds"][block])
+        for s in t:
+            for r in t:
+                w = ((1 - s) * (1 - r), s * (1 - r), s * r, (1 - s) * r)
+                x = sum(w[k] * cx[..., k] for k in range(4))
+                y = sum(w[k] * cy[..., k] for k in range(4))
+                lon, lat = inverse(x, y)
+                count[block] += globe.is_ocean(lat, lon)
     return count / (sub * sub)
 
 
 def connected(ocean, seed):
     """Cells of `ocean` (bool, (ny, nx)) joined to cell `seed` (j, i) through
-    cell faces."""
+    cell faces. The search walks runs of ocean cells along rows, not cells:
+    two runs in neighbouring rows are joined when they share a column. A 2 km
+    grid has about 100 times fewer runs than ocean cells."""
     ny, nx = ocean.shape
-    keep = np.zeros_like(ocean, dtype=bool)
     if not ocean[seed]:
         raise SystemExit(f"make_arctic: the cell nearest the pole {seed} is not ocean")
-    keep[seed] = True
-    todo = deque([seed])
+    edges = np.diff(np.pad(ocean, ((0, 0), (1, 1))).astype(np.int8), axis=1)
+    run_row, run_start = np.nonzero(edges == 1)  # row-major: by row, then column
+    run_end = np.nonzero(edges == -1)[1]  # one past the last cell
+    first = np.searchsorted(run_row, np.arange(ny + 1)).tolist()
+    starts, ends, rows = run_start.tolist(), run_end.tolist(), run_row.tolist()
+    j, i = seed
+    k = bisect.bisect_right(starts, i, first[j], first[j + 1]) - 1
+    kept = np.zeros(len(starts), dtype=bool)
+    kept[k] = True
+    todo = [k]
     while todo:
-        j, i = todo.popleft()
-        for jj, ii in ((j - 1, i), (j + 1, i), (j, i - 1), (j, i + 1)):
-            if 0 <= jj < ny and 0 <= ii < nx and ocean[jj, ii] and not keep[jj, ii]:
-                keep[jj, ii] = True
-                todo.append((jj, ii))
-    return keep
+        k = todo.pop()
+        for jj in (rows[k] - 1, rows[k] + 1):
+            if not 0 <= jj < ny:
+                continue
+            # runs of row jj that end after this one starts and start before it ends
+            lo = bisect.bisect_right(ends, starts[k], first[jj], first[jj + 1])
+            hi = bisect.bisect_left(starts, ends[k], first[jj], first[jj + 1])
+            for m in range(lo, hi):
+                if not kept[m]:
+                    kept[m] = True
+                    todo.append(m)
+    inside = np.zeros((ny, nx + 1), dtype=np.int8)
+    inside[run_row[kept], run_start[kept]] = 1
+    inside[run_row[kept], run_end[kept]] = -1
+    return np.cumsum(inside, axis=1)[:, :nx] > 0
 
 
 def min_width(grid, mask, radius=MAP_RADIUS):
     """Smallest midline (m) of the ocean cells, chords between the corners on
     a sphere of `radius`: the width in the mEVP stability bound."""
-    lam, phi = np.radians(grid["x_bnds"]), np.radians(grid["y_bnds"])
+    ocean = mask > 0
+    lam, phi = np.radians(grid["x_bnds"][ocean]), np.radians(grid["y_bnds"][ocean])
     r = radius * np.stack([np.cos(phi) * np.cos(lam), np.cos(phi) * np.sin(lam), np.sin(phi)], -1)
     w1 = np.linalg.norm(r[..., 1, :] + r[..., 2, :] - r[..., 0, :] - r[..., 3, :], axis=-1) / 2
     w2 = np.linalg.norm(r[..., 3, :] + r[..., 2, :] - r[..., 0, :] - r[..., 1, :], axis=-1) / 2
-    return float(np.min(np.minimum(w1, w2)[mask > 0]))
+    return float(np.min(np.minimum(w1, w2)))
 
 
 def write_forcing(path, grid, days):
@@ -225,14 +257,38 @@ def write_forcing(path, grid, days):
     return fields
 
 
+def arctic_case(ap, resolution, cells):
+    """The grid of --resolution KM or --cells N over the square of side SIDE:
+    FULL when neither is given or they ask for its size."""
+    if resolution is not None:
+        if not resolution > 0:
+            ap.error(f"--resolution {resolution:g}: must be > 0")
+        cells = round(SIDE / (resolution * 1e3))
+        if cells < 2 or abs(cells * resolution * 1e3 - SIDE) > 1e-6 * SIDE:
+            ap.error(f"--resolution {resolution:g}: {SIDE / 1e3:g} km is not a whole number "
+                     f"(at least 2) of cells of {resolution:g} km")
+    if cells is None or cells == FULL["n"]:
+        return FULL
+    if cells < 2:
+        ap.error(f"--cells {cells}: must be at least 2")
+    dx = SIDE / cells
+    return {"n": cells, "dx": dx, "days": FULL["days"], "name": f"arctic_{dx / 1e3:g}km"}
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--small", action="store_true", help="40 x 40 cells of 180 km (tests)")
+    size = ap.add_mutually_exclusive_group()
+    size.add_argument("--small", action="store_true", help="40 x 40 cells of 180 km (tests)")
+    size.add_argument("--resolution", type=float, metavar="KM",
+                      help=f"cells of KM km over the {SIDE / 1e3:g} km square (default "
+                      f"{FULL['dx'] / 1e3:g}); {SIDE / 1e3:g} / KM must be a whole number")
+    size.add_argument("--cells", type=int, metavar="N",
+                      help=f"N x N cells over the {SIDE / 1e3:g} km square (default {FULL['n']})")
     ap.add_argument("--out-dir", default=".", help="directory of the files (default .)")
     ap.add_argument("--days", type=float, help="days spanned by the forcing records "
                     "(default 30, with --small 2)")
     args = ap.parse_args()
-    case = SMALL if args.small else FULL
+    case = SMALL if args.small else arctic_case(ap, args.resolution, args.cells)
     days = case["days"] if args.days is None else args.days
     if not days > 0:
         ap.error(f"--days {days}: must be > 0")
@@ -254,7 +310,8 @@ def main():
     wind = np.hypot(fields["uwind"][0], fields["vwind"][0])
     curr = np.hypot(fields["uocean"][0], fields["vocean"][0])
     print(f"make_arctic: {grid_path}: {nx} x {ny} cells of {case['dx'] / 1000:g} km (map), "
-          f"{int(mask.sum())} ocean, {int(ocean.sum() - mask.sum())} ocean cells not joined "
+          f"{int(mask.sum())} ocean ({100 * mask.mean():.1f} %), "
+          f"{int(ocean.sum() - mask.sum())} ocean cells not joined "
           f"to the Arctic set to land; smallest ocean cell width {min_width(grid, mask):.0f} m")
     print(f"make_arctic: {forcing_path}: {days:g} days, wind up to {wind.max():.2f} m/s, "
           f"current up to {curr.max():.3f} m/s (east/north; directions checked against the "
