@@ -1,5 +1,6 @@
 /* Elementary functions inline in the kernels (docs/performance.md, section
  * "Land-ice element kernels"): GCC's nvptx code calls the C library for exp,
+ * fmax and fmin,
  * and around every call the GPU saves the caller's live registers to local
  * memory, while newlib's exp spills on its own. One source for CPU and GPU:
  * the host runs the same arithmetic, so results agree across builds as
@@ -12,6 +13,18 @@
 #else
 #define CRYO_MATH_ROUTINE
 #endif
+
+/* max and min as plain comparisons: fmax and fmin are library calls too.
+ * (A NaN in x gives y.) */
+CRYO_MATH_ROUTINE
+static inline __attribute__((always_inline)) double cryo_max(double x, double y) {
+  return x > y ? x : y;
+}
+
+CRYO_MATH_ROUTINE
+static inline __attribute__((always_inline)) double cryo_min(double x, double y) {
+  return x < y ? x : y;
+}
 
 /* exp(yh + yl) for |yh| < 700 and |yl| <= 1e-15 |yh| (a value with its
  * rounding error, or yl = 0): 2^k exp(r), r = yh - k ln 2 + yl with ln 2 in

@@ -62,16 +62,8 @@
 #define CRYO_LANDICE_INLINE static inline
 #endif
 
-/* Larger of a and b, inline: fmax is a library call in GCC's nvptx code,
- * and any call makes the GPU save the element's live registers to local
- * memory around it (docs/performance.md, Land-ice element kernels). */
-CRYO_LANDICE_ROUTINE
-CRYO_LANDICE_INLINE double landice_max(double a, double b) {
-  return a > b ? a : b;
-}
-
 /* x^p for a normal x > 0 and |p log x| < 700, as exp(p log x) with both
- * factors inline, for the same reason as landice_max: the viscosity's power
+ * factors inline (cryo_math.h says why): the viscosity's power
  * was the element kernels' only other call (8 per element, each saving and
  * restoring the element's inputs). log x = e ln 2 + 2 atanh(s), s = (m - 1) /
  * (m + 1) for the mantissa m in [sqrt(1/2), sqrt(2)), |s| < 0.1716, by its
@@ -878,14 +870,13 @@ CRYO_LANDICE_INLINE void landice_elem_gather(const landice_coef *c, const long n
     /* N = rho_i g H - rho_w g max(z_sl - b, 0) >= 0 (water pressure only when marine) */
     in->npress[m] = 0.0;
     if (c->law == CRYO_LANDICE_SLIDING_SCHOOF)
-      in->npress[m] =
-          landice_max(c->rhog * hm - c->rhowg * landice_max(c->sea_level - bm, 0.0), 0.0);
+      in->npress[m] = cryo_max(c->rhog * hm - c->rhowg * cryo_max(c->sea_level - bm, 0.0), 0.0);
     /* flotation, phi = rho_i H + rho_w (b - z_sl) over rho_w: afloat (phi <= 0),
      * the lower surface is z_sl - (rho_i / rho_w) H >= b, the upper one H above it */
     phi[m] = 1.0;
     if (c->marine) {
       phi[m] = c->float_ratio * hm + bm - c->sea_level;
-      bm = landice_max(bm, c->sea_level - c->float_ratio * hm);
+      bm = cryo_max(bm, c->sea_level - c->float_ratio * hm);
     }
     in->z[m] = bm + lo * hm + plane;
     in->z[m + 4] = bm + hi * hm + plane;

@@ -28,25 +28,10 @@
 #include <stddef.h>
 
 #include "cryo_block.h"
+#include "cryo_math.h"
 #include "cryo_params.h"
 
 struct cryo_err;
-
-/* max and min as plain comparisons, for device code: GCC 12 turns fmax/fmin
- * into calls to the device libm. (A NaN in x gives y.) */
-#if defined(_OPENACC)
-#pragma acc routine seq
-#endif
-static inline double cryo_seaice_max(double x, double y) {
-  return x > y ? x : y;
-}
-
-#if defined(_OPENACC)
-#pragma acc routine seq
-#endif
-static inline double cryo_seaice_min(double x, double y) {
-  return x < y ? x : y;
-}
 
 typedef struct cryo_seaice_params {
   double dt;         /* advective (macro) time step, s */

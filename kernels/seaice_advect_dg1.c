@@ -120,8 +120,8 @@ void cryo_seaice_advect_dg1_kernel(const cryo_seaice_params *p, const cryo_block
 #pragma acc routine seq
 #endif
 static inline __attribute__((always_inline)) double minmod(double s, double d1, double d2) {
-  if (s > 0.0 && d1 > 0.0 && d2 > 0.0) return cryo_seaice_min(s, cryo_seaice_min(d1, d2));
-  if (s < 0.0 && d1 < 0.0 && d2 < 0.0) return cryo_seaice_max(s, cryo_seaice_max(d1, d2));
+  if (s > 0.0 && d1 > 0.0 && d2 > 0.0) return cryo_min(s, cryo_min(d1, d2));
+  if (s < 0.0 && d1 < 0.0 && d2 < 0.0) return cryo_max(s, cryo_max(d1, d2));
   return 0.0;
 }
 
@@ -162,16 +162,16 @@ void cryo_seaice_bound_dg1_kernel(const cryo_block *b, double *h, double *a) {
     const int j = (int)e / nx, i = (int)e - j * nx;
     const long c = ((long)(j + 1) * (nx + 2) + i + 1) * 3;
     /* h >= 0 at the cell corners, hence everywhere in the cell */
-    const double h0 = cryo_seaice_max(h[c], 0.0);
+    const double h0 = cryo_max(h[c], 0.0);
     const double hs = fabs(h[c + 1]) + fabs(h[c + 2]);
     const double th = hs > h0 ? h0 / hs : 1.0;
     h[c] = h0;
     h[c + 1] *= th;
     h[c + 2] *= th;
     /* 0 <= a <= 1 likewise */
-    const double a0 = cryo_seaice_min(cryo_seaice_max(a[c], 0.0), 1.0);
+    const double a0 = cryo_min(cryo_max(a[c], 0.0), 1.0);
     const double as = fabs(a[c + 1]) + fabs(a[c + 2]);
-    const double room = cryo_seaice_min(a0, 1.0 - a0);
+    const double room = cryo_min(a0, 1.0 - a0);
     const double ta = as > room ? room / as : 1.0;
     a[c] = a0;
     a[c + 1] *= ta;

@@ -55,8 +55,8 @@ static void cell_max(long nx, long ncell, const double *h, const double *a, cons
     const long j = e / nx, i = e - j * nx;
     const long c = (j + 1) * (nx + 2) + i + 1;
     const double w = mask[c] * cell_weight(geom, c);
-    hmax = cryo_seaice_max(hmax, fabs(w * h[c * na]));
-    amax = cryo_seaice_max(amax, fabs(w * a[c * na]));
+    hmax = cryo_max(hmax, fabs(w * h[c * na]));
+    amax = cryo_max(amax, fabs(w * a[c * na]));
   }
   *hmax_out = hmax;
   *amax_out = amax;
@@ -68,7 +68,7 @@ static double node_max_speed2(long nx, long nnode, const double *u, const double
   for (long e = 0; e < nnode; ++e) {
     const long j = e / (nx + 1), i = e - j * (nx + 1);
     const long n = (j + 1) * (nx + 3) + i + 1;
-    smax = cryo_seaice_max(smax, u[n] * u[n] + v[n] * v[n]);
+    smax = cryo_max(smax, u[n] * u[n] + v[n] * v[n]);
   }
   return smax;
 }

@@ -153,8 +153,8 @@ quad_velocity_node(long n, long cur, long nxc, quad_velocity_consts k, int na, c
   const double ra = 1.0 / area;
   fx *= ra;
   fy *= ra;
-  const double ac = cryo_seaice_min(cryo_seaice_max(aa * ra, 0.0), 1.0);
-  const double m = k.rho_ice * cryo_seaice_max(ha * ra, k.h_min);
+  const double ac = cryo_min(cryo_max(aa * ra, 0.0), 1.0);
+  const double m = k.rho_ice * cryo_max(ha * ra, k.h_min);
   const double ua = uair[n], va = vair[n], uo = uocn[n], vo = vocn[n];
   const double up = u[n], vp = v[n];
   const double tau = ac * k.tau_air * sqrt(ua * ua + va * va);

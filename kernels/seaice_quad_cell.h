@@ -147,8 +147,7 @@ typedef struct {
 #endif
 static inline __attribute__((always_inline)) double quad_strength(double hq, double aq,
                                                                   double pstar, double cstr) {
-  return pstar * cryo_seaice_max(hq, 0.0) *
-         cryo_exp(-cstr * (1.0 - cryo_seaice_min(cryo_seaice_max(aq, 0.0), 1.0)));
+  return pstar * cryo_max(hq, 0.0) * cryo_exp(-cstr * (1.0 - cryo_min(cryo_max(aq, 0.0), 1.0)));
 }
 
 /* The stress update of cell c with lower-left node n00 (rows of nxn nodes)

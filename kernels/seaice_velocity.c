@@ -87,8 +87,8 @@ velocity_node(long n, long cur, long nxc, velocity_consts k, int na, const doubl
   const double an =
       0.25 * (corner_tracer(a, cll, 1.0, 1.0, na) + corner_tracer(a, clr, -1.0, 1.0, na) +
               corner_tracer(a, cul, 1.0, -1.0, na) + corner_tracer(a, cur, -1.0, -1.0, na));
-  const double ac = cryo_seaice_min(cryo_seaice_max(an, 0.0), 1.0);
-  const double m = k.rho_ice * cryo_seaice_max(hn, k.h_min);
+  const double ac = cryo_min(cryo_max(an, 0.0), 1.0);
+  const double m = k.rho_ice * cryo_max(hn, k.h_min);
   const double ua = uair[n], va = vair[n], uo = uocn[n], vo = vocn[n];
   const double up = u[n], vp = v[n];
   const double tau = ac * k.tau_air * sqrt(ua * ua + va * va);
