@@ -18,6 +18,8 @@
 #                MPIRUN=none runs the driver without a launcher (NP ignored)
 #   OUTDIR       run folder [mismip]
 #   DX           cell size, m [2000]; EXTRA ice-free cells beyond 640 km [2]
+#   DY           cell size across the channel, m [DX]
+#   HALF         1: model y in [0, 40 km] with the mirror plane at the axis [0]
 #   SEGMENTS     Ice0 restart segments [100]; SEG_YEARS years each [100]
 #                (run_length counts from start and stops at year 9999:
 #                SEGMENTS x SEG_YEARS <= 9998; continue a longer spin-up with
@@ -38,6 +40,9 @@ cryodyn=${CRYODYN:-./cryodyn}
 np=${NP:-2}
 outdir=${OUTDIR:-mismip}
 dx=${DX:-2000}
+dy=${DY:-$dx}
+half=
+[ "${HALF:-0}" = 1 ] && half=--half
 extra=${EXTRA:-2}
 segments=${SEGMENTS:-100}
 seg_years=${SEG_YEARS:-100}
@@ -94,7 +99,7 @@ namelist() {
   shift 2
   cp "$src" "$dst"
   sed -i -e "s/^\( *\)nx = [0-9]*, ny = [0-9]*/\1nx = $nx, ny = $ny/" \
-    -e "s/^\( *\)dx = [0-9.]*, dy = [0-9.]*/\1dx = $dx., dy = $dx./" "$dst"
+    -e "s/^\( *\)dx = [0-9.]*, dy = [0-9.]*/\1dx = $dx., dy = $dy./" "$dst"
   old_ifs=$IFS
   IFS=';'
   for kv in $settings "$@"; do
@@ -118,7 +123,7 @@ restart_at() {
   printf '%s.%04d-01-01-00000.nc' "$1" "$2"
 }
 
-grid=$("$python" "$srcdir/scripts/make_mismip.py" --dx "$dx" --extra-cells "$extra" \
+grid=$("$python" "$srcdir/scripts/make_mismip.py" --dx "$dx" --dy "$dy" $half --extra-cells "$extra" \
   --ice-free-thk "$ice_free_thk" --forcing mismip_forcing.nc mismip_geometry.nc)
 grid=$(echo "$grid" | head -1)
 echo "run_mismip: $grid"
@@ -141,7 +146,7 @@ if [ "$skip_ice0" != 1 ]; then
 fi
 
 # Ice1r: a cold start from the last Ice0 thickness, t = 0 to ICE1_YEARS.
-"$python" "$srcdir/scripts/make_mismip.py" --dx "$dx" --extra-cells "$extra" \
+"$python" "$srcdir/scripts/make_mismip.py" --dx "$dx" --dy "$dy" $half --extra-cells "$extra" \
   --ice-free-thk "$ice_free_thk" --from mismip_ice0.nc mismip_ice1r_geometry.nc > /dev/null
 rm -f mismip_ice1r.nc mismip_ice1ra.nc
 namelist "$srcdir/namelists/mismip_ice1r.nml" ice1r.nml "run_length = $((ice1_years * year))."
@@ -157,7 +162,7 @@ gl mismip_ice1r.nc mismip_ice1ra.nc --plot mismip_gl.png \
 
 # Ice2r: a cold start from the last Ice0 thickness with the ice beyond
 # 480 km removed and the calving front held there, t = 0 to ICE1_YEARS.
-"$python" "$srcdir/scripts/make_mismip.py" --dx "$dx" --extra-cells "$extra" \
+"$python" "$srcdir/scripts/make_mismip.py" --dx "$dx" --dy "$dy" $half --extra-cells "$extra" \
   --ice-free-thk "$ice_free_thk" --calving-x 480 --from mismip_ice0.nc \
   mismip_ice2r_geometry.nc > /dev/null
 rm -f mismip_ice2r.nc mismip_ice2ra.nc
@@ -165,7 +170,7 @@ namelist "$srcdir/namelists/mismip_ice2r.nml" ice2r.nml "run_length = $((ice1_ye
 run_case ice2r.nml ice2r.log Ice2r
 # Ice2ra: a restart of Ice2r at t = ICE1_YEARS with the front back at 640 km
 # (the calving mask comes from the geometry file, not the restart).
-"$python" "$srcdir/scripts/make_mismip.py" --dx "$dx" --extra-cells "$extra" \
+"$python" "$srcdir/scripts/make_mismip.py" --dx "$dx" --dy "$dy" $half --extra-cells "$extra" \
   --ice-free-thk "$ice_free_thk" --from mismip_ice2r.nc mismip_ice2ra_geometry.nc > /dev/null
 namelist "$srcdir/namelists/mismip_ice2ra.nml" ice2ra.nml \
   "run_length = $((2 * ice1_years * year))." \

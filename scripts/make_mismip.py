@@ -14,8 +14,8 @@ The bed is that of Asay-Davis et al. (2016), GMD 9, 2471-2497, Eq. 1-4:
   Bx(x)    = B0 + B2 xt^2 + B4 xt^4 + B6 xt^6,  xt = x / x_bar
   By(y)    = dc / (1 + exp(-2 (y - Ly/2 - wc) / fc))
            + dc / (1 + exp( 2 (y - Ly/2 + wc) / fc))
-with the constants below. Cells are dx x dx, cell (i, j) centred at
-((i + 1/2) dx, (j + 1/2) dx); x covers [0, 640 km + extra_cells dx] so that
+with the constants below. Cells are dx x dy (dy = dx unless --dy), cell (i, j)
+centred at ((i + 1/2) dx, (j + 1/2) dy); x covers [0, 640 km + extra_cells dx] so that
 the calving front at 640 km lies inside the domain, y covers [0, 80 km]
 ([0, 40 km] with --half: the bed and forcing are symmetric about the channel
 axis y = 40 km, so its free-slip mirror plane stands for the other half;
@@ -32,9 +32,9 @@ melt_source = 'mismip+'), two records spanning years 1 to 9999 of the
 noleap calendar, constant in time.
 
 Usage:
-  python3 scripts/make_mismip.py [--dx 2000] [--thk-init 100] [--extra-cells 2]
+  python3 scripts/make_mismip.py [--dx 2000] [--dy DY] [--thk-init 100] [--extra-cells 2]
       [--half] [--from RUN.nc] [--calving-x KM] [--forcing FORCING.nc] OUT.nc
-Prints nx, ny, dx for &cryo_grid.
+Prints nx, ny, dx, dy for &cryo_grid.
 
 Needs numpy and netCDF4 (Debian: python3-numpy, python3-netcdf4).
 """
@@ -86,7 +86,7 @@ def thickness_from(path, shape):
                      "(time, y, x) or (y, x, nlev1)")
     if thk.shape != shape:
         sys.exit(f"make_mismip.py: {path}: thk is {thk.shape[1]} x {thk.shape[0]} cells, "
-                 f"this grid is {shape[1]} x {shape[0]} (same --dx, --extra-cells, --half)")
+                 f"this grid is {shape[1]} x {shape[0]} (same --dx, --dy, --extra-cells, --half)")
     return thk
 
 
@@ -139,6 +139,9 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("output", help="geometry file to write")
     ap.add_argument("--dx", type=float, default=2000.0, help="cell size, m (default 2000)")
+    ap.add_argument("--dy", type=float,
+                    help="cell size across the channel, m (default --dx; a finer dy resolves the "
+                    "side-wall ridges)")
     ap.add_argument("--thk-init", type=float, default=100.0,
                     help="uniform initial thickness where x <= 640 km, m (default 100)")
     ap.add_argument("--extra-cells", type=int, default=2,
@@ -156,8 +159,11 @@ def main(argv=None):
     a = ap.parse_args(argv)
 
     width = LY / 2 if a.half else LY
-    if a.dx <= 0 or LX % a.dx or width % a.dx:
-        sys.exit(f"make_mismip.py: --dx {a.dx:g} m must divide 640 km and {width / 1e3:g} km")
+    dy = a.dx if a.dy is None else a.dy
+    if a.dx <= 0 or LX % a.dx:
+        sys.exit(f"make_mismip.py: --dx {a.dx:g} m must divide 640 km")
+    if dy <= 0 or width % dy:
+        sys.exit(f"make_mismip.py: --dy {dy:g} m must divide {width / 1e3:g} km")
     if a.extra_cells < 1:
         sys.exit("make_mismip.py: --extra-cells must be >= 1 (the front inside the domain)")
     front = a.calving_x * 1e3
@@ -165,9 +171,9 @@ def main(argv=None):
         sys.exit(f"make_mismip.py: --calving-x {a.calving_x:g} km must be in (0, 640] and on a "
                  f"cell face (a multiple of --dx {a.dx:g} m)")
     nx = int(round(LX / a.dx)) + a.extra_cells
-    ny = int(round(width / a.dx))
+    ny = int(round(width / dy))
     x = (np.arange(nx) + 0.5) * a.dx
-    y = (np.arange(ny) + 0.5) * a.dx
+    y = (np.arange(ny) + 0.5) * dy
     X, Y = np.meshgrid(x, y)
     topg = bed(X, Y)
     mask = (X <= front).astype(float)
@@ -181,12 +187,13 @@ def main(argv=None):
         "title": "MISMIP+ geometry (Asay-Davis et al. 2016, GMD 9, 2471-2497)",
         "source": "cryodyn scripts/make_mismip.py",
         "dx": a.dx,
+        "dy": dy,
         "mismip_half": int(a.half),
         "thk_from": a.from_file or f"uniform {a.thk_init:g} m",
         "calving_x": front,
     }
     write_geometry(a.output, x, y, thk, topg, mask, front, attrs)
-    print(f"nx = {nx}, ny = {ny}, dx = {a.dx:g}, dy = {a.dx:g}")
+    print(f"nx = {nx}, ny = {ny}, dx = {a.dx:g}, dy = {dy:g}")
     if a.forcing:
         smb = write_forcing(a.forcing, nx, ny, {"title": "MISMIP+ forcing", "source": attrs["source"]})
         print(f"forcing {a.forcing}: smb = {smb:.6e} kg m-2 s-1, basal_melt = 0")
