@@ -535,6 +535,7 @@ static int read_config(cryo_config *cfg, const char *text, const char *path, cry
       SI_KEY("c_ocean"),
       SI_KEY("coriolis"),
       SI_KEY("h_min"),
+      SI_KEY("a_min"),
       SI_KEY("tracer_order"),
       STR_KEY("stress_precision", si->stress_precision, precisions),
       STR_KEY("init", si->init, si_inits),

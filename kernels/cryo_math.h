@@ -26,6 +26,14 @@ static inline __attribute__((always_inline)) double cryo_min(double x, double y)
   return x < y ? x : y;
 }
 
+/* x held within [lo, hi], a NaN x kept: a state bounded after each step must
+ * not turn a failed step into a valid-looking one that the state check then
+ * passes. Otherwise cryo_min(cryo_max(x, lo), hi) to the bit. */
+CRYO_MATH_ROUTINE
+static inline __attribute__((always_inline)) double cryo_bound(double x, double lo, double hi) {
+  return x != x ? x : cryo_min(cryo_max(x, lo), hi);
+}
+
 /* exp(yh + yl) for |yh| < 700 and |yl| <= 1e-15 |yh| (a value with its
  * rounding error, or yl = 0): 2^k exp(r), r = yh - k ln 2 + yl with ln 2 in
  * two parts (Cody and Waite 1980), |r| <= ln 2 / 2 + |yl|, by the Taylor

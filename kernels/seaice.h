@@ -49,6 +49,7 @@ typedef struct cryo_seaice_params {
   double c_ocean;    /* ocean-ice drag coefficient */
   double coriolis;   /* Coriolis parameter f, s-1 */
   double h_min;      /* floor of H in the momentum equation, m */
+  double a_min;      /* mean concentration at or below which a cell is open water to the mEVP */
   int tracer_order;  /* 0: h and a in dG0, 1: in dG1 */
   int stress_single; /* 1: the stress update works in single precision (state stays double) */
   int quad;          /* 1: general quadrilateral cells from the geometry arrays (a grid file),
@@ -75,6 +76,8 @@ typedef struct cryo_seaice_state {
   double *shear;           /* cell-centre shear rate, s-1 */
   double *divergence;      /* cell-centre divergence rate, s-1 */
   double *h_work, *a_work; /* advection scratch, same layout as h and a */
+  double *ice_mask;        /* cell: 0 land, 1 open water, 2 ocean with ice (the cells and
+                              nodes the mEVP updates), set by cryo_seaice_ice_cells_kernel */
   /* Geometry of general quadrilateral cells (p->quad only; NULL otherwise),
    * static, computed once by cryo_seaice_geometry (layout below). */
   double *geom; /* cell, CRYO_SEAICE_NGEOM values */
@@ -178,21 +181,30 @@ int cryo_seaice_step(const cryo_seaice_params *p, const cryo_block *b, cryo_seai
 int cryo_seaice_transport(const cryo_seaice_params *p, const cryo_block *b, cryo_seaice_state *s,
                           const cryo_comm_ops *ops);
 
-/* mEVP stress update (Jendersie et al. 2025, Listing 1) over every cell with mask 1 including
- * the halo ring: strain of the bilinear velocity at the Gauss points, VP stress
+/* The cells the mEVP works on, at the start of a macro step, over every cell
+ * including the halo ring (a with its halo filled): ice_mask = 0 on land, 1
+ * on open water (mean concentration <= a_min), 2 on ocean with ice; the
+ * stress of open water is set to zero, the VP stress of ice without
+ * strength, so that the sub-steps need not visit it again. */
+void cryo_seaice_ice_cells_kernel(const cryo_seaice_params *p, const cryo_block *b,
+                                  cryo_seaice_state *s);
+
+/* mEVP stress update (Jendersie et al. 2025, Listing 1) over every cell with ice_mask 2
+ * including the halo ring: strain of the bilinear velocity at the Gauss points, VP stress
  * with P = P* h exp(-C (1 - a)) and smooth Delta, relaxation
  * s += (proj(s_vp) - s) / alpha onto the 3 dG coefficients. */
 void cryo_seaice_stress_kernel(const cryo_seaice_params *p, const cryo_block *b, const double *u,
                                const double *v, const double *h, const double *a,
-                               const double *mask, double *s11, double *s12, double *s22);
+                               const double *ice_mask, double *s11, double *s12, double *s22);
 
 /* mEVP velocity update (docs/seaice.md) over nodes [0,nx] x [0,ny], in place in
  * (u, v): divergence of stress gathered from the node's 4 cells in fixed order,
  * air drag, semi-implicit ocean drag, Coriolis with sea-surface tilt (implicit).
- * Nodes not surrounded by 4 active cells get u = v = 0. */
+ * Nodes next to land (an ice_mask 0 among the 4 cells: no slip) or with open
+ * water all around (every ice_mask 1) get u = v = 0. */
 void cryo_seaice_velocity_kernel(const cryo_seaice_params *p, const cryo_block *b,
                                  const double *s11, const double *s12, const double *s22,
-                                 const double *h, const double *a, const double *mask,
+                                 const double *h, const double *a, const double *ice_mask,
                                  const double *uair, const double *vair, const double *uocn,
                                  const double *vocn, const double *u_n, const double *v_n,
                                  double *u, double *v);

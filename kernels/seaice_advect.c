@@ -60,7 +60,7 @@ void cryo_seaice_advect_finish_kernel(const cryo_seaice_params *p, const cryo_bl
   for (long e = 0; e < ncell; ++e) {
     const long j = e / nx, i = e - j * nx;
     const long c = ((j + 1) * (nx + 2) + i + 1) * na;
-    h[c] = cryo_max(h_work[c], 0.0);
-    a[c] = cryo_min(cryo_max(a_work[c], 0.0), 1.0);
+    h[c] = cryo_bound(h_work[c], 0.0, INFINITY);
+    a[c] = cryo_bound(a_work[c], 0.0, 1.0);
   }
 }

@@ -162,14 +162,14 @@ void cryo_seaice_bound_dg1_kernel(const cryo_block *b, double *h, double *a) {
     const int j = (int)e / nx, i = (int)e - j * nx;
     const long c = ((long)(j + 1) * (nx + 2) + i + 1) * 3;
     /* h >= 0 at the cell corners, hence everywhere in the cell */
-    const double h0 = cryo_max(h[c], 0.0);
+    const double h0 = cryo_bound(h[c], 0.0, INFINITY);
     const double hs = fabs(h[c + 1]) + fabs(h[c + 2]);
     const double th = hs > h0 ? h0 / hs : 1.0;
     h[c] = h0;
     h[c + 1] *= th;
     h[c + 2] *= th;
     /* 0 <= a <= 1 likewise */
-    const double a0 = cryo_min(cryo_max(a[c], 0.0), 1.0);
+    const double a0 = cryo_bound(a[c], 0.0, 1.0);
     const double as = fabs(a[c + 1]) + fabs(a[c + 2]);
     const double room = cryo_min(a0, 1.0 - a0);
     const double ta = as > room ? room / as : 1.0;

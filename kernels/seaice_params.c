@@ -24,6 +24,7 @@ void cryo_seaice_params_cyclone(cryo_seaice_params *p) {
                             .c_ocean = 5.5e-3,
                             .coriolis = 1.46e-4,
                             .h_min = 1.0e-4,
+                            .a_min = 1.0e-6,
                             .tracer_order = 0};
 }
 
@@ -49,6 +50,7 @@ static const cryo_param_range seaice_ranges[] = {
     SI_REAL("c_ocean", c_ocean, 0, 1, NULL),
     SI_REAL("coriolis", coriolis, -1e-3, 1e-3, "s-1"),
     SI_REAL("h_min", h_min, 1e-12, 1, "m"),
+    SI_REAL("a_min", a_min, 0, 0.01, NULL),
     SI_INT("tracer_order", tracer_order, 0, 1),
 };
 
@@ -106,8 +108,9 @@ int cryo_seaice_params_check(const cryo_seaice_params *p, cryo_err *err) {
         ENTRY(divergence, CRYO_AT_CELL, 1, CRYO_SEAICE_DIAGNOSTIC, "s-1",                          \
               "divergence_of_sea_ice_velocity", "sea ice divergence rate at the cell centre"),     \
         ENTRY(h_work, CRYO_AT_CELL, NA, CRYO_SEAICE_WORK, "m", "", "advection scratch for h"),     \
-        ENTRY(a_work, CRYO_AT_CELL, NA, CRYO_SEAICE_WORK, "1", "", "advection scratch for a")      \
-            GEOMETRY                                                                               \
+        ENTRY(a_work, CRYO_AT_CELL, NA, CRYO_SEAICE_WORK, "1", "", "advection scratch for a"),     \
+        ENTRY(ice_mask, CRYO_AT_CELL, 1, CRYO_SEAICE_WORK, "1", "",                                \
+              "land (0), open water (1) or ocean with ice (2), set each step") GEOMETRY            \
   }
 /* The geometry arrays of general quadrilateral cells (kernels/seaice.h). */
 #define QUAD_ENTRIES                                                                               \

@@ -3,14 +3,14 @@
  * seaice_stress.c and seaice_velocity.c with each cell's bilinear map
  * (kernels/seaice.h, geometry layout) in place of dx x dy rectangles.
  *
- * Stress, per active cell: the corner velocities rotated into the cell's
+ * Stress, per cell with ice (ice_mask 2): the corner velocities rotated into the cell's
  * frame; at each 2x2 Gauss point the gradient of the bilinear velocity,
  * (u_x, u_y) = (u_X, u_Y) J^-1, the strain, the VP stress; its projection on
  * {1, X, Y} in reference coordinates (weights 1/4, 3/4 X, 3/4 Y as on the
  * rectangles: the L2 projection exactly on parallelograms, a second-order one
  * on smooth grids), relaxed with 1/alpha.
  *
- * Velocity, per node with 4 active cells: the weak divergence of each cell's
+ * Velocity, per node with 4 ocean cells, one of them with ice: the weak divergence of each cell's
  * stress against the node's basis function phi,
  *   F = -int_K sigma . grad(phi) dA = -sum_g sigma(X_g) . (det J J^-T grad_X phi)(X_g),
  * where det J J^-T grad_X phi = (phi_X y_Y - phi_Y y_X, phi_Y x_X - phi_X x_Y) is
@@ -35,7 +35,7 @@
 typedef struct {
   quad_stress_consts k;
   long nxc, ncell; /* cells per row and in all, halo ring included */
-  const double *u, *v, *h, *a, *mask, *geom;
+  const double *u, *v, *h, *a, *ice_mask, *geom;
   double *s11, *s12, *s22;
 } quad_stress_args;
 
@@ -49,7 +49,7 @@ CRYO_DEVICE_ARGS(quad_stress_dev)
     CRYO_DEVICE_LOOP_NOMAP                                                                         \
     for (long e = 0; e < quad_stress_dev.ncell; ++e) {                                             \
       const quad_stress_args *g = &quad_stress_dev;                                                \
-      if (g->mask[e] != 0.0)                                                                       \
+      if (g->ice_mask[e] == 2.0)                                                                   \
         quad_stress_cell(e, e + (int)e / (int)g->nxc, g->nxc + 1, g->k,                            \
                          g->geom + e * CRYO_SEAICE_NGEOM, g->u, g->v, g->h, g->a, na, g->s11,      \
                          g->s12, g->s22);                                                          \
@@ -69,7 +69,7 @@ void cryo_seaice_quad_stress_kernel(const cryo_seaice_params *p, const cryo_bloc
                                   s->v,
                                   s->h,
                                   s->a,
-                                  s->mask,
+                                  s->ice_mask,
                                   s->geom,
                                   s->s11,
                                   s->s12,
@@ -135,11 +135,13 @@ quad_corner(long q, int k, double Xk, double Yk, int na, const double *geom, con
 static inline __attribute__((always_inline)) void
 quad_velocity_node(long n, long cur, long nxc, quad_velocity_consts k, int na, const double *geom,
                    const double *s11, const double *s12, const double *s22, const double *h,
-                   const double *a, const double *mask, const double *fcor, const double *uair,
+                   const double *a, const double *ice_mask, const double *fcor, const double *uair,
                    const double *vair, const double *uocn, const double *vocn, const double *u_n,
                    const double *v_n, double *u, double *v) {
   const long cul = cur - 1, clr = cur - nxc, cll = clr - 1;
-  if (mask[cll] * mask[clr] * mask[cul] * mask[cur] == 0.0) {
+  /* 0 next to land, 1 with open water all around (ice_mask values 0, 1, 2) */
+  const double kind = ice_mask[cll] * ice_mask[clr] * ice_mask[cul] * ice_mask[cur];
+  if (kind == 0.0 || kind == 1.0) {
     u[n] = 0.0;
     v[n] = 0.0;
     return;
@@ -171,7 +173,7 @@ quad_velocity_node(long n, long cur, long nxc, quad_velocity_consts k, int na, c
 typedef struct {
   quad_velocity_consts k;
   long nx, nnode; /* owned cells per row; owned nodes (nx + 1)(ny + 1) */
-  const double *s11, *s12, *s22, *h, *a, *mask, *geom, *fcor, *uair, *vair, *uocn, *vocn, *u_n,
+  const double *s11, *s12, *s22, *h, *a, *ice_mask, *geom, *fcor, *uair, *vair, *uocn, *vocn, *u_n,
       *v_n;
   double *u, *v;
 } quad_velocity_args;
@@ -187,8 +189,9 @@ CRYO_DEVICE_ARGS(quad_velocity_dev)
       const int nx = (int)g->nx;                                                                   \
       const int j = (int)e / (nx + 1), i = (int)e - j * (nx + 1);                                  \
       quad_velocity_node((long)(j + 1) * (nx + 3) + i + 1, (long)(j + 1) * (nx + 2) + i + 1,       \
-                         nx + 2, g->k, na, g->geom, g->s11, g->s12, g->s22, g->h, g->a, g->mask,   \
-                         g->fcor, g->uair, g->vair, g->uocn, g->vocn, g->u_n, g->v_n, g->u, g->v); \
+                         nx + 2, g->k, na, g->geom, g->s11, g->s12, g->s22, g->h, g->a,            \
+                         g->ice_mask, g->fcor, g->uair, g->vair, g->uocn, g->vocn, g->u_n, g->v_n, \
+                         g->u, g->v);                                                              \
     }                                                                                              \
   }
 QUAD_VELOCITY_LOOP(quad_velocity_dg0, 1)
@@ -205,7 +208,7 @@ void cryo_seaice_quad_velocity_kernel(const cryo_seaice_params *p, const cryo_bl
       s->s22,
       s->h,
       s->a,
-      s->mask,
+      s->ice_mask,
       s->geom,
       s->fcor,
       s->uair,

@@ -241,13 +241,13 @@ void cryo_seaice_quad_bound_dg1_kernel(const cryo_block *b, const cryo_seaice_st
     cell_centroid(geom, mask, c, &xc, &yc);
     /* the largest |s1 (X - Xc) + s2 (Y - Yc)| over the cell, at a corner */
     const double wx = 1.0 + fabs(xc), wy = 1.0 + fabs(yc);
-    const double h0 = cryo_max(h[q], 0.0);
+    const double h0 = cryo_bound(h[q], 0.0, INFINITY);
     const double hs = fabs(h[q + 1]) * wx + fabs(h[q + 2]) * wy;
     const double th = hs > h0 ? h0 / hs : 1.0;
     h[q] = h0;
     h[q + 1] *= th;
     h[q + 2] *= th;
-    const double a0 = cryo_min(cryo_max(a[q], 0.0), 1.0);
+    const double a0 = cryo_bound(a[q], 0.0, 1.0);
     const double as = fabs(a[q + 1]) * wx + fabs(a[q + 2]) * wy;
     const double room = cryo_min(a0, 1.0 - a0);
     const double ta = as > room ? room / as : 1.0;

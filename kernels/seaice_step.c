@@ -1,6 +1,8 @@
 /* One advective macro step of the sea-ice dynamics (docs/seaice.md):
  * mEVP sub-cycling then transport. Launches per mEVP iteration: one element
- * kernel, one node kernel, one node halo exchange of (u, v).
+ * kernel, one node kernel, one node halo exchange of (u, v). Which cells hold
+ * ice is settled once per macro step (cryo_seaice_ice_cells_kernel): the
+ * sub-steps skip open water as they skip land.
  *
  * Halo logic: the element kernel also updates the halo ring of cells from the
  * halo nodes, so every rank holds the same stress in the ring as the ring's
@@ -72,14 +74,15 @@ int cryo_seaice_step(const cryo_seaice_params *p, const cryo_block *b, cryo_seai
   CRYO_CALL(ops->halo(ops->ctx, CRYO_AT_CELL, na, 2, tracers));
   CRYO_CALL(ops->halo(ops->ctx, CRYO_AT_CELL, CRYO_SEAICE_NS, 3, stress));
   CRYO_CALL(ops->halo(ops->ctx, CRYO_AT_NODE, 1, 2, vel));
+  cryo_seaice_ice_cells_kernel(p, b, s);
   cryo_seaice_velocity_save_kernel(b, s->u, s->v, s->u_n, s->v_n);
   for (int it = 0; it < p->n_evp; ++it) {
     if (p->quad) {
       cryo_seaice_quad_stress_kernel(p, b, s);
       cryo_seaice_quad_velocity_kernel(p, b, s);
     } else {
-      cryo_seaice_stress_kernel(p, b, s->u, s->v, s->h, s->a, s->mask, s->s11, s->s12, s->s22);
-      cryo_seaice_velocity_kernel(p, b, s->s11, s->s12, s->s22, s->h, s->a, s->mask, s->uair,
+      cryo_seaice_stress_kernel(p, b, s->u, s->v, s->h, s->a, s->ice_mask, s->s11, s->s12, s->s22);
+      cryo_seaice_velocity_kernel(p, b, s->s11, s->s12, s->s22, s->h, s->a, s->ice_mask, s->uair,
                                   s->vair, s->uocn, s->vocn, s->u_n, s->v_n, s->u, s->v);
     }
     CRYO_CALL(ops->halo(ops->ctx, CRYO_AT_NODE, 1, 2, vel));

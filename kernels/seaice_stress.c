@@ -12,7 +12,7 @@
  * over the Gauss points), then s += (proj - s) / alpha.
  *
  * Minimum bytes per cell (dG0 tracers, doubles): read 4 node velocities shared
- * with neighbours, 2 x 8 B per cell; h, a, mask 3 x 8 B; stress 9 x 8 B read and
+ * with neighbours, 2 x 8 B per cell; h, a, ice_mask 3 x 8 B; stress 9 x 8 B read and
  * 9 x 8 B written: 184 B per cell (dG1 tracers: 216 B).
  */
 #include <math.h>
@@ -60,7 +60,7 @@ static stress_consts stress_consts_make(const cryo_seaice_params *p, const cryo_
 typedef struct {
   stress_consts k;
   long nxc, ncell; /* cells per row and in all, halo ring included */
-  const double *u, *v, *h, *a, *mask;
+  const double *u, *v, *h, *a, *ice_mask;
   double *s11, *s12, *s22;
 } stress_args;
 
@@ -77,7 +77,7 @@ CRYO_DEVICE_ARGS(stress_dev)
     CRYO_DEVICE_LOOP_NOMAP                                                                         \
     for (long e = 0; e < stress_dev.ncell; ++e) {                                                  \
       const stress_args *g = &stress_dev;                                                          \
-      if (g->mask[e] != 0.0)                                                                       \
+      if (g->ice_mask[e] == 2.0)                                                                   \
         cell(e, e + (int)e / (int)g->nxc, g->nxc + 1, g->k, g->u, g->v, g->h, g->a, na, g->s11,    \
              g->s12, g->s22);                                                                      \
     }                                                                                              \
@@ -89,13 +89,33 @@ STRESS_LOOP(stress_dg1_single, stress_cell_float, 3)
 
 void cryo_seaice_stress_kernel(const cryo_seaice_params *p, const cryo_block *b, const double *u,
                                const double *v, const double *h, const double *a,
-                               const double *mask, double *s11, double *s12, double *s22) {
+                               const double *ice_mask, double *s11, double *s12, double *s22) {
   const stress_args fresh = {
-      stress_consts_make(p, b), b->nx + 2, CRYO_NCELL(b), u, v, h, a, mask, s11, s12, s22};
+      stress_consts_make(p, b), b->nx + 2, CRYO_NCELL(b), u, v, h, a, ice_mask, s11, s12, s22};
   cryo_device_args_acquire(&stress_dev, &fresh, sizeof fresh);
   if (p->stress_single)
     (p->tracer_order == 1 ? stress_dg1_single : stress_dg0_single)();
   else
     (p->tracer_order == 1 ? stress_dg1 : stress_dg0)();
   cryo_device_args_release();
+}
+
+void cryo_seaice_ice_cells_kernel(const cryo_seaice_params *p, const cryo_block *b,
+                                  cryo_seaice_state *s) {
+  const int na = CRYO_SEAICE_NA(p->tracer_order);
+  const long ncell = CRYO_NCELL(b);
+  const double a_min = p->a_min;
+  const double *mask = s->mask, *a = s->a;
+  double *ice_mask = s->ice_mask, *s11 = s->s11, *s12 = s->s12, *s22 = s->s22;
+  CRYO_DEVICE_LOOP((mask, a, ice_mask, s11, s12, s22))
+  for (long c = 0; c < ncell; ++c) {
+    const int ice = !(a[c * na] <= a_min); /* a NaN stays in the iteration, for the state check */
+    ice_mask[c] = mask[c] == 0.0 ? 0.0 : ice ? 2.0 : 1.0;
+    if (mask[c] != 0.0 && !ice)
+      for (int m = 0; m < CRYO_SEAICE_NS; ++m) {
+        s11[c * CRYO_SEAICE_NS + m] = 0.0;
+        s12[c * CRYO_SEAICE_NS + m] = 0.0;
+        s22[c * CRYO_SEAICE_NS + m] = 0.0;
+      }
+  }
 }

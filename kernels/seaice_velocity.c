@@ -9,7 +9,8 @@
  *   (1 + beta) m v^p = m (beta v^(p-1) + v_n) + dt (F + A rho_a C_a |u_a| u_a
  *                      + c (u_o - v^p) - m f k x (v^p - u_o)),
  * a 2x2 system in (u^p, v^p) solved exactly. Other nodes get v = 0 (walls
- * and land, no slip).
+ * and land, no slip), and so do nodes with open water in all 4 cells: no ice,
+ * no ice velocity.
  *
  * Weak divergence of a cell with the node at corner (sa, sb) (sa = -1 left,
  * +1 right; sb likewise in y), exact for the P1 stress and bilinear test
@@ -18,7 +19,7 @@
  *   Fy = -[sa/(2dx) (s12_0 + sb s12_2/3) + sb/(2dy) (s22_0 + sa s22_1/3)].
  *
  * Minimum bytes per node (dG0 tracers, doubles): the 7 stress coefficients
- * the divergence uses (s11_0, s11_2, s12_*, s22_0, s22_1) and h, a, mask of the
+ * the divergence uses (s11_0, s11_2, s12_*, s22_0, s22_1) and h, a, ice_mask of the
  * cells, each cell shared by 4 nodes: 10 x 8 B; u, v, u_n, v_n and 4 forcing
  * components read, u, v written: 10 x 8 B. 160 B per node (dG1: 192 B).
  */
@@ -67,11 +68,13 @@ static inline __attribute__((always_inline)) double corner_tracer(const double *
 static inline __attribute__((always_inline)) void
 velocity_node(long n, long cur, long nxc, velocity_consts k, int na, const double *s11,
               const double *s12, const double *s22, const double *h, const double *a,
-              const double *mask, const double *uair, const double *vair, const double *uocn,
+              const double *ice_mask, const double *uair, const double *vair, const double *uocn,
               const double *vocn, const double *u_n, const double *v_n, double *u, double *v) {
-  /* the node's cells (i-1,j-1), (i,j-1), (i-1,j), (i,j) */
+  /* the node's cells (i-1,j-1), (i,j-1), (i-1,j), (i,j); the product of their
+   * ice_mask values (0, 1, 2) is 0 next to land and 1 in open water */
   const long cul = cur - 1, clr = cur - nxc, cll = clr - 1;
-  if (mask[cll] * mask[clr] * mask[cul] * mask[cur] == 0.0) {
+  const double kind = ice_mask[cll] * ice_mask[clr] * ice_mask[cul] * ice_mask[cur];
+  if (kind == 0.0 || kind == 1.0) {
     u[n] = 0.0;
     v[n] = 0.0;
     return;
@@ -109,7 +112,7 @@ velocity_node(long n, long cur, long nxc, velocity_consts k, int na, const doubl
 typedef struct {
   velocity_consts k;
   long nx, nnode; /* owned cells per row; owned nodes (nx + 1)(ny + 1) */
-  const double *s11, *s12, *s22, *h, *a, *mask, *uair, *vair, *uocn, *vocn, *u_n, *v_n;
+  const double *s11, *s12, *s22, *h, *a, *ice_mask, *uair, *vair, *uocn, *vocn, *u_n, *v_n;
   double *u, *v;
 } velocity_args;
 
@@ -126,7 +129,7 @@ static void velocity_dg0(void) {
     const int nx = (int)g->nx;
     const int j = (int)e / (nx + 1), i = (int)e - j * (nx + 1);
     velocity_node((long)(j + 1) * (nx + 3) + i + 1, (long)(j + 1) * (nx + 2) + i + 1, nx + 2, g->k,
-                  1, g->s11, g->s12, g->s22, g->h, g->a, g->mask, g->uair, g->vair, g->uocn,
+                  1, g->s11, g->s12, g->s22, g->h, g->a, g->ice_mask, g->uair, g->vair, g->uocn,
                   g->vocn, g->u_n, g->v_n, g->u, g->v);
   }
 }
@@ -138,14 +141,14 @@ static void velocity_dg1(void) {
     const int nx = (int)g->nx;
     const int j = (int)e / (nx + 1), i = (int)e - j * (nx + 1);
     velocity_node((long)(j + 1) * (nx + 3) + i + 1, (long)(j + 1) * (nx + 2) + i + 1, nx + 2, g->k,
-                  3, g->s11, g->s12, g->s22, g->h, g->a, g->mask, g->uair, g->vair, g->uocn,
+                  3, g->s11, g->s12, g->s22, g->h, g->a, g->ice_mask, g->uair, g->vair, g->uocn,
                   g->vocn, g->u_n, g->v_n, g->u, g->v);
   }
 }
 
 void cryo_seaice_velocity_kernel(const cryo_seaice_params *p, const cryo_block *b,
                                  const double *s11, const double *s12, const double *s22,
-                                 const double *h, const double *a, const double *mask,
+                                 const double *h, const double *a, const double *ice_mask,
                                  const double *uair, const double *vair, const double *uocn,
                                  const double *vocn, const double *u_n, const double *v_n,
                                  double *u, double *v) {
@@ -160,7 +163,7 @@ void cryo_seaice_velocity_kernel(const cryo_seaice_params *p, const cryo_block *
                              p->coriolis};
   const velocity_args fresh = {k,    b->nx, (long)(b->nx + 1) * (b->ny + 1),
                                s11,  s12,   s22,
-                               h,    a,     mask,
+                               h,    a,     ice_mask,
                                uair, vair,  uocn,
                                vocn, u_n,   v_n,
                                u,    v};

@@ -27,6 +27,14 @@
  * 6. Restart (dG0 and dG1): 6 steps equal 3 steps, copy of the prognostic and
  *    static arrays into a fresh state, 3 steps, bit for bit in every
  *    prognostic array.
+ * 7. Open water (dG0 and dG1; 16x16, ice in the west half, open water with
+ *    leftover stress and velocity in the east, a land cell, and in the east
+ *    one cell of concentration 2e-6 and one of 5e-7, either side of the
+ *    default a_min = 1e-6): after one step, ice_mask is 0 on land and outside
+ *    the domain, 2 where the mean concentration exceeds a_min, 1 elsewhere;
+ *    every stress coefficient of open water is exactly 0; nodes with open
+ *    water in all 4 cells have u = v = 0 exactly, and every node inside the
+ *    ice moves.
  */
 #include <CUnit/Basic.h>
 #include <math.h>
@@ -472,6 +480,70 @@ static void test_restart(void) {
   restart(1);
 }
 
+static void open_water(int order) {
+  const int nx = 16;
+  cryo_block b = test_si_block(nx, nx, 8000.0, 8000.0);
+  cryo_seaice_params p;
+  cryo_seaice_params_cyclone(&p);
+  p.tracer_order = order;
+  const int na = CRYO_SEAICE_NA(order);
+  cryo_seaice_state s;
+  test_si_state_alloc(&p, &b, &s);
+  const long land = CRYO_CELL(&b, 3, 12), trace = CRYO_CELL(&b, 12, 5), wisp = CRYO_CELL(&b, 13, 9);
+  s.mask[land] = 0.0;
+  for (int j = 0; j < nx; ++j)
+    for (int i = 0; i < nx; ++i) {
+      const long c = CRYO_CELL(&b, i, j);
+      const int ice = i < nx / 2 && c != land;
+      s.h[c * na] = ice ? 1.0 + 0.01 * j : 0.0;
+      s.a[c * na] = ice ? 0.9 : 0.0;
+      for (int k = 0; k < 9; ++k) /* stress left behind by ice that has gone */
+        (k < 3 ? s.s11 : k < 6 ? s.s12 : s.s22)[c * 3 + k % 3] = ice ? 0.0 : 1e3 * (k + 1);
+    }
+  s.a[trace * na] = 2e-6, s.h[trace * na] = 1e-6;
+  s.a[wisp * na] = 5e-7, s.h[wisp * na] = 1e-6;
+  for (int j = 1; j < nx; ++j)
+    for (int i = 1; i < nx; ++i) {
+      const long n = CRYO_NODE(&b, i, j);
+      s.u[n] = 0.05;
+      s.v[n] = -0.02;
+      s.uair[n] = 10.0;
+    }
+  CU_ASSERT_EQUAL_FATAL(cryo_seaice_step(&p, &b, &s, &test_si_ops), 0);
+  int kinds = 1, zero_stress = 1, still = 1, moving = 1;
+  for (int j = -1; j <= nx; ++j)
+    for (int i = -1; i <= nx; ++i) {
+      const long c = CRYO_CELL(&b, i, j);
+      const int inside = i >= 0 && i < nx && j >= 0 && j < nx;
+      const double want = !inside || c == land ? 0.0 : i < nx / 2 || c == trace ? 2.0 : 1.0;
+      kinds &= s.ice_mask[c] == want;
+      if (want == 1.0)
+        for (int k = 0; k < 3; ++k)
+          zero_stress &=
+              s.s11[c * 3 + k] == 0.0 && s.s12[c * 3 + k] == 0.0 && s.s22[c * 3 + k] == 0.0;
+    }
+  for (int j = 1; j < nx; ++j)
+    for (int i = 1; i < nx; ++i) {
+      const long n = CRYO_NODE(&b, i, j), cur = CRYO_CELL(&b, i, j),
+                 cll = CRYO_CELL(&b, i - 1, j - 1);
+      const double kind =
+          s.ice_mask[cur] * s.ice_mask[cur - 1] * s.ice_mask[cll] * s.ice_mask[cll + 1];
+      if (kind == 1.0) still &= s.u[n] == 0.0 && s.v[n] == 0.0;
+      if (i < nx / 2 && (i < 3 || i > 4 || j < 12 || j > 13))
+        moving &= hypot(s.u[n], s.v[n]) > 1e-3;
+    }
+  CU_ASSERT(kinds);
+  CU_ASSERT(zero_stress);
+  CU_ASSERT(still);
+  CU_ASSERT(moving);
+  test_si_state_free(&p, &s);
+}
+
+static void test_open_water(void) {
+  open_water(0);
+  open_water(1);
+}
+
 int main(void) {
   if (CU_initialize_registry() != CUE_SUCCESS) return 2;
   CU_pSuite s = CU_add_suite("seaice_dynamics", NULL, NULL);
@@ -485,6 +557,7 @@ int main(void) {
   CU_add_test(s, "cyclone 32x32, 8 hours", test_cyclone);
   CU_add_test(s, "cyclone 32x32, dG1 tracers, 4 hours", test_cyclone_dg1);
   CU_add_test(s, "restart bit for bit", test_restart);
+  CU_add_test(s, "open water: no stress, no velocity", test_open_water);
   CU_basic_set_mode(CU_BRM_VERBOSE);
   CU_basic_run_tests();
   const unsigned failures = CU_get_number_of_failures();

@@ -283,6 +283,7 @@ static void test_free_drift_polar(void) {
       map_to_east_north(lon, ox, oy, &f[2][c], &f[3][c]);
     }
   cryo_seaice_quad_forcing_to_nodes(&b, &s, 1, f[0], f[1], f[2], f[3]);
+  cryo_seaice_ice_cells_kernel(&p, &b, &s);
   for (int step = 0; step < 400; ++step) {
     cryo_seaice_velocity_save_kernel(&b, s.u, s.v, s.u_n, s.v_n);
     for (int it = 0; it < p.n_evp; ++it) {

@@ -5,8 +5,9 @@
  * 1. Stress kernel against a plain reference written here (strain from the
  *    bilinear shape-function gradients at each Gauss point, the VP stress of
  *    docs/seaice.md literally, L2 projection with the full mass matrix), on
- *    random velocity, tracers, stress and mask, dG0 and dG1 tracers:
- *    max |difference| <= 1e-13 max |stress| per component; mask-0 cells unchanged.
+ *    random velocity, tracers, stress and ice_mask (land, open water, ice),
+ *    dG0 and dG1 tracers: max |difference| <= 1e-13 max |stress| per
+ *    component on ice; land and open-water cells unchanged.
  *    With stress_precision = 'single': <= 2e-6 max |stress|, and above 1e-12.
  * 2. Discrete adjointness of the weak divergence in the node kernel:
  *    dx dy sum_nodes v . F(sigma) = -sum_cells sum_gauss w sigma : eps(v) on
@@ -17,6 +18,9 @@
  * 4. The kernels' inline exponential (cryo_exp, kernels/cryo_math.h) against
  *    the C library's exp on 200 000 points of [-700, 700] and of [-20, 0]
  *    (the ice strength's range): within 2 ulp; exp(0) = 1 exactly.
+ * 5. The transport's bound (cryo_bound): a NaN stays NaN, so that the state
+ *    check sees a failed step; any other value, -0 and +-inf included, is
+ *    cryo_min(cryo_max(x, lo), hi) to the bit.
  */
 #include <CUnit/Basic.h>
 #include <math.h>
@@ -117,7 +121,7 @@ static void stress_vs_reference(int order, int single) {
   const long nc = CRYO_NCELL(&b), nn = CRYO_NNODE(&b);
   double *u = malloc(nn * sizeof *u), *v = malloc(nn * sizeof *v);
   double *h = malloc(nc * na * sizeof *h), *a = malloc(nc * na * sizeof *a);
-  double *mask = malloc(nc * sizeof *mask);
+  double *ice_mask = malloc(nc * sizeof *ice_mask);
   double *s[3], *s0[3];
   for (int k = 0; k < 3; ++k) {
     s[k] = malloc(nc * 3 * sizeof(double));
@@ -128,7 +132,8 @@ static void stress_vs_reference(int order, int single) {
     v[n] = rnd(-0.2, 0.2);
   }
   for (long c = 0; c < nc; ++c) {
-    mask[c] = rnd(0, 1) < 0.8 ? 1.0 : 0.0;
+    const double r = rnd(0, 1);
+    ice_mask[c] = r < 0.7 ? 2.0 : r < 0.85 ? 1.0 : 0.0;
     h[c * na] = rnd(-0.1, 2.0);
     a[c * na] = rnd(0.6, 1.1);
     for (int k = 1; k < na; ++k) {
@@ -141,13 +146,13 @@ static void stress_vs_reference(int order, int single) {
   }
   /* one cell at rest: Delta = Delta_min, the plastic pressure limit */
   const long c0 = CRYO_CELL(&b, 2, 2);
-  mask[c0] = 1.0;
+  ice_mask[c0] = 2.0;
   u[CRYO_NODE(&b, 2, 2)] = u[CRYO_NODE(&b, 3, 2)] = u[CRYO_NODE(&b, 2, 3)] =
       u[CRYO_NODE(&b, 3, 3)] = 0.05;
   v[CRYO_NODE(&b, 2, 2)] = v[CRYO_NODE(&b, 3, 2)] = v[CRYO_NODE(&b, 2, 3)] =
       v[CRYO_NODE(&b, 3, 3)] = -0.05;
 
-  cryo_seaice_stress_kernel(&p, &b, u, v, h, a, mask, s[0], s[1], s[2]);
+  cryo_seaice_stress_kernel(&p, &b, u, v, h, a, ice_mask, s[0], s[1], s[2]);
 
   const double *sold[3] = {s0[0], s0[1], s0[2]};
   double maxdiff[3] = {0}, maxval[3] = {0};
@@ -155,7 +160,7 @@ static void stress_vs_reference(int order, int single) {
   for (int j = -1; j <= NY; ++j)
     for (int i = -1; i <= NX; ++i) {
       const long c = CRYO_CELL(&b, i, j);
-      if (mask[c] == 0.0) {
+      if (ice_mask[c] != 2.0) {
         for (int comp = 0; comp < 3; ++comp)
           for (int k = 0; k < 3; ++k)
             if (s[comp][c * 3 + k] != s0[comp][c * 3 + k]) unchanged = 0;
@@ -184,7 +189,7 @@ static void stress_vs_reference(int order, int single) {
   free(v);
   free(h);
   free(a);
-  free(mask);
+  free(ice_mask);
   for (int k = 0; k < 3; ++k) {
     free(s[k]);
     free(s0[k]);
@@ -215,7 +220,7 @@ static void test_adjointness(void) {
   const long nc = CRYO_NCELL(&b), nn = CRYO_NNODE(&b);
   double *vel[2], *f[2], *forcing = calloc(nn, sizeof(double)), *zero = calloc(nn, sizeof(double));
   double *h = malloc(nc * sizeof(double)), *a = malloc(nc * sizeof(double));
-  double *mask = malloc(nc * sizeof(double)), *s[3];
+  double *ice_mask = malloc(nc * sizeof(double)), *s[3];
   for (int k = 0; k < 2; ++k) {
     vel[k] = calloc(nn, sizeof(double));
     f[k] = calloc(nn, sizeof(double));
@@ -225,10 +230,10 @@ static void test_adjointness(void) {
   for (int j = -1; j <= NY; ++j)
     for (int i = -1; i <= NX; ++i) {
       const long c = CRYO_CELL(&b, i, j);
-      mask[c] = (i >= 0 && i < NX && j >= 0 && j < NY) ? 1.0 : 0.0;
+      ice_mask[c] = (i >= 0 && i < NX && j >= 0 && j < NY) ? 2.0 : 0.0; /* ice everywhere */
       h[c] = a[c] = 1.0;
       for (int k = 0; k < 9; ++k)
-        s[k / 3][c * 3 + k % 3] = mask[c] * rnd(-1e4, 1e4);
+        s[k / 3][c * 3 + k % 3] = (ice_mask[c] != 0.0) * rnd(-1e4, 1e4);
     }
   /* random velocity on free (interior) nodes only */
   for (int j = 1; j < NY; ++j)
@@ -236,7 +241,7 @@ static void test_adjointness(void) {
       for (int k = 0; k < 2; ++k)
         vel[k][CRYO_NODE(&b, i, j)] = rnd(-0.3, 0.3);
 
-  cryo_seaice_velocity_kernel(&p, &b, s[0], s[1], s[2], h, a, mask, forcing, forcing, forcing,
+  cryo_seaice_velocity_kernel(&p, &b, s[0], s[1], s[2], h, a, ice_mask, forcing, forcing, forcing,
                               forcing, zero, zero, f[0], f[1]);
   double lhs = 0.0;
   for (int j = 0; j <= NY; ++j)
@@ -284,7 +289,7 @@ static void test_adjointness(void) {
   free(zero);
   free(h);
   free(a);
-  free(mask);
+  free(ice_mask);
 }
 
 /* The table lists every member of the state once; rectangles (p.quad = 0)
@@ -334,6 +339,22 @@ static void test_inline_exp(void) {
   CU_ASSERT(strength <= 2.0);
 }
 
+static void test_bound(void) {
+  CU_ASSERT(isnan(cryo_bound(NAN, 0.0, 1.0)));
+  CU_ASSERT(isnan(cryo_bound(-NAN, 0.0, INFINITY)));
+  const double xs[] = {-0.0, 0.0, -1e-300, 0.5, 1.0, 1.5, -INFINITY, INFINITY};
+  int same = 1;
+  for (size_t k = 0; k < sizeof xs / sizeof xs[0]; ++k) {
+    const double lo = 0.0, his[2] = {1.0, INFINITY};
+    for (int m = 0; m < 2; ++m) {
+      const double got = cryo_bound(xs[k], lo, his[m]);
+      const double want = cryo_min(cryo_max(xs[k], lo), his[m]);
+      same &= memcmp(&got, &want, sizeof got) == 0;
+    }
+  }
+  CU_ASSERT(same);
+}
+
 int main(void) {
   if (CU_initialize_registry() != CUE_SUCCESS) return 2;
   CU_pSuite s = CU_add_suite("seaice_stress", NULL, NULL);
@@ -342,6 +363,7 @@ int main(void) {
   CU_add_test(s, "stress kernel in single precision vs reference", test_stress_single);
   CU_add_test(s, "discrete adjointness of the divergence", test_adjointness);
   CU_add_test(s, "inline exponential", test_inline_exp);
+  CU_add_test(s, "bounds keep a NaN", test_bound);
   CU_add_test(s, "array table", test_array_table);
   CU_basic_set_mode(CU_BRM_VERBOSE);
   CU_basic_run_tests();
