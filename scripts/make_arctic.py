@@ -25,10 +25,14 @@ and seas that join the Arctic only outside the domain, become land). Cells on
 the outer edge of the domain may stay ocean: the solver treats the edge as a
 wall.
 
+With --summer LAT it also writes <name>_summer_init.nc (&cryo_seaice init =
+'file', init_file): 2 m of compact ice in the ocean cells whose centre lies
+north of LAT, open water (h = a = 0) elsewhere: a late-summer pack for timing
+what open water costs (docs/arctic.md).
 The grid itself comes from scripts/make_grid.py (polar_stereographic, write).
 Needs numpy, netCDF4 and global_land_mask: run it with the tools environment,
   "$(sh scripts/tools-python)" scripts/make_arctic.py [--small | --resolution KM | --cells N]
-      [--out-dir DIR] [--days D]
+      [--out-dir DIR] [--days D] [--summer LAT]
 At 2 km (3750 x 3750 cells, 351 million land-mask samples) the mask is
 computed a block of rows at a time, so the memory stays near that of the grid.
 """
@@ -257,6 +261,25 @@ def write_forcing(path, grid, days):
     return fields
 
 
+def write_summer_init(path, grid, mask, lat_min):
+    """h = 2 m, a = 1 in the ocean cells whose centre lies north of lat_min,
+    0 elsewhere (init_file of &cryo_seaice); returns the ice cell count."""
+    import netCDF4
+
+    ice = (mask > 0) & (grid["y"] > lat_min)
+    ny, nx = mask.shape
+    with netCDF4.Dataset(path, "w", format="NETCDF3_64BIT_OFFSET") as d:
+        d.title = f"Arctic case initial state: 2 m of compact ice north of {lat_min:g} N"
+        d.source = "scripts/make_arctic.py --summer (docs/arctic.md)"
+        d.createDimension("y", ny)
+        d.createDimension("x", nx)
+        for k, val, units in (("h", 2.0 * ice, "m"), ("a", 1.0 * ice, "1")):
+            v = d.createVariable(k, "f8", ("y", "x"))
+            v.units = units
+            v[:] = val
+    return int(ice.sum())
+
+
 def arctic_case(ap, resolution, cells):
     """The grid of --resolution KM or --cells N over the square of side SIDE:
     FULL when neither is given or they ask for its size."""
@@ -287,11 +310,15 @@ def main():
     ap.add_argument("--out-dir", default=".", help="directory of the files (default .)")
     ap.add_argument("--days", type=float, help="days spanned by the forcing records "
                     "(default 30, with --small 2)")
+    ap.add_argument("--summer", type=float, metavar="LAT",
+                    help="also write <name>_summer_init.nc: ice north of LAT degrees only")
     args = ap.parse_args()
     case = SMALL if args.small else arctic_case(ap, args.resolution, args.cells)
     days = case["days"] if args.days is None else args.days
     if not days > 0:
         ap.error(f"--days {days}: must be > 0")
+    if args.summer is not None and not -90.0 <= args.summer < 90.0:
+        ap.error(f"--summer {args.summer:g}: must be a latitude in [-90, 90)")
     os.makedirs(args.out_dir, exist_ok=True)
 
     grid = make_grid.polar_stereographic(case["n"], case["n"], case["dx"], lat_true=LAT_TRUE,
@@ -316,6 +343,11 @@ def main():
     print(f"make_arctic: {forcing_path}: {days:g} days, wind up to {wind.max():.2f} m/s, "
           f"current up to {curr.max():.3f} m/s (east/north; directions checked against the "
           f"projection to {err:.1e})")
+    if args.summer is not None:
+        init_path = os.path.join(args.out_dir, case["name"] + "_summer_init.nc")
+        n_ice = write_summer_init(init_path, grid, mask, args.summer)
+        print(f"make_arctic: {init_path}: ice north of {args.summer:g} N in {n_ice} cells "
+              f"({100 * n_ice / max(1, int(mask.sum())):.1f} % of the ocean)")
 
 
 if __name__ == "__main__":
