@@ -58,9 +58,10 @@ def load(path):
         xgl, ygl = xgl.T, ygl.T
     if xgl.shape[1] != time.size:
         sys.exit(f"mismip_compare.py: {path}: xGL has no dimension of the length of time")
-    if np.nanmax(np.abs(xgl)) < 1000.0:
+    km = bool(np.nanmax(np.abs(xgl)) < 1000.0)
+    if km:
         xgl, ygl = 1000.0 * xgl, 1000.0 * ygl
-    return {"path": path, "time": time, "area": area, "xgl": xgl, "ygl": ygl}
+    return {"path": path, "time": time, "area": area, "xgl": xgl, "ygl": ygl, "km": km}
 
 
 def centre_xgl(x, y):
