@@ -158,9 +158,10 @@ CITATION = (
     "# model_ensembles/MISMIPplus/submission_data/, commit 0bcf430f; without the BISICLES\n"
     "# submissions and the Ua Ice1r files). Experiments of Asay-Davis et al. (2016), GMD 9,\n"
     "# 2471-2497. Not numbers printed in the paper: written by scripts/mismip_ensemble.py\n"
-    "# --envelopes (its docstring and docs/mismip.md, The published ensemble, say how), over the\n"
-    "# finest resolution of each configuration; groups: weertman (Weertman law), coulomb (Tsai\n"
-    "# and Schoof laws), hofs (higher-order and full-Stokes models), all.\n"
+    "# --envelopes over the finest resolution of each configuration; groups: weertman (Weertman\n"
+    "# law), coulomb (Tsai and Schoof laws), hofs (higher-order and full-Stokes models), all.\n"
+    "# How the files were reduced and corrected: the docstring of scripts/mismip_ensemble.py\n"
+    "# (and docs/mismip.md, section The published ensemble).\n"
 )
 
 
