@@ -313,7 +313,8 @@ def plot_area(runs, aenv, group, tmax, path):
                     ax.plot(run["time"][sel], v[sel], "o-", color="k", ms=3, lw=1,
                             mfc=colour, label=f"cryodyn {run['name']}")
             ax.set_ylabel(label)
-            ax.legend(fontsize=7)
+            if ax.get_legend_handles_labels()[0]:
+                ax.legend(fontsize=7)
             ax.grid(alpha=0.3)
     for ax in axes[-1]:
         ax.set_xlabel("time (a)")
