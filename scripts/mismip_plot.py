@@ -266,7 +266,7 @@ def plot_gl(rows, env, group, path):
                 ax.plot([], [], "k-", lw=1.3, label=label)
             else:
                 p = run["points"][k]
-                ax.plot(p[:, 0], p[:, 1], "k.", ms=2, label=label)
+                ax.plot(p[:, 0], p[:, 1], "k.", ms=4, label=label)
             if np.isfinite(row["x"]):
                 ax.plot(row["x"], LY_KM / 2, "kx", ms=7)
         else:
@@ -277,7 +277,7 @@ def plot_gl(rows, env, group, path):
         ax.set_ylim(0, LY_KM)
         ax.set_aspect("equal")
         ax.set_ylabel("y (km)")
-        ax.legend(fontsize=7, loc="upper left")
+        ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0))
     axes[-1, 0].set_xlabel("x (km)")
     fig.suptitle("MISMIP+ grounding lines: cryodyn over the ensemble of Cornford et al. (2020)",
                  fontsize=10)
