@@ -9,7 +9,9 @@ law, stress approximation and resolution (read from the submission's name,
 GROUP_MODEL_..._STRESS_..._LAW_..._RESOLUTION; blank where it names none), the Ice0 grounded area and
 centreline x_GL at t = 0, the Ice1r grounded area lost since t = 0 at 10,
 50 and 100 a, the Ice1ra grounded area at 100 and 200 a and the Ice2r loss
-at 100 and 200 a (blank where the file has no such record). Then, over the
+at 100 and 200 a (blank where the file has no such record; an Ice1ra or
+Ice2ra time axis that starts before 100 a counts from the restart at
+100 a and is shifted by 100 a, as --envelopes does). Then, over the
 finest resolution of each configuration (a submission's name without its
 resolution), the range and mean of every column per sliding law, for the
 two Coulomb-limited laws together, for the higher-order and full-Stokes
@@ -95,6 +97,10 @@ def read(path):
             exp = runs.setdefault(r["submission"], {}).setdefault(r["experiment"], {})
             exp[float(r["time_a"])] = (float(r["grounded_area_m2"] or "nan"),
                                        float(r["xgl_centre_m"] or "nan"))
+    for name, exps in runs.items():  # an ra time axis that counts from the restart at 100 a
+        for e, recs in exps.items():
+            if e.endswith("ra") and min(recs) < 99.5:
+                exps[e] = {t + 100.0: v for t, v in recs.items()}
     return runs
 
 
