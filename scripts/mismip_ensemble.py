@@ -155,7 +155,6 @@ GROUPS = (
 GL_STATES = (("Ice0", 0), ("Ice1r", 50), ("Ice1r", 100), ("Ice1ra", 200))
 AREA_EXPERIMENTS = ("Ice1r", "Ice1ra", "Ice2r", "Ice2ra")
 Y_BINS_KM = range(0, 81)
-LY_KM = 80.0
 CITATION = (
     "# Reduced from the participants' submission files of the MISMIP+ ensemble: Cornford, S. L.,\n"
     "# Seroussi, H., Asay-Davis, X. S., et al. (2020): Results of the third Marine Ice Sheet Model\n"
