@@ -331,13 +331,16 @@ static int read_window(const gf_file *f, int id, const char *name, int ncorner, 
 static int check_latitudes(const gf_file *f, const gf_window *w, const char *name, int ncorner,
                            const double *v) {
   for (long q = 0; q < (long)w->ni * w->nj * ncorner; ++q) {
+    if (v[q] >= -90.0 && v[q] <= 90.0) continue;
+    /* the label only for the value named: 56 million labels at 2 km cost seconds */
     long c = q / ncorner;
     char corner[32] = "";
     if (ncorner > 1) snprintf(corner, sizeof corner, ", corner %ld", q % ncorner);
-    CRYO_CHECK(v[q] >= -90.0 && v[q] <= 90.0, f->err, CRYO_ERR_DATA,
-               "%s: variable '%s' at cell (i, j) = (%d, %d)%s is %g; latitudes must be in "
-               "[-90, 90] degrees_north",
-               f->where, name, w->gi0 + (int)(c % w->ni), w->gj0 + (int)(c / w->ni), corner, v[q]);
+    return CRYO_ERROR(f->err, CRYO_ERR_DATA,
+                      "%s: variable '%s' at cell (i, j) = (%d, %d)%s is %g; latitudes must be in "
+                      "[-90, 90] degrees_north",
+                      f->where, name, w->gi0 + (int)(c % w->ni), w->gj0 + (int)(c / w->ni), corner,
+                      v[q]);
   }
   return CRYO_OK;
 }
