@@ -26,6 +26,11 @@
 #                make_mismip.py --from into a new chain)
 #   ICE1_YEARS   length of Ice1r, Ice1ra, Ice2r and Ice2ra [100]
 #   SKIP_ICE0    1: reuse $OUTDIR/mismip_ice0.nc and go to Ice1r [0]
+#   FROM         start the spin-up from the last thickness of this cryodyn
+#                output or restart (interpolated to this grid when it has
+#                another) instead of the 100 m slab: a finer run from a
+#                coarser one's state
+#   SPINUP_ONLY  1: stop after the Ice0 segments [0]
 #   SET          extra namelist settings for every run, ';'-separated
 #                'name = value' pairs replacing the line of that name
 #                (e.g. SET='newton_rtol = 1.e-3; n_layers = 5')
@@ -79,6 +84,11 @@ if [ $((segments * seg_years)) -gt 9998 ]; then
   exit 1
 fi
 
+from=
+if [ -n "${FROM:-}" ]; then
+  case $FROM in /*) from=$FROM ;; *) from=$(pwd)/$FROM ;; esac
+  [ -f "$from" ] || { echo "run_mismip: error: FROM=$FROM: no such file" >&2; exit 1; }
+fi
 mkdir -p "$outdir"
 cd "$outdir"
 
@@ -124,7 +134,8 @@ restart_at() {
 }
 
 grid=$("$python" "$srcdir/scripts/make_mismip.py" --dx "$dx" --dy "$dy" $half --extra-cells "$extra" \
-  --ice-free-thk "$ice_free_thk" --forcing mismip_forcing.nc mismip_geometry.nc)
+  --ice-free-thk "$ice_free_thk" ${from:+--from "$from"} --forcing mismip_forcing.nc \
+  mismip_geometry.nc)
 grid=$(echo "$grid" | head -1)
 echo "run_mismip: $grid"
 nx=$(echo "$grid" | sed 's/.*nx = \([0-9]*\).*/\1/')
@@ -144,6 +155,7 @@ if [ "$skip_ice0" != 1 ]; then
     k=$((k + 1))
   done
 fi
+[ "${SPINUP_ONLY:-0}" = 1 ] && { echo "run_mismip: outputs in $outdir/"; exit 0; }
 
 # Ice1r: a cold start from the last Ice0 thickness, t = 0 to ICE1_YEARS.
 "$python" "$srcdir/scripts/make_mismip.py" --dx "$dx" --dy "$dy" $half --extra-cells "$extra" \

@@ -68,8 +68,11 @@ def bed(x, y):
     return np.maximum(bx + by, B_DEEP)
 
 
-def thickness_from(path, shape):
-    """Last thickness record (y, x) of a cryodyn output or restart file."""
+def thickness_from(path, x, y, half):
+    """Last thickness record of a cryodyn output or restart, on the cell
+    centres x, y (m): the file's own values when its grid is this one, else
+    interpolated bilinearly from its cell centres (a finer run started from a
+    coarser one's state; the file's grid must cover the same channel)."""
     from netCDF4 import Dataset
 
     with Dataset(path) as nc:
@@ -84,10 +87,36 @@ def thickness_from(path, shape):
         else:
             sys.exit(f"make_mismip.py: {path}: thk has dimensions {dims}, expected "
                      "(time, y, x) or (y, x, nlev1)")
-    if thk.shape != shape:
-        sys.exit(f"make_mismip.py: {path}: thk is {thk.shape[1]} x {thk.shape[0]} cells, "
-                 f"this grid is {shape[1]} x {shape[0]} (same --dx, --dy, --extra-cells, --half)")
-    return thk
+        sx = np.asarray(nc.variables["x"][:], dtype=float) if "x" in nc.variables else None
+        sy = np.asarray(nc.variables["y"][:], dtype=float) if "y" in nc.variables else None
+    if thk.shape == (y.size, x.size):
+        return thk
+    if sx is None or sy is None or sx.size != thk.shape[1] or sy.size != thk.shape[0]:
+        sys.exit(f"make_mismip.py: {path}: thk is {thk.shape[1]} x {thk.shape[0]} cells, this "
+                 f"grid {x.size} x {y.size}, and the file has no x, y of its cell centres to "
+                 "interpolate from")
+    width = LY / 2 if half else LY
+    sdy = sy[1] - sy[0] if sy.size > 1 else width
+    if abs(sy[-1] + sdy / 2 - width) > 1e-6 * width:
+        sys.exit(f"make_mismip.py: {path} covers y up to {(sy[-1] + sdy / 2) / 1e3:g} km, this "
+                 f"grid {width / 1e3:g} km (same --half)")
+    return bilinear(sx, sy, thk, x, y)
+
+
+def bilinear(sx, sy, f, x, y):
+    """f (on the centres sx, sy) at the points x, y: bilinear between the four
+    surrounding centres, the nearest edge row or column beyond the outer ones."""
+    def weights(s, t):
+        i = np.clip(np.searchsorted(s, t) - 1, 0, s.size - 2)
+        w = np.clip((t - s[i]) / (s[i + 1] - s[i]), 0.0, 1.0)
+        return i, w
+
+    i, wx = weights(sx, x)
+    j, wy = weights(sy, y)
+    f00, f10 = f[np.ix_(j, i)], f[np.ix_(j, i + 1)]
+    f01, f11 = f[np.ix_(j + 1, i)], f[np.ix_(j + 1, i + 1)]
+    wx, wy = wx[None, :], wy[:, None]
+    return (1 - wy) * ((1 - wx) * f00 + wx * f10) + wy * ((1 - wx) * f01 + wx * f11)
 
 
 def write_geometry(path, x, y, thk, topg, mask, front, attrs):
@@ -149,7 +178,8 @@ def main(argv=None):
     ap.add_argument("--half", action="store_true",
                     help="y in [0, 40 km] only, mirror plane at the channel axis y = 40 km")
     ap.add_argument("--from", dest="from_file", metavar="FILE",
-                    help="take thk from the last record of a cryodyn output or restart")
+                    help="take thk from the last record of a cryodyn output or restart "
+                    "(interpolated when its grid differs)")
     ap.add_argument("--ice-free-thk", type=float, default=0.0,
                     help="thickness written beyond 640 km, m (default 0; > 0 only for builds "
                     "that need ice everywhere)")
@@ -178,7 +208,7 @@ def main(argv=None):
     topg = bed(X, Y)
     mask = (X <= front).astype(float)
     if a.from_file:
-        thk = thickness_from(a.from_file, (ny, nx)) * mask
+        thk = thickness_from(a.from_file, x, y, a.half) * mask
     else:
         thk = a.thk_init * mask
     thk = np.where(mask > 0, thk, a.ice_free_thk)
