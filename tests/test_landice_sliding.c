@@ -224,10 +224,12 @@ static void dense_pair(const cryo_block *b, const cryo_landice_params *p, cryo_l
 /* Functional E at vel (owned columns summed). */
 static double energy_at(const cryo_block *b, const cryo_landice_params *p, cryo_landice_state *s,
                         const double *vel) {
-  cryo_landice_energy_columns(b, p, vel, s->bed, s->thk_node, s->thk, s->beta2, s->work_cell);
+  cryo_landice_fields_prepare(b, p, s);
+  cryo_landice_energy_columns(b, p, vel, s->bed, s->thk_node, s->thk, s->beta2, s->afac,
+                              s->work_cell);
   if (p->sliding_law != CRYO_LANDICE_SLIDING_LINEAR)
     cryo_landice_sliding_energy_columns(b, p, vel, s->bed, s->thk_node, s->thk, s->beta2,
-                                        s->work_cell);
+                                        s->sliding_c, s->coulomb_c, s->work_cell);
   double e = 0.0;
   for (int j = 0; j < b->ny; ++j)
     for (int i = 0; i < b->nx; ++i)
