@@ -338,9 +338,14 @@ int cryo_set_field(cryo_component *c, const char *name, const double *values, lo
              "cryo_set_field('%s'): array of %ld values, this rank's block needs %ld", name, n,
              want);
   const cryo_block *b = &c->grid.block;
-  for (long q = 0; q < n; ++q)
+  for (long q = 0; q < n; ++q) {
     CRYO_CHECK(values[q] == values[q] && values[q] - values[q] == 0.0, &c->err, CRYO_ERR_DATA,
                "cryo_set_field('%s'): value %ld is %g", name, q, values[q]);
+    CRYO_CHECK(values[q] >= f->lo && values[q] <= f->hi, &c->err, CRYO_ERR_DATA,
+               "cryo_set_field('%s'): value %ld is %g %s, must be in [%g, %g]", name, q, values[q],
+               f->units ? f->units : "", f->lo, f->hi);
+  }
+  f->given = 1;
   for (int j = 0; j < nj; ++j)
     for (int i = 0; i < ni; ++i) {
       long at = f->loc == CRYO_AT_CELL ? CRYO_CELL(b, i, j) : CRYO_NODE(b, i, j);

@@ -14,6 +14,12 @@
 int cryo_read_global_cells(cryo_component *c, int ncid, const char *path, const char *what,
                            const char *var, int optional, double lo, double hi, double *global,
                            int *found);
+/* The same for a variable of dimensions (layer, y, x) with nlev layers
+ * (nlev > 0; 0: (y, x)) into global[layer * nx_global * ny_global + cell],
+ * whose units attribute must be `units` exactly unless units is NULL. */
+int cryo_read_global_layers(cryo_component *c, int ncid, const char *path, const char *what,
+                            const char *var, int nlev, const char *units, int optional, double lo,
+                            double hi, double *global, int *found);
 /* Collective: read `count` such variables of file `path` into level 0 of the
  * owned cells of the host copies of fields[k] (halos untouched). */
 int cryo_read_cell_fields(cryo_component *c, const char *path, const char *what, int count,

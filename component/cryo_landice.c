@@ -38,7 +38,23 @@ static const cryo_role roles[] = {[CRYO_LANDICE_PROGNOSTIC] = CRYO_ROLE_PROGNOST
                                   [CRYO_LANDICE_FORCING] = CRYO_ROLE_FORCING,
                                   [CRYO_LANDICE_STATIC] = CRYO_ROLE_STATIC,
                                   [CRYO_LANDICE_DIAGNOSTIC] = CRYO_ROLE_DIAGNOSTIC,
-                                  [CRYO_LANDICE_WORK] = CRYO_ROLE_WORK};
+                                  [CRYO_LANDICE_WORK] = CRYO_ROLE_WORK,
+                                  [CRYO_LANDICE_PARAMETER] = CRYO_ROLE_PARAMETER};
+
+/* The parameter fields (docs/landice.md, Basal and rheology fields), with
+ * their CRYO_LANDICE_GIVEN_* bits; beta2, a node field, is given by the
+ * geometry file's or a host's values alone (the kernels always read it). */
+static const char *const param_fields[3] = {"rate_factor", "sliding_c", "coulomb_c"};
+static const unsigned param_bits[3] = {CRYO_LANDICE_GIVEN_RATE_FACTOR, CRYO_LANDICE_GIVEN_SLIDING_C,
+                                       CRYO_LANDICE_GIVEN_COULOMB_C};
+
+/* The kernels' CRYO_LANDICE_GIVEN_* bits of the fields given so far. */
+static unsigned given_bits(const cryo_component *c) {
+  unsigned bits = 0;
+  for (int k = 0; k < 3; ++k)
+    if (c->fields[cryo_field_find(c, param_fields[k])].given) bits |= param_bits[k];
+  return bits;
+}
 
 /* Global cell (i, j) wrapped where periodic, else clamped to the domain. */
 static double cell_value(const cryo_block *b, const double *g, int i, int j) {
@@ -184,11 +200,59 @@ static int read_geometry(cryo_component *c) {
       }
     for (int k = 0; k < 6; ++k)
       cryo_field_to_device(c, f[k]);
+    f[4]->given = found[GEOM_BETA2];
     cryo_landice_thickness_nodes(b, lp, f[0]->dev, f[2]->dev, f[1]->dev, f[3]->dev);
     double *h[2] = {f[1]->dev, f[3]->dev};
     status = c->ops.halo(c->ops.ctx, CRYO_AT_NODE, 1, 2, h);
     c->cfg.landice.p.slope_x = -tan(c->cfg.landice.background_slope * M_PI / 180.0);
     c->cfg.landice.p.slope_y = 0.0;
+  }
+  free(g);
+  return status;
+}
+
+/* The parameter fields of the geometry file (docs/landice.md, Basal and
+ * rheology fields): optional rate_factor (layer, y, x) and sliding_c,
+ * coulomb_c (y, x), each with its namelist key's units and range (the
+ * fields' lo, hi); a field present is given, an absent one keeps the
+ * namelist's uniform value. Read and checked on rank 0, broadcast; halo
+ * cells from the global arrays, as read_geometry fills thk. */
+static int read_parameter_fields(cryo_component *c) {
+  const cryo_block *b = &c->grid.block;
+  const char *path = c->cfg.landice.geometry_file;
+  const int nz = c->cfg.landice.p.n_layers;
+  const size_t n = (size_t)b->nx_global * b->ny_global;
+  const int first[3] = {0, nz, nz + 1}; /* the fields' first plane in g */
+  double *g = malloc((size_t)(nz + 2) * n * sizeof *g);
+  CRYO_CHECK(g, &c->err, CRYO_ERR_MEMORY, "out of memory reading %s", path);
+  int status = CRYO_OK, found[3] = {0, 0, 0};
+  if (c->rank == 0) {
+    int ncid = -1, s = nc_open(path, NC_NOWRITE, &ncid);
+    if (s != NC_NOERR) status = cryo_nc_error(s, CRYO_ERR_FILE, &c->err, "geometry_file %s", path);
+    for (int v = 0; v < 3 && status == CRYO_OK; ++v) {
+      const cryo_field *f = &c->fields[cryo_field_find(c, param_fields[v])];
+      status = cryo_read_global_layers(c, ncid, path, "geometry_file", f->name, v ? 0 : nz,
+                                       f->units, 1, f->lo, f->hi, g + first[v] * n, &found[v]);
+    }
+    if (ncid >= 0) nc_close(ncid);
+  }
+  status = cryo_status_from_root(c, status);
+  if (status == CRYO_OK)
+    status =
+        cryo_mpi_check(MPI_Bcast(found, 3, MPI_INT, 0, c->comm), "MPI_Bcast (geometry)", &c->err);
+  if (status == CRYO_OK)
+    status = cryo_mpi_check(MPI_Bcast(g, (int)((nz + 2) * n), MPI_DOUBLE, 0, c->comm),
+                            "MPI_Bcast (geometry)", &c->err);
+  for (int v = 0; v < 3 && status == CRYO_OK; ++v) {
+    if (!found[v]) continue;
+    cryo_field *f = &c->fields[cryo_field_find(c, param_fields[v])];
+    for (int j = -1; j <= b->ny; ++j)
+      for (int i = -1; i <= b->nx; ++i)
+        for (int k = 0; k < f->nlev; ++k)
+          f->host[CRYO_CELL(b, i, j) * f->nlev + k] =
+              cell_value(b, g + (first[v] + k) * n, b->i0 + i, b->j0 + j);
+    f->given = 1;
+    cryo_field_to_device(c, f);
   }
   free(g);
   return status;
@@ -257,6 +321,16 @@ static int landice_create(cryo_component *c) {
                              CRYO_AT_NODE, (int)((mg + nodes - 1) / nodes), CRYO_ROLE_WORK,
                              &m->s.mg));
   }
+  /* what a file or a host may give: the values of the namelist key */
+  const cryo_param_range *rt;
+  const int nr = cryo_landice_param_ranges(&rt);
+  static const char *const ranged[4] = {"beta2", "rate_factor", "sliding_c", "coulomb_c"};
+  for (int k = 0; k < 4; ++k) {
+    const cryo_param_range *r = cryo_param_range_find(rt, nr, ranged[k]);
+    cryo_field *f = &c->fields[cryo_field_find(c, ranged[k])];
+    f->lo = r->lo;
+    f->hi = r->hi;
+  }
   m->smb_field = cryo_field_find(c, "smb");
   m->melt_field = cryo_field_find(c, "basal_melt");
   CRYO_CHECK(m->smb_field >= 0 && m->melt_field >= 0, &c->err, CRYO_ERR_ARG,
@@ -306,10 +380,15 @@ static int landice_create(cryo_component *c) {
                                 "ice velocity, x component", "velocity", 0, 2, nz + 1));
   CRYO_CALL(cryo_output_var_add(c, "v", "m/(365 day)", "land_ice_y_velocity",
                                 "ice velocity, y component", "velocity", 1, 2, nz + 1));
-  if (p->geometry_case == CRYO_LANDICE_CASE_FILE)
+  if (p->geometry_case == CRYO_LANDICE_CASE_FILE) {
     CRYO_CALL(read_geometry(c));
-  else
+    CRYO_CALL(read_parameter_fields(c));
+  } else {
     CRYO_CALL(cryo_landice_geometry(&c->grid.block, p, &m->s, &c->err));
+  }
+  /* the fields a host reads before the first solve hold their values */
+  m->s.given = given_bits(c);
+  cryo_landice_fields_prepare(&c->grid.block, p, &m->s);
   const char *forcing = c->cfg.run.forcing;
   m->analytic = !strcmp(forcing, "analytic");
   m->host = !strcmp(forcing, "host");
@@ -419,6 +498,8 @@ static int landice_advance(cryo_component *c, long long seconds) {
   const cryo_landice_config *lc = &c->cfg.landice;
   const cryo_block *b = &c->grid.block;
   long nsteps = lc->evolve_thickness ? (long)llround((double)seconds / lc->p.dt) : 1;
+  /* a host or a restart may have given fields since the last interval */
+  m->s.given = given_bits(c);
   for (long k = 0; k < nsteps; ++k) {
     if (lc->remove_icebergs)
       CRYO_CALL(cryo_landice_remove_icebergs(b, &lc->p, &m->s, &c->ops, NULL, NULL, &c->err));

@@ -267,7 +267,7 @@ int cryo_restart_write(cryo_component *c, const char *path) {
   }
   for (int i = 0; i < c->nfields; ++i) {
     cryo_field *f = &c->fields[i];
-    if (f->role != CRYO_ROLE_PROGNOSTIC) continue;
+    if (f->role != CRYO_ROLE_PROGNOSTIC && !(f->role == CRYO_ROLE_PARAMETER && f->given)) continue;
     cryo_field_to_host(c, f);
     int s = cryo_grid_gather(&c->grid, f->loc, f->nlev, f->host, global, &c->err);
     if (status == CRYO_OK) status = s;
@@ -474,7 +474,16 @@ int cryo_restart_read(cryo_component *c, const char *path) {
   status = cryo_status_from_root(c, status);
   for (int i = 0; i < c->nfields && status == CRYO_OK; ++i) {
     cryo_field *f = &c->fields[i];
-    if (f->role != CRYO_ROLE_PROGNOSTIC) continue;
+    if (f->role != CRYO_ROLE_PROGNOSTIC && f->role != CRYO_ROLE_PARAMETER) continue;
+    /* a parameter field the restart does not hold was uniform when it was
+     * written: this run's own value stands */
+    int held = f->role == CRYO_ROLE_PROGNOSTIC;
+    if (c->rank == 0 && !held) held = nc_inq_varid(ncid, f->name, &(int){0}) == NC_NOERR;
+    status =
+        cryo_mpi_check(MPI_Bcast(&held, 1, MPI_INT, 0, c->comm), "MPI_Bcast (restart)", &c->err);
+    if (status != CRYO_OK) break;
+    if (!held) continue;
+    f->given = 1;
     if (c->rank == 0) status = read_field(c, ncid, f, global, path);
     status = cryo_status_from_root(c, status);
     if (status != CRYO_OK) break;

@@ -3,6 +3,7 @@
 #include "cryo_state.h"
 #include "cryo_impl.h"
 
+#include <math.h>
 #include <string.h>
 
 int cryo_field_add(cryo_component *c, const char *name, const char *units,
@@ -21,6 +22,9 @@ int cryo_field_add(cryo_component *c, const char *name, const char *units,
   f->loc = loc;
   f->nlev = nlev;
   f->role = role;
+  f->given = 0;
+  f->lo = -HUGE_VAL;
+  f->hi = HUGE_VAL;
   f->n = (loc == CRYO_AT_CELL ? CRYO_NCELL(b) : CRYO_NNODE(b)) * nlev;
   CRYO_CALL(cryo_device_alloc(&c->dev, f->n, &f->host, &f->dev, &c->err));
   *dev = f->dev;

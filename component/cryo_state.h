@@ -10,13 +10,17 @@
 #include "cryodyn.h"
 
 /* What an array is for: restarts hold PROGNOSTIC arrays, coupling moves
- * FORCING ones, STATIC ones are set once at init, the rest are recomputed. */
+ * FORCING ones, STATIC ones are set once at init, the rest are recomputed.
+ * PARAMETER ones are static fields that a file, a host or a restart may
+ * give per cell instead of a uniform namelist value: restarts hold those
+ * that were given. */
 typedef enum cryo_role {
   CRYO_ROLE_PROGNOSTIC = 0,
   CRYO_ROLE_FORCING,
   CRYO_ROLE_STATIC,
   CRYO_ROLE_DIAGNOSTIC,
-  CRYO_ROLE_WORK
+  CRYO_ROLE_WORK,
+  CRYO_ROLE_PARAMETER
 } cryo_role;
 
 /* One array of the model state, allocated on host and device. */
@@ -25,9 +29,11 @@ typedef struct cryo_field {
   cryo_location loc;
   int nlev; /* values per cell or node */
   cryo_role role;
-  long n;       /* values in the block with its halo */
-  double *host; /* host copy, valid after an update to the host */
-  double *dev;  /* what kernels use */
+  int given;     /* PARAMETER: set per cell (file, host, restart), carried by restarts */
+  double lo, hi; /* the values cryo_set_field accepts (-inf, inf unless narrowed) */
+  long n;        /* values in the block with its halo */
+  double *host;  /* host copy, valid after an update to the host */
+  double *dev;   /* what kernels use */
 } cryo_field;
 
 /* One variable of the output file: levels [offset, offset + count * stride)

@@ -326,12 +326,12 @@ __device__ __forceinline__ double bed_basis(int m, double xi, double eta) {
   return 0.25 * (1.0 + ((m & 1) ? xi : -xi)) * (1.0 + ((m & 2) ? eta : -eta));
 }
 
-/* landice_elem_gather and landice_elem_residual (with the CUDA library pow). */
-__device__ __forceinline__ void elem_residual(const landice_coef &c, const long n[4], int k, int nz,
-                                              const double *__restrict__ vel,
-                                              const double *__restrict__ bed,
-                                              const double *__restrict__ thk_node,
-                                              const double *__restrict__ beta2, double r[16]) {
+/* landice_elem_gather and landice_elem_residual (with the CUDA library pow);
+ * afac_e is the element's A^(-1/n). */
+__device__ __forceinline__ void
+elem_residual(const landice_coef &c, const long n[4], int k, int nz, const double *__restrict__ vel,
+              const double *__restrict__ bed, const double *__restrict__ thk_node,
+              const double *__restrict__ beta2, double afac_e, double r[16]) {
   const int nlev = 2 * (nz + 1);
   const double lo = (double)k / nz, hi = (double)(k + 1) / nz;
   double z[8], s[4], b2n[4], u[16];
@@ -355,7 +355,7 @@ __device__ __forceinline__ void elem_residual(const landice_coef &c, const long 
     const gauss g = gauss_make(c, z, q);
     double grad[6];
     const double e2 = strain_at(c, g, u, grad) + c.eps2;
-    tmu[q] = c.afac * pow(e2, c.mu_exp) * g.wdet;
+    tmu[q] = afac_e * pow(e2, c.mu_exp) * g.wdet;
   }
 #pragma unroll
   for (int a = 0; a < 16; ++a)
@@ -418,7 +418,8 @@ struct colour_args {
 __global__ void __launch_bounds__(BLOCK)
     residual_colour_kernel(landice_coef c, colour_args t, const double *__restrict__ vel,
                            const double *__restrict__ bed, const double *__restrict__ thk_node,
-                           const double *__restrict__ beta2, double *__restrict__ res) {
+                           const double *__restrict__ beta2, const double *__restrict__ afac,
+                           double *__restrict__ res) {
   const long e = blockIdx.x * (long)BLOCK + threadIdx.x;
   if (e >= t.nel) return;
   const int k = t.fk + 2 * (int)(e % t.nk), i = t.fi + 2 * (int)(e / t.nk % t.ni);
@@ -431,7 +432,9 @@ __global__ void __launch_bounds__(BLOCK)
   for (int m = 0; m < 4; ++m)
     n[m] = (long)(j + 1 + (m >> 1)) * t.stride + (i + 1 + (m & 1));
   double r[16];
-  elem_residual(c, n, k, t.nz, vel, bed, thk_node, beta2, r);
+  /* cell (i, j) of the cell arrays: a row of the nodes' stride less one */
+  const double afac_e = afac[((long)(j + 1) * (t.stride - 1) + (i + 1)) * t.nz + k];
+  elem_residual(c, n, k, t.nz, vel, bed, thk_node, beta2, afac_e, r);
   const int nlev = 2 * (t.nz + 1);
 #pragma unroll
   for (int m = 0; m < 4; ++m) {
@@ -494,7 +497,7 @@ extern "C" int cryo_bench_cuda_residual(const cryo_block *b, const cryo_landice_
     t.nel = (long)col.ni * col.nj * col.nk;
     if (t.nel > 0)
       residual_colour_kernel<<<blocks(t.nel), BLOCK>>>(c, t, vel, s->bed, s->thk_node, s->beta2,
-                                                       res);
+                                                       s->afac, res);
   }
   const long nrow = (long)(b->nx + 1) * (b->ny + 1);
   dirichlet_kernel<<<blocks(nrow), BLOCK>>>(t, b->nx, nrow, p->no_slip,

@@ -175,15 +175,30 @@ typedef struct cryo_landice_state {
   double *budget;            /* cell, CRYO_LANDICE_BUDGET_COUNT: cumulative budget terms, m */
   double *front_load;        /* node, 2(nz+1): hydrostatic load on margin faces, N */
   double *held;              /* cell: 1 where the ice is held (iceberg search) */
+  double *rate_factor;       /* cell, nz (layer 0 at the bed): Glen rate factor A, Pa-n a-1 */
+  double *sliding_c;         /* cell: C of the nonlinear sliding laws, Pa m^(-m) a^m */
+  double *coulomb_c;         /* cell: C_max of the Schoof and Tsai laws, 1 */
+  double *afac;              /* cell, nz: A^(-1/n) of rate_factor, Pa a^(1/n) */
+  unsigned given;            /* CRYO_LANDICE_GIVEN_* bits: fields not taken from params */
   double *mg; /* multigrid levels, cryo_landice_mg_doubles() values; NULL with 'column' */
 } cryo_landice_state;
+
+/* Parameter fields of the state given per cell (a geometry file, a host, a
+ * restart) instead of the uniform namelist values that
+ * cryo_landice_fields_prepare fills them with otherwise. */
+enum {
+  CRYO_LANDICE_GIVEN_RATE_FACTOR = 1,
+  CRYO_LANDICE_GIVEN_SLIDING_C = 2,
+  CRYO_LANDICE_GIVEN_COULOMB_C = 4
+};
 
 enum cryo_landice_role {
   CRYO_LANDICE_PROGNOSTIC = 0, /* restart */
   CRYO_LANDICE_FORCING,
   CRYO_LANDICE_STATIC,
   CRYO_LANDICE_DIAGNOSTIC,
-  CRYO_LANDICE_WORK
+  CRYO_LANDICE_WORK,
+  CRYO_LANDICE_PARAMETER /* static; restarts carry it where it was given, not uniform */
 };
 
 typedef struct cryo_landice_array_info {
@@ -220,7 +235,8 @@ void cryo_landice_zero(long n, double *a);
  * order assembles the full residual deterministically. */
 void cryo_landice_residual_colour(const cryo_block *b, const cryo_landice_params *p, int colour,
                                   const double *vel, const double *bed, const double *thk_node,
-                                  const double *thk, const double *beta2, double *res);
+                                  const double *thk, const double *beta2, const double *afac,
+                                  double *res);
 
 /* Same elements: add the body-force terms -int f phi of the residual, with
  * force (layout of vel, halo filled) the nodal body force. */
@@ -232,7 +248,8 @@ void cryo_landice_force_colour(const cryo_block *b, const cryo_landice_params *p
 /* Same elements: add the 16x16 element Jacobians to matrix. */
 void cryo_landice_jacobian_colour(const cryo_block *b, const cryo_landice_params *p, int colour,
                                   const double *vel, const double *bed, const double *thk_node,
-                                  const double *thk, const double *beta2, double *matrix);
+                                  const double *thk, const double *beta2, const double *afac,
+                                  double *matrix);
 
 /* Bed faces (layer 0) of one of 4 colours (parities of the global column
  * indices): add the nonlinear sliding law's friction terms (Weertman,
@@ -241,21 +258,33 @@ void cryo_landice_jacobian_colour(const cryo_block *b, const cryo_landice_params
  * after the element colours, colours 0..3 in order. */
 void cryo_landice_sliding_colour(const cryo_block *b, const cryo_landice_params *p, int colour,
                                  const double *vel, const double *bed, const double *thk_node,
-                                 const double *thk, const double *beta2, double *res);
+                                 const double *thk, const double *beta2, const double *sliding_c,
+                                 const double *coulomb_c, double *res);
 void cryo_landice_sliding_jacobian_colour(const cryo_block *b, const cryo_landice_params *p,
                                           int colour, const double *vel, const double *bed,
                                           const double *thk_node, const double *thk,
-                                          const double *beta2, double *matrix);
+                                          const double *beta2, const double *sliding_c,
+                                          const double *coulomb_c, double *matrix);
 void cryo_landice_sliding_energy_columns(const cryo_block *b, const cryo_landice_params *p,
                                          const double *vel, const double *bed,
                                          const double *thk_node, const double *thk,
-                                         const double *beta2, double *energy);
+                                         const double *beta2, const double *sliding_c,
+                                         const double *coulomb_c, double *energy);
 
 /* Per owned cell column (i, j in [0, nx) x [0, ny)): the column's share of
  * the functional E(U) into energy[CRYO_CELL]. */
 void cryo_landice_energy_columns(const cryo_block *b, const cryo_landice_params *p,
                                  const double *vel, const double *bed, const double *thk_node,
-                                 const double *thk, const double *beta2, double *energy);
+                                 const double *thk, const double *beta2, const double *afac,
+                                 double *energy);
+
+/* Every cell, halo included: the parameter fields not given
+ * (s->given) set to the uniform params values, and afac = A^(-1/n) from
+ * rate_factor (the power with the C library's pow, outside the element
+ * kernels, which take no calls: docs/landice.md, Discretization). Called
+ * before each assembly, so a changed field or params value always counts. */
+void cryo_landice_fields_prepare(const cryo_block *b, const cryo_landice_params *p,
+                                 const cryo_landice_state *s);
 
 /* Same columns: add the body-force work -int f . u to energy[CRYO_CELL]. */
 void cryo_landice_force_work_columns(const cryo_block *b, const cryo_landice_params *p,

@@ -108,7 +108,6 @@ CRYO_LANDICE_INLINE double landice_pow(double x, double p) {
 typedef struct landice_coef {
   double half_dx, half_dy; /* m */
   double inv_hdx, inv_hdy; /* 1 / half_dx, 1 / half_dy, m-1 */
-  double afac;             /* A^(-1/n), Pa a^(1/n) */
   double mu_exp;           /* (1 - n) / (2 n) */
   double e_exp;            /* (n + 1) / (2 n) */
   double e_fac;            /* 2 n / (n + 1) */
@@ -134,7 +133,6 @@ static inline landice_coef landice_coef_make(const cryo_block *b, const cryo_lan
   c.half_dy = 0.5 * b->dy;
   c.inv_hdx = 1.0 / c.half_dx;
   c.inv_hdy = 1.0 / c.half_dy;
-  c.afac = pow(p->rate_factor, -1.0 / p->glen_n);
   c.mu_exp = (1.0 - p->glen_n) / (2.0 * p->glen_n);
   c.e_exp = (p->glen_n + 1.0) / (2.0 * p->glen_n);
   c.e_fac = 2.0 * p->glen_n / (p->glen_n + 1.0);
@@ -158,9 +156,13 @@ static inline landice_coef landice_coef_make(const cryo_block *b, const cryo_lan
 
 /* Element inputs gathered from the column: node elevations z[8] (plane
  * included), surface s[4] at the corners, beta2[4], effective pressure
- * npress[4] (Pa; the Schoof law only, else 0), velocity u[16], and the
- * grounded fraction gfrac of the bed face (1 unless marine). */
+ * npress[4] (Pa; the Schoof law only, else 0), velocity u[16], the
+ * grounded fraction gfrac of the bed face (1 unless marine), and the
+ * element's A^(-1/n) (set by the kernels that need the viscosity: the rate
+ * factor is constant in each element, docs/landice.md, Basal and rheology
+ * fields). */
 typedef struct landice_elem_in {
+  double afac; /* Pa a^(1/n) */
   double z[8];
   double s[4];
   double beta2[4];
@@ -531,9 +533,9 @@ CRYO_LANDICE_INLINE void landice_elem_sliding_rows(const landice_coef *c, const 
  * Computed where it is used: with the power inline (landice_pow) nothing
  * forces it into a loop of its own, whose 8 values would sit in local memory. */
 CRYO_LANDICE_ROUTINE
-CRYO_LANDICE_INLINE double landice_two_mu(const landice_coef *c, const landice_gauss *g,
-                                          double e2) {
-  return c->afac * landice_pow(e2, c->mu_exp) * g->wdet;
+CRYO_LANDICE_INLINE double landice_two_mu(const landice_coef *c, double afac,
+                                          const landice_gauss *g, double e2) {
+  return afac * landice_pow(e2, c->mu_exp) * g->wdet;
 }
 
 /* Element residual r[16] (Antepara et al. 2024, Fig. 2 "optimized": fused loops over the
@@ -549,7 +551,8 @@ CRYO_LANDICE_INLINE void landice_elem_residual(const landice_coef *c, const land
     double grad[6], sx, sy;
     landice_surface_grad(c, in->s, (q & 1) ? CRYO_LANDICE_GP : -CRYO_LANDICE_GP,
                          (q & 2) ? CRYO_LANDICE_GP : -CRYO_LANDICE_GP, &sx, &sy);
-    double two_mu = landice_two_mu(c, &g, landice_strain_at(c, &g, in->u, grad) + c->eps2);
+    double two_mu =
+        landice_two_mu(c, in->afac, &g, landice_strain_at(c, &g, in->u, grad) + c->eps2);
     double s00 = two_mu * (2.0 * grad[0] + grad[4]);
     double s11 = two_mu * (2.0 * grad[4] + grad[0]);
     double s01 = two_mu * 0.5 * (grad[1] + grad[3]);
@@ -690,7 +693,7 @@ CRYO_LANDICE_INLINE void landice_elem_jacobian_pairs(const landice_coef *c,
     double e2 = landice_strain_at(c, &g, in->u, grad) + c->eps2;
     landice_gauss_strain s;
     /* 2 dmu/d(eps_e^2) = 2 mu (1-n)/(2n) / (eps_e^2 + eps_reg^2) */
-    s.two_mu = landice_two_mu(c, &g, e2);
+    s.two_mu = landice_two_mu(c, in->afac, &g, e2);
     s.two_dmu = s.two_mu * c->mu_exp / e2;
     s.sxy = 0.5 * (grad[1] + grad[3]);
     s.a0 = 2.0 * grad[0] + grad[4];
@@ -760,8 +763,8 @@ CRYO_LANDICE_INLINE double landice_elem_energy(const landice_coef *c, const land
       uq += phi * in->u[2 * a];
       vq += phi * in->u[2 * a + 1];
     }
-    e += g.wdet *
-         (c->afac * c->e_fac * landice_pow(e2 + c->eps2, c->e_exp) + c->rhog * (sx * uq + sy * vq));
+    e += g.wdet * (in->afac * c->e_fac * landice_pow(e2 + c->eps2, c->e_exp) +
+                   c->rhog * (sx * uq + sy * vq));
   }
   if (in->bottom && c->friction && c->law == CRYO_LANDICE_SLIDING_LINEAR) {
     double w = c->half_dx * c->half_dy * in->gfrac;

@@ -16,7 +16,8 @@ CRYO_LANDICE_INLINE int jacobian_slot(int a, int m) {
 
 void cryo_landice_jacobian_colour(const cryo_block *b, const cryo_landice_params *p, int colour,
                                   const double *vel, const double *bed, const double *thk_node,
-                                  const double *thk, const double *beta2, double *matrix) {
+                                  const double *thk, const double *beta2, const double *afac,
+                                  double *matrix) {
   const landice_coef c = landice_coef_make(b, p);
   const int nz = p->n_layers;
   const long mlev = 108L * (nz + 1);
@@ -26,7 +27,7 @@ void cryo_landice_jacobian_colour(const cryo_block *b, const cryo_landice_params
   const landice_colour col = landice_colour_make(b, nz, colour);
   const int fi = col.fi, ni = col.ni, fj = col.fj, fk = col.fk, nk = col.nk;
   const long nwork = 4L * col.ni * col.nj * col.nk; /* (element, pair thread) */
-  CRYO_DEVICE_LOOP((vel, bed, thk_node, thk, beta2, matrix))
+  CRYO_DEVICE_LOOP((vel, bed, thk_node, thk, beta2, afac, matrix))
   for (long w = 0; w < nwork; ++w) {
     int t = (int)(w % 4);
     long e = w / 4;
@@ -41,6 +42,7 @@ void cryo_landice_jacobian_colour(const cryo_block *b, const cryo_landice_params
     landice_elem_in in;
     double kb[9][4];
     landice_elem_gather(&c, n, k, nz, vel, bed, thk_node, beta2, &in);
+    in.afac = afac[((long)(j + 1) * (nx + 2) + (i + 1)) * nz + k];
     landice_elem_jacobian_pairs(&c, &in, t, kb);
     CRYO_LANDICE_UNROLL
     for (int s = 0; s < 9; ++s) {

@@ -10,10 +10,12 @@
 int cryo_landice_energy(const cryo_block *b, const cryo_landice_params *p,
                         const cryo_landice_state *s, const double *vel, const cryo_comm_ops *ops,
                         double *energy, cryo_err *err) {
-  cryo_landice_energy_columns(b, p, vel, s->bed, s->thk_node, s->thk, s->beta2, s->work_cell);
+  cryo_landice_fields_prepare(b, p, s);
+  cryo_landice_energy_columns(b, p, vel, s->bed, s->thk_node, s->thk, s->beta2, s->afac,
+                              s->work_cell);
   if (landice_nonlinear_friction(p))
     cryo_landice_sliding_energy_columns(b, p, vel, s->bed, s->thk_node, s->thk, s->beta2,
-                                        s->work_cell);
+                                        s->sliding_c, s->coulomb_c, s->work_cell);
   if (s->body_force)
     cryo_landice_force_work_columns(b, p, vel, s->bed, s->thk_node, s->thk, s->beta2, s->body_force,
                                     s->work_cell);

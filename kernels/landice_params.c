@@ -130,8 +130,8 @@ int cryo_landice_params_check(const cryo_landice_params *p, cryo_err *err) {
 #define LI_ENTRY(...) LI_ENTRY_(__VA_ARGS__)
 
 int cryo_landice_arrays(const cryo_landice_params *p, const cryo_landice_array_info **t) {
-  static cryo_landice_array_info table[27];
-  const int nv = 2 * (p->n_layers + 1), np = p->n_layers + 1;
+  static cryo_landice_array_info table[31];
+  const int nv = 2 * (p->n_layers + 1), np = p->n_layers + 1, nz = p->n_layers;
   const char *vel_units = "m/(365 day)";
   int n = 0;
   table[n++] = LI_ENTRY("velocity", CRYO_AT_NODE, nv, CRYO_LANDICE_PROGNOSTIC, vel, vel_units, "",
@@ -145,8 +145,8 @@ int cryo_landice_arrays(const cryo_landice_params *p, const cryo_landice_array_i
   table[n++] =
       LI_ENTRY("usrf", CRYO_AT_NODE, 1, CRYO_LANDICE_DIAGNOSTIC, usrf, CRYO_CF_SURFACE_ALTITUDE,
                "surface elevation above the background plane slope_x x + slope_y y");
-  table[n++] = LI_ENTRY("beta2", CRYO_AT_NODE, 1, CRYO_LANDICE_STATIC, beta2, "Pa (365 day)/m", "",
-                        "basal friction coefficient");
+  table[n++] = LI_ENTRY("beta2", CRYO_AT_NODE, 1, CRYO_LANDICE_PARAMETER, beta2, "Pa (365 day)/m",
+                        "", "basal friction coefficient");
   table[n++] = LI_ENTRY("smb", CRYO_AT_CELL, 1, CRYO_LANDICE_FORCING, smb, vel_units, "",
                         "surface mass balance, ice equivalent");
   table[n++] = LI_ENTRY("basal_melt", CRYO_AT_CELL, 1, CRYO_LANDICE_FORCING, basal_melt, vel_units,
@@ -182,6 +182,15 @@ int cryo_landice_arrays(const cryo_landice_params *p, const cryo_landice_array_i
                         "hydrostatic load on the faces of ice margins");
   table[n++] = LI_ENTRY("held", CRYO_AT_CELL, 1, CRYO_LANDICE_WORK, held, "1", "",
                         "1 where the ice is held (iceberg search)");
+  table[n++] = LI_ENTRY("rate_factor", CRYO_AT_CELL, nz, CRYO_LANDICE_PARAMETER, rate_factor,
+                        "Pa-n a-1", "", "Glen rate factor A per layer, bed first (n = glen_n)");
+  table[n++] =
+      LI_ENTRY("sliding_c", CRYO_AT_CELL, 1, CRYO_LANDICE_PARAMETER, sliding_c, "Pa m^(-m) a^m", "",
+               "sliding coefficient C of the Weertman, Schoof and Tsai laws (m = sliding_m)");
+  table[n++] = LI_ENTRY("coulomb_c", CRYO_AT_CELL, 1, CRYO_LANDICE_PARAMETER, coulomb_c, "1", "",
+                        "Coulomb limit C_max of the Schoof and Tsai laws, |tau_b| <= C_max N");
+  table[n++] = LI_ENTRY("afac", CRYO_AT_CELL, nz, CRYO_LANDICE_WORK, afac, "", "",
+                        "A^(-1/n) of the rate factor per layer");
   /* only marine runs have it, so that the outputs of the others keep their variables */
   if (p->marine)
     table[n++] = LI_ENTRY("grounded_fraction", CRYO_AT_CELL, 1, CRYO_LANDICE_DIAGNOSTIC,

@@ -26,9 +26,23 @@ static inline void sliding_npress_fill(const landice_coef *c, const long n[4], c
         fmax(c->rhog * thk_node[n[m]] - c->rhowg * fmax(c->sea_level - bed[n[m]], 0.0), 0.0);
 }
 
+/* The coefficients of cell `cell` (index of the cell arrays, halo
+ * included): C and C_max are constant over each bed face (docs/landice.md,
+ * Basal and rheology fields). */
+CRYO_LANDICE_ROUTINE
+static inline landice_coef sliding_coef_at(const landice_coef *c, const double *sliding_c,
+                                           const double *coulomb_c, long cell) {
+  landice_coef ce = *c;
+  ce.slide_c = sliding_c[cell];
+  ce.slide_c1m = c->law == CRYO_LANDICE_SLIDING_WEERTMAN ? 0.0 : pow(ce.slide_c, c->inv_m);
+  ce.coulomb_c = coulomb_c[cell];
+  return ce;
+}
+
 void cryo_landice_sliding_colour(const cryo_block *b, const cryo_landice_params *p, int colour,
                                  const double *vel, const double *bed, const double *thk_node,
-                                 const double *thk, const double *beta2, double *res) {
+                                 const double *thk, const double *beta2, const double *sliding_c,
+                                 const double *coulomb_c, double *res) {
   const landice_coef c = landice_coef_make(b, p);
   const int nz = p->n_layers, nlev = 2 * (nz + 1);
   const int i0 = b->i0, j0 = b->j0, nxg = b->nx_global, nyg = b->ny_global;
@@ -37,7 +51,7 @@ void cryo_landice_sliding_colour(const cryo_block *b, const cryo_landice_params 
   const landice_colour col = landice_colour_make(b, nz, colour & 3);
   const int fi = col.fi, ni = col.ni, fj = col.fj;
   const long nface = (long)col.ni * col.nj;
-  CRYO_DEVICE_LOOP((vel, bed, thk_node, thk, beta2, res))
+  CRYO_DEVICE_LOOP((vel, bed, thk_node, thk, beta2, sliding_c, coulomb_c, res))
   for (long e = 0; e < nface; ++e) {
     int i = fi + 2 * (int)(e % ni), j = fj + 2 * (int)(e / ni);
     if (!landice_column_exists(i0 + i, j0 + j, nxg, nyg, px, py)) continue;
@@ -45,14 +59,16 @@ void cryo_landice_sliding_colour(const cryo_block *b, const cryo_landice_params 
     long n[4];
     for (int m = 0; m < 4; ++m)
       n[m] = (long)(j + 1 + (m >> 1)) * stride + (i + 1 + (m & 1));
+    const landice_coef ce =
+        sliding_coef_at(&c, sliding_c, coulomb_c, (long)(j + 1) * (nx + 2) + i + 1);
     landice_elem_in in;
     double r[16];
-    landice_elem_gather(&c, n, 0, nz, vel, bed, thk_node, beta2, &in);
-    sliding_npress_fill(&c, n, bed, thk_node, &in);
+    landice_elem_gather(&ce, n, 0, nz, vel, bed, thk_node, beta2, &in);
+    sliding_npress_fill(&ce, n, bed, thk_node, &in);
     CRYO_LANDICE_UNROLL
     for (int a = 0; a < 8; ++a)
       r[a] = 0.0;
-    landice_elem_sliding_residual(&c, &in, r);
+    landice_elem_sliding_residual(&ce, &in, r);
     for (int m = 0; m < 4; ++m) {
       double *rm = res + n[m] * nlev;
       rm[0] += r[2 * m];
@@ -64,7 +80,8 @@ void cryo_landice_sliding_colour(const cryo_block *b, const cryo_landice_params 
 void cryo_landice_sliding_jacobian_colour(const cryo_block *b, const cryo_landice_params *p,
                                           int colour, const double *vel, const double *bed,
                                           const double *thk_node, const double *thk,
-                                          const double *beta2, double *matrix) {
+                                          const double *beta2, const double *sliding_c,
+                                          const double *coulomb_c, double *matrix) {
   const landice_coef c = landice_coef_make(b, p);
   const int nz = p->n_layers;
   const long mlev = 108L * (nz + 1);
@@ -74,7 +91,7 @@ void cryo_landice_sliding_jacobian_colour(const cryo_block *b, const cryo_landic
   const landice_colour col = landice_colour_make(b, nz, colour & 3);
   const int fi = col.fi, ni = col.ni, fj = col.fj;
   const long nwork = 4L * col.ni * col.nj; /* (bed face, local row node) */
-  CRYO_DEVICE_LOOP((vel, bed, thk_node, thk, beta2, matrix))
+  CRYO_DEVICE_LOOP((vel, bed, thk_node, thk, beta2, sliding_c, coulomb_c, matrix))
   for (long w = 0; w < nwork; ++w) {
     int a = (int)(w % 4);
     long e = w / 4;
@@ -84,16 +101,18 @@ void cryo_landice_sliding_jacobian_colour(const cryo_block *b, const cryo_landic
     long n[4];
     for (int m = 0; m < 4; ++m)
       n[m] = (long)(j + 1 + (m >> 1)) * stride + (i + 1 + (m & 1));
+    const landice_coef ce =
+        sliding_coef_at(&c, sliding_c, coulomb_c, (long)(j + 1) * (nx + 2) + i + 1);
     landice_elem_in in;
     double kr[2][16];
-    landice_elem_gather(&c, n, 0, nz, vel, bed, thk_node, beta2, &in);
-    sliding_npress_fill(&c, n, bed, thk_node, &in);
+    landice_elem_gather(&ce, n, 0, nz, vel, bed, thk_node, beta2, &in);
+    sliding_npress_fill(&ce, n, bed, thk_node, &in);
     CRYO_LANDICE_UNROLL
     for (int m = 0; m < 8; ++m) {
       kr[0][m] = 0.0;
       kr[1][m] = 0.0;
     }
-    landice_elem_sliding_rows(&c, &in, a, kr);
+    landice_elem_sliding_rows(&ce, &in, a, kr);
     /* the row node from a's bits (landice_jacobian.c says why); level 0 */
     long na = (long)(j + 1 + (a >> 1)) * stride + (i + 1 + (a & 1));
     double *row = matrix + na * mlev;
@@ -112,21 +131,24 @@ void cryo_landice_sliding_jacobian_colour(const cryo_block *b, const cryo_landic
 void cryo_landice_sliding_energy_columns(const cryo_block *b, const cryo_landice_params *p,
                                          const double *vel, const double *bed,
                                          const double *thk_node, const double *thk,
-                                         const double *beta2, double *energy) {
+                                         const double *beta2, const double *sliding_c,
+                                         const double *coulomb_c, double *energy) {
   const landice_coef c = landice_coef_make(b, p);
   const int nz = p->n_layers, nx = b->nx, stride = b->nx + 3;
   const double hmin = p->min_thickness;
   const long ncol = (long)b->nx * b->ny;
-  CRYO_DEVICE_LOOP((vel, bed, thk_node, thk, beta2, energy))
+  CRYO_DEVICE_LOOP((vel, bed, thk_node, thk, beta2, sliding_c, coulomb_c, energy))
   for (long e = 0; e < ncol; ++e) {
     int i = (int)(e % nx), j = (int)(e / nx);
     if (!landice_column_active(thk, i, j, nx, hmin)) continue;
     long n[4];
     for (int m = 0; m < 4; ++m)
       n[m] = (long)(j + 1 + (m >> 1)) * stride + (i + 1 + (m & 1));
+    const long cell = (long)(j + 1) * (nx + 2) + (i + 1);
+    const landice_coef ce = sliding_coef_at(&c, sliding_c, coulomb_c, cell);
     landice_elem_in in;
-    landice_elem_gather(&c, n, 0, nz, vel, bed, thk_node, beta2, &in);
-    sliding_npress_fill(&c, n, bed, thk_node, &in);
-    energy[(long)(j + 1) * (nx + 2) + (i + 1)] += landice_elem_sliding_energy(&c, &in);
+    landice_elem_gather(&ce, n, 0, nz, vel, bed, thk_node, beta2, &in);
+    sliding_npress_fill(&ce, n, bed, thk_node, &in);
+    energy[cell] += landice_elem_sliding_energy(&ce, &in);
   }
 }

@@ -38,7 +38,10 @@
  *    with friction minus those without) <= 1e-6; ||J - J^T|| / ||J|| <= 1e-12;
  *    the u-v cross terms present; the functional's derivative along a random
  *    direction (central differences) within 1e-4 relative of R . d (Schoof's
- *    potential is a quadrature, landice_sliding_potential).
+ *    potential is a quadrature, landice_sliding_potential). The same with
+ *    per-cell fields (docs/landice.md, Basal and rheology fields; Weertman,
+ *    Schoof marine, Tsai): C 0.7 .. 1.3 times 1e4, C_max 0.8 .. 1.2 times
+ *    the case's, A 0.5 .. 2 times 1e-16 in every cell and layer.
  * 3. Bad input: sliding_law = 4, sliding_m = 0, coulomb_c = 0 are
  *    CRYO_ERR_RANGE naming the key.
  *    Tsai's Coulomb limit: the slab of 1. (4 x 4 periodic columns,
@@ -177,6 +180,7 @@ static void test_slab_tsai(void) {
 typedef struct jcase {
   int law, marine;
   double coulomb_c;
+  int fields; /* 1: C, C_max and A per cell (and layer), random about the params values */
 } jcase;
 
 /* Unknown d of the owned nodes -> storage offset. */
@@ -224,10 +228,12 @@ static void dense_pair(const cryo_block *b, const cryo_landice_params *p, cryo_l
 /* Functional E at vel (owned columns summed). */
 static double energy_at(const cryo_block *b, const cryo_landice_params *p, cryo_landice_state *s,
                         const double *vel) {
-  cryo_landice_energy_columns(b, p, vel, s->bed, s->thk_node, s->thk, s->beta2, s->work_cell);
+  cryo_landice_fields_prepare(b, p, s);
+  cryo_landice_energy_columns(b, p, vel, s->bed, s->thk_node, s->thk, s->beta2, s->afac,
+                              s->work_cell);
   if (p->sliding_law != CRYO_LANDICE_SLIDING_LINEAR)
     cryo_landice_sliding_energy_columns(b, p, vel, s->bed, s->thk_node, s->thk, s->beta2,
-                                        s->work_cell);
+                                        s->sliding_c, s->coulomb_c, s->work_cell);
   double e = 0.0;
   for (int j = 0; j < b->ny; ++j)
     for (int i = 0; i < b->nx; ++i)
@@ -273,9 +279,11 @@ static double tsai_kink_distance(const cryo_block *b, const cryo_landice_params 
   const double g = 0.57735026918962576451, rhowg = p->marine ? p->rho_water * p->gravity : 0.0;
   double dmin = 1e30;
   *n_power = *n_coulomb = 0;
+  cryo_landice_fields_prepare(b, p, s);
   for (int j = 0; j < b->ny; ++j)
     for (int i = 0; i < b->nx; ++i)
       for (int q = 0; q < 4; ++q) {
+        const double cc = s->sliding_c[CRYO_CELL(b, i, j)], cmax = s->coulomb_c[CRYO_CELL(b, i, j)];
         double xi = (q & 1) ? g : -g, eta = (q & 2) ? g : -g, u = 0.0, v = 0.0, np = 0.0;
         for (int m = 0; m < 4; ++m) {
           long n = CRYO_NODE(b, i + (m & 1), j + (m >> 1));
@@ -286,7 +294,7 @@ static double tsai_kink_distance(const cryo_block *b, const cryo_landice_params 
           v += psi * s->vel[n * nlev + 1];
         }
         double r = sqrt(u * u + v * v + CRYO_LANDICE_U_REG * CRYO_LANDICE_U_REG);
-        double ratio = p->sliding_c * pow(r, p->sliding_m) / (p->coulomb_c * np);
+        double ratio = cc * pow(r, p->sliding_m) / (cmax * np);
         if (ratio < 1.0)
           ++*n_power;
         else
@@ -328,6 +336,23 @@ static void run_jacobian(jcase jc) {
   }
   test_li_images(&b, nlev, s.vel);
   test_li_halo(&ctx, CRYO_AT_NODE, nlev, 1, &s.vel);
+  if (jc.fields) {
+    /* every cell its own values, halo cells the images of the periodic block */
+    const int nz = p.n_layers;
+    for (int j = 0; j < b.ny; ++j)
+      for (int i = 0; i < b.nx; ++i) {
+        long q = CRYO_CELL(&b, i, j);
+        s.sliding_c[q] = p.sliding_c * (0.7 + 0.6 * rand() / (double)RAND_MAX);
+        s.coulomb_c[q] = p.coulomb_c * (0.8 + 0.4 * rand() / (double)RAND_MAX);
+        for (int k = 0; k < nz; ++k)
+          s.rate_factor[q * nz + k] = p.rate_factor * (0.5 + 1.5 * rand() / (double)RAND_MAX);
+      }
+    double *cf[2] = {s.sliding_c, s.coulomb_c};
+    test_li_halo(&ctx, CRYO_AT_CELL, 1, 2, cf);
+    test_li_halo(&ctx, CRYO_AT_CELL, nz, 1, &s.rate_factor);
+    s.given = CRYO_LANDICE_GIVEN_SLIDING_C | CRYO_LANDICE_GIVEN_COULOMB_C |
+              CRYO_LANDICE_GIVEN_RATE_FACTOR;
+  }
   if (jc.law == CRYO_LANDICE_SLIDING_TSAI) {
     int n_power, n_coulomb;
     double kink = tsai_kink_distance(&b, &p, &s, &n_power, &n_coulomb);
@@ -364,9 +389,9 @@ static void run_jacobian(jcase jc) {
   }
   double fd_rel = emax / jmax, sl_rel = semax / smax, sym = sqrt(asym / fro);
   double eg = energy_gradient_rel(&b, &p, &s, &ctx);
-  printf("\n  law %d marine %d: |J-FD|/|J| = %.3e, sliding part %.3e (u-v cross terms up to "
-         "%.3e of %.3e), |J-J^T|/|J| = %.3e, dE/dU vs R: %.3e",
-         jc.law, jc.marine, fd_rel, sl_rel, cross, smax, sym, eg);
+  printf("\n  law %d marine %d fields %d: |J-FD|/|J| = %.3e, sliding part %.3e (u-v cross terms "
+         "up to %.3e of %.3e), |J-J^T|/|J| = %.3e, dE/dU vs R: %.3e",
+         jc.law, jc.marine, jc.fields, fd_rel, sl_rel, cross, smax, sym, eg);
   CU_ASSERT(eg <= 1.0e-4);
   CU_ASSERT(fd_rel <= 1.0e-6);
   CU_ASSERT(sl_rel <= 1.0e-6);
@@ -380,19 +405,28 @@ static void run_jacobian(jcase jc) {
 }
 
 static void test_jacobian_weertman(void) {
-  run_jacobian((jcase){CRYO_LANDICE_SLIDING_WEERTMAN, 0, 0.005});
+  run_jacobian((jcase){CRYO_LANDICE_SLIDING_WEERTMAN, 0, 0.005, 0});
 }
 static void test_jacobian_schoof(void) {
-  run_jacobian((jcase){CRYO_LANDICE_SLIDING_SCHOOF, 0, 0.005});
+  run_jacobian((jcase){CRYO_LANDICE_SLIDING_SCHOOF, 0, 0.005, 0});
 }
 static void test_jacobian_schoof_marine(void) {
-  run_jacobian((jcase){CRYO_LANDICE_SLIDING_SCHOOF, 1, 0.005});
+  run_jacobian((jcase){CRYO_LANDICE_SLIDING_SCHOOF, 1, 0.005, 0});
 }
 static void test_jacobian_tsai(void) {
-  run_jacobian((jcase){CRYO_LANDICE_SLIDING_TSAI, 0, 0.0058});
+  run_jacobian((jcase){CRYO_LANDICE_SLIDING_TSAI, 0, 0.0058, 0});
 }
 static void test_jacobian_tsai_marine(void) {
-  run_jacobian((jcase){CRYO_LANDICE_SLIDING_TSAI, 1, 0.02});
+  run_jacobian((jcase){CRYO_LANDICE_SLIDING_TSAI, 1, 0.02, 0});
+}
+static void test_jacobian_weertman_fields(void) {
+  run_jacobian((jcase){CRYO_LANDICE_SLIDING_WEERTMAN, 0, 0.005, 1});
+}
+static void test_jacobian_schoof_fields(void) {
+  run_jacobian((jcase){CRYO_LANDICE_SLIDING_SCHOOF, 1, 0.005, 1});
+}
+static void test_jacobian_tsai_fields(void) {
+  run_jacobian((jcase){CRYO_LANDICE_SLIDING_TSAI, 0, 0.0058, 1});
 }
 
 /* Bed friction of the u rows of the slab (4 x 4 periodic) at a uniform
@@ -716,6 +750,9 @@ int main(void) {
   CU_add_test(suite, "jacobian schoof marine", test_jacobian_schoof_marine);
   CU_add_test(suite, "jacobian tsai", test_jacobian_tsai);
   CU_add_test(suite, "jacobian tsai marine", test_jacobian_tsai_marine);
+  CU_add_test(suite, "jacobian weertman fields", test_jacobian_weertman_fields);
+  CU_add_test(suite, "jacobian schoof fields", test_jacobian_schoof_fields);
+  CU_add_test(suite, "jacobian tsai fields", test_jacobian_tsai_fields);
   CU_add_test(suite, "tsai coulomb limit", test_tsai_coulomb_limit);
   CU_add_test(suite, "bad params", test_bad_params);
   CU_add_test(suite, "grounded fraction", test_grounded_fraction);
