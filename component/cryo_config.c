@@ -48,6 +48,7 @@ static const char *const li_sliding[] = {"linear", "weertman", "schoof", "tsai",
 static const char *const li_lateral[] = {"free", "dirichlet", "free_slip", NULL};
 static const char *const preconditioners[] = {"column", "multigrid", NULL};
 static const char *const li_melt_cells[] = {"fraction", "floating", NULL};
+static const char *const li_calving[] = {"all", "floating", NULL};
 static const char *const li_melt_source[] = {"received", "mismip+", NULL};
 static const char *const vector_frames[] = {"east_north", "grid", NULL};
 
@@ -89,6 +90,7 @@ void cryo_config_defaults(cryo_config *cfg) {
   strcpy(cfg->landice.preconditioner, "multigrid");
   strcpy(cfg->landice.lateral, "free");
   strcpy(cfg->landice.melt_cells, "fraction");
+  strcpy(cfg->landice.calving, "all");
   strcpy(cfg->landice.melt_source, "received");
   cfg->landice.periodic = 1;
   cfg->landice.max_speed = 1.0e5;
@@ -217,6 +219,7 @@ static int check_config(cryo_config *cfg, const time_keys *t, cryo_err *err) {
                                                          : CRYO_LANDICE_LATERAL_FREE;
     l->p.melt_cells = !strcmp(l->melt_cells, "floating") ? CRYO_LANDICE_MELT_FLOATING
                                                          : CRYO_LANDICE_MELT_FRACTION;
+    l->p.calve_floating = !strcmp(l->calving, "floating");
     l->p.melt_source =
         !strcmp(l->melt_source, "mismip+") ? CRYO_LANDICE_MELT_MISMIP : CRYO_LANDICE_MELT_RECEIVED;
     l->p.geometry_case = !strcmp(l->geometry_case, "slab")          ? CRYO_LANDICE_CASE_SLAB
@@ -393,6 +396,8 @@ static void warn_landice(cryo_config *cfg, const cryo_nml_group *g) {
   if (!li->p.marine) {
     warn_ignored(cfg, g, "sea_level", "marine = .false.");
     warn_ignored(cfg, g, "rho_water", "marine = .false.");
+    warn_ignored(cfg, g, "calving",
+                 "marine = .false. (nothing floats: all ice outside the mask goes)");
   }
   if (li->periodic) warn_ignored(cfg, g, "lateral", "periodic = .true. (the domain has no edges)");
 }
@@ -563,6 +568,7 @@ static int read_config(cryo_config *cfg, const char *text, const char *path, cry
       STR_KEY("lateral", li->lateral, li_lateral),
       LI_KEY("min_thickness"),
       STR_KEY("melt_cells", li->melt_cells, li_melt_cells),
+      STR_KEY("calving", li->calving, li_calving),
       STR_KEY("melt_source", li->melt_source, li_melt_source),
       LI_KEY("melt_omega"),
       LI_KEY("melt_z0"),

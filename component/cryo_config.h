@@ -69,6 +69,7 @@ typedef struct cryo_landice_config {
   char preconditioner[CRYO_NAME_LEN]; /* 'column' | 'multigrid' */
   char lateral[CRYO_NAME_LEN];        /* 'free' | 'dirichlet' | 'free_slip' (non-periodic edges) */
   char melt_cells[CRYO_NAME_LEN];     /* 'fraction' | 'floating' (marine basal melt) */
+  char calving[CRYO_NAME_LEN];        /* 'all' | 'floating': ice removed outside calving_mask */
   char melt_source[CRYO_NAME_LEN];    /* 'received' | 'mismip+' */
   int periodic;                       /* periodic in x and y */
   int evolve_thickness;

@@ -90,10 +90,13 @@ static int check_geometry_cell(cryo_component *c, const char *path, const double
              "or 1 (ice may exist)",
              path, y, x, mask);
   int ice = thk >= p->min_thickness;
-  CRYO_CHECK(!ice || mask == 1.0, &c->err, CRYO_ERR_DATA,
+  int kept = p->marine && p->calve_floating &&
+             p->rho_ice * thk + p->rho_water * (topg - p->sea_level) > 0.0;
+  CRYO_CHECK(!ice || mask == 1.0 || kept, &c->err, CRYO_ERR_DATA,
              "geometry_file %s: thk at (y, x) = (%zu, %zu) is %g m (>= min_thickness = %g m) where "
-             "calving_mask is 0: ice outside the calving mask",
-             path, y, x, thk, p->min_thickness);
+             "calving_mask is 0: ice outside the calving mask%s",
+             path, y, x, thk, p->min_thickness,
+             p->marine && p->calve_floating ? " that floats (calving = 'floating')" : "");
   if (!ice || !found[GEOM_USRF]) return CRYO_OK;
   double usrf = g[GEOM_USRF * n + q], base = usrf - thk;
   double tol = 1e-6 * fmax(1.0, fmax(fabs(usrf), fmax(thk, fabs(topg))));

@@ -119,6 +119,7 @@ typedef struct cryo_landice_params {
   int lateral_bc;       /* enum cryo_landice_lateral, non-periodic edges only */
   double min_thickness; /* cells thinner than this are ice-free for the velocity solve, m */
   int melt_cells;       /* enum cryo_landice_melt_cells (marine runs) */
+  int calve_floating;   /* 1: outside the calving mask only floating ice is removed (marine) */
   int melt_source;      /* enum cryo_landice_melt_source */
   double melt_omega;    /* MISMIP+ melt: Omega, a-1 */
   double melt_z0;       /* MISMIP+ melt: z_0, depth below which the draft melts, m */

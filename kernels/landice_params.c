@@ -28,6 +28,7 @@ void cryo_landice_params_default(cryo_landice_params *p) {
   p->lateral_bc = CRYO_LANDICE_LATERAL_FREE;
   p->min_thickness = 1.0;
   p->melt_cells = CRYO_LANDICE_MELT_FRACTION;
+  p->calve_floating = 0;
   p->melt_source = CRYO_LANDICE_MELT_RECEIVED;
   /* MISMIP+ Ice1 (Asay-Davis et al. 2016, Table 4) */
   p->melt_omega = 0.2;

@@ -9,7 +9,8 @@
  *   dt_sub (2 max|u| / dx + 2 max|v| / dy) <= 1,
  * which bounds every cell's outflow by its content, so transport keeps H >= 0;
  * the mass balance is then applied and H clipped at 0 (melt cannot remove
- * more ice than there is), and ice outside the calving mask removed. On a
+ * more ice than there is), and ice outside the calving mask removed (with
+ * calve_floating, marine ice only where it floats). On a
  * non-periodic global edge the face lets ice out and nothing in. Every term
  * (surface balance, melt, calving, outflow) is added per cell to the budget,
  * so that the volume change is accounted for to rounding. Time in years
@@ -49,7 +50,7 @@ static inline double landice_melt_share(int marine, int floating_only, int activ
 
 /* What the upwind step needs besides the arrays, as plain scalars. */
 typedef struct landice_step_coef {
-  int marine, floating_only;
+  int marine, floating_only, calve_floating;
   double hmin, ratio, z_sl;
 } landice_step_coef;
 
@@ -103,7 +104,11 @@ static void landice_upwind_step(const cryo_block *b, landice_step_coef sc, doubl
       loss = ht + gain;
       h_new = 0.0;
     }
-    double calved = calving_mask[c] > 0.5 ? 0.0 : h_new;
+    /* outside the mask all ice goes, or with calve_floating only ice that
+     * floats at the cell centre (MISMIP+ Ice2r: the shelf, not the ridges) */
+    const int kept =
+        calving_mask[c] > 0.5 || (sc.calve_floating && sc.ratio * h_new + bed_c - sc.z_sl > 0.0);
+    double calved = kept ? 0.0 : h_new;
     thk_new[c] = h_new - calved;
     double *bc = budget + c * CRYO_LANDICE_BUDGET_COUNT;
     bc[CRYO_LANDICE_BUDGET_SMB] += gain;
@@ -258,8 +263,12 @@ int cryo_landice_evolve_thickness(const cryo_block *b, const cryo_landice_params
   const double dts = dt_a / nsub;
   if (p->melt_source == CRYO_LANDICE_MELT_MISMIP)
     landice_mismip_melt(b, p, s->thk, s->bed, s->basal_melt);
-  const landice_step_coef sc = {p->marine, p->melt_cells == CRYO_LANDICE_MELT_FLOATING,
-                                p->min_thickness, p->rho_ice / p->rho_water, p->sea_level};
+  const landice_step_coef sc = {p->marine,
+                                p->melt_cells == CRYO_LANDICE_MELT_FLOATING,
+                                p->marine && p->calve_floating,
+                                p->min_thickness,
+                                p->rho_ice / p->rho_water,
+                                p->sea_level};
   const double *gfrac = p->marine ? s->grounded_fraction : s->calving_mask;
   for (int k = 0; k < nsub; ++k) {
     double *f[1] = {s->thk};

@@ -22,8 +22,10 @@ axis y = 40 km, so its free-slip mirror plane stands for the other half;
 grounded areas of a half run must be doubled, which examples/mismip_gl.py
 does).
 
---calving-x 480 moves the calving front to x = 480 km (Ice2r: the ice beyond
-it removed, thk 0 there, and none may return): it must lie on a cell face.
+--calving-x 480 moves the calving front to x = 480 km (Ice2r: the floating ice
+beyond it removed, thk 0 there, and none may return; grounded ice beyond it,
+on the side-wall ridges, stays, as the protocol has it: run it with
+calving = 'floating'): it must lie on a cell face.
 
 --forcing FILE also writes the NetCDF forcing of &cryo_run forcing = 'netcdf'
 (namelists/README.md, NetCDF forcing file): smb = 0.3 m/a of ice in
@@ -55,6 +57,7 @@ DC = 500.0  # m, depth of the trough below the walls
 WC = 24.0e3  # m, half-width of the trough
 ACCUMULATION = 0.3  # m a-1 of ice
 RHO_ICE = 918.0  # kg m-3
+RHO_WATER = 1028.0  # kg m-3
 YEAR = 365.0 * 86400.0  # s, the 365-day year of the land-ice kernels
 
 
@@ -208,10 +211,13 @@ def main(argv=None):
     topg = bed(X, Y)
     mask = (X <= front).astype(float)
     if a.from_file:
-        thk = thickness_from(a.from_file, x, y, a.half) * mask
+        thk = thickness_from(a.from_file, x, y, a.half)
+        # beyond the front only the floating ice goes (calving = 'floating')
+        grounded = RHO_ICE * thk + RHO_WATER * topg > 0.0
+        thk = np.where((mask > 0) | grounded, thk, 0.0)
     else:
         thk = a.thk_init * mask
-    thk = np.where(mask > 0, thk, a.ice_free_thk)
+    thk = np.where((mask > 0) | (thk > 0), thk, a.ice_free_thk)
 
     attrs = {
         "title": "MISMIP+ geometry (Asay-Davis et al. 2016, GMD 9, 2471-2497)",

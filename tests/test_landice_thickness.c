@@ -13,6 +13,11 @@
  *    (upwind moves the first moment exactly for uniform velocity).
  * 3. Melt: basal melt 300 m/a on 200 m of ice, 365 daily steps: H = 0 everywhere
  *    (clipped, never negative).
+ * 4. Calving (marine, bed 500 m below sea level, ice at rest, calving_mask 0
+ *    in the east half): with calving = 'all' every cell there loses its ice;
+ *    with 'floating' the cells of 600 m (grounded: 918 x 600 > 1028 x 500)
+ *    keep it bit for bit and those of 500 m (floating) lose it; the budget's
+ *    calving term holds exactly what went, and the west half is unchanged.
  */
 #include <CUnit/Basic.h>
 #include <stdio.h>
@@ -27,13 +32,18 @@ typedef struct tcase {
   cryo_landice_state s;
 } tcase;
 
-static void tcase_init(tcase *t, int nx, int ny, double dx, double dy) {
+static void tcase_init_as(tcase *t, int nx, int ny, double dx, double dy, int marine) {
   t->b = test_li_block(nx, ny, dx, dy, 1);
   t->ctx.b = &t->b;
   t->ops = test_li_ops(&t->ctx);
   cryo_landice_params_default(&t->p);
   t->p.n_layers = 2;
+  t->p.marine = marine;
   CU_ASSERT_FATAL(test_li_alloc(&t->b, &t->p, &t->s));
+}
+
+static void tcase_init(tcase *t, int nx, int ny, double dx, double dy) {
+  tcase_init_as(t, nx, ny, dx, dy, 0);
 }
 
 static void set_ubar(tcase *t) {
@@ -156,12 +166,57 @@ static void test_melt_clip(void) {
   test_li_free(&t.p, &t.s);
 }
 
+/* One step of calving with ice at rest; returns how many east cells kept
+ * their ice, and checks the budget and the west half. */
+static int calve(int floating) {
+  tcase t;
+  tcase_init_as(&t, 8, 4, 1000.0, 1000.0, 1);
+  cryo_err err;
+  cryo_err_clear(&err);
+  t.p.calve_floating = floating;
+  for (long e = 0; e < CRYO_NNODE(&t.b); ++e)
+    t.s.bed[e] = -500.0;
+  for (int j = -1; j <= t.b.ny; ++j)
+    for (int i = -1; i <= t.b.nx; ++i) {
+      const long c = CRYO_CELL(&t.b, i, j);
+      t.s.thk[c] = (i + j) % 2 ? 600.0 : 500.0;
+      t.s.calving_mask[c] = i < t.b.nx / 2;
+    }
+  t.p.dt = CRYO_LANDICE_YEAR;
+  CU_ASSERT_FATAL(cryo_landice_evolve_thickness(&t.b, &t.p, &t.s, &t.ops, NULL, &err) == CRYO_OK);
+  int kept = 0, west = 1, budget = 1;
+  for (int j = 0; j < t.b.ny; ++j)
+    for (int i = 0; i < t.b.nx; ++i) {
+      const long c = CRYO_CELL(&t.b, i, j);
+      const double h0 = (i + j) % 2 ? 600.0 : 500.0;
+      const double calved = t.s.budget[c * CRYO_LANDICE_BUDGET_COUNT + CRYO_LANDICE_BUDGET_CALVING];
+      if (i < t.b.nx / 2) {
+        west &= t.s.thk[c] == h0 && calved == 0.0;
+        continue;
+      }
+      const int k = t.s.thk[c] == h0;
+      kept += k;
+      budget &= k ? calved == 0.0 : t.s.thk[c] == 0.0 && calved == h0;
+      if (k) CU_ASSERT(floating && h0 == 600.0);
+    }
+  CU_ASSERT(west);
+  CU_ASSERT(budget);
+  test_li_free(&t.p, &t.s);
+  return kept;
+}
+
+static void test_calving(void) {
+  CU_ASSERT(calve(0) == 0);
+  CU_ASSERT(calve(1) == 8); /* the 600 m half of the 16 east cells */
+}
+
 int main(void) {
   if (CU_initialize_registry() != CUE_SUCCESS) return 1;
   CU_pSuite suite = CU_add_suite("landice_thickness", NULL, NULL);
   CU_add_test(suite, "mass conservation, H >= 0", test_conservation);
   CU_add_test(suite, "uniform translation", test_translation);
   CU_add_test(suite, "melt clipped at zero", test_melt_clip);
+  CU_add_test(suite, "calving: all, or floating ice only", test_calving);
   CU_basic_set_mode(CU_BRM_VERBOSE);
   CU_basic_run_tests();
   int failures = (int)CU_get_number_of_failures();
