@@ -3,6 +3,7 @@
  * reach through cryo_comm_ops. The top of component/: it calls output,
  * restart and the dynamical cores, which call the state (cryo_state.h). */
 #include "config.h"
+#include "cryo_gridfile.h"
 #include "cryo_impl.h"
 #include "cryo_namelist.h"
 #include "cryo_output.h"
@@ -120,6 +121,29 @@ static double now(void) {
   return MPI_Wtime();
 }
 
+/* Share the grid file's ocean cells evenly between the process columns and
+ * rows (&cryo_grid decomposition = 'ocean'): land costs the sea-ice kernels
+ * a flag read, ocean their whole work, so equal rectangles of the Arctic
+ * give the ranks unequal work. Rank 0 counts, every rank splits. */
+static int balance_ocean(cryo_component *c) {
+  const cryo_block *b = &c->grid.block;
+  const int nx = b->nx_global, ny = b->ny_global;
+  long *counts = calloc((size_t)(nx + ny + 1), sizeof *counts);
+  CRYO_CHECK(counts, &c->err, CRYO_ERR_MEMORY, "out of memory for the ocean counts");
+  int has_mask = 0, status = CRYO_OK;
+  if (c->rank == 0)
+    status =
+        cryo_gridfile_ocean_counts(c->cfg.grid.grid_file, counts, counts + nx, &has_mask, &c->err);
+  counts[nx + ny] = has_mask;
+  status = cryo_status_from_root(c, status);
+  if (status == CRYO_OK)
+    status =
+        cryo_mpi_check(MPI_Bcast(counts, nx + ny + 1, MPI_LONG, 0, c->comm), "MPI_Bcast", &c->err);
+  if (status == CRYO_OK && counts[nx + ny]) cryo_grid_balance(&c->grid, counts, counts + nx);
+  free(counts);
+  return status;
+}
+
 /* The namelist is read once (a pipe can be read only once): from `path`
  * when `text` is NULL. */
 static int init_steps(cryo_component *c, const char *path, const char *text, const char *source,
@@ -145,6 +169,8 @@ static int init_steps(cryo_component *c, const char *path, const char *text, con
   CRYO_CALL(cryo_grid_create(&c->grid, c->comm, g->nx, g->ny, g->dx, g->dy, g->nprocs_x,
                              g->nprocs_y, landice ? c->cfg.landice.periodic : g->periodic_x,
                              landice && c->cfg.landice.periodic, &c->err));
+  if (!landice && g->grid_file[0] && !strcmp(g->decomposition, "ocean"))
+    CRYO_CALL(balance_ocean(c));
   if (landice && c->cfg.landice.p.preconditioner == CRYO_LANDICE_PC_MULTIGRID) {
     /* block edges where the multigrid's levels nest (kernels/landice_multigrid.c) */
     int ux, uy;

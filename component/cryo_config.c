@@ -51,6 +51,7 @@ static const char *const li_melt_cells[] = {"fraction", "floating", NULL};
 static const char *const li_calving[] = {"all", "floating", NULL};
 static const char *const li_melt_source[] = {"received", "mismip+", NULL};
 static const char *const vector_frames[] = {"east_north", "grid", NULL};
+static const char *const decompositions[] = {"ocean", "even", NULL};
 
 void cryo_config_defaults(cryo_config *cfg) {
   memset(cfg, 0, sizeof *cfg);
@@ -75,6 +76,7 @@ void cryo_config_defaults(cryo_config *cfg) {
   strcpy(g->mask_var, "mask");
   g->earth_radius = 6371229.0; /* the sphere of NEMO and CICE */
   strcpy(g->vector_frame, "east_north");
+  strcpy(g->decomposition, "ocean");
   g->east_north = 1;
   cryo_seaice_params_cyclone(&cfg->seaice.p);
   strcpy(cfg->seaice.init, "cyclone");
@@ -520,6 +522,7 @@ static int read_config(cryo_config *cfg, const char *text, const char *path, cry
       STR_KEY("mask_var", g->mask_var, NULL),
       INT_KEY("nprocs_x", &g->nprocs_x, 0, 1e6),
       INT_KEY("nprocs_y", &g->nprocs_y, 0, 1e6),
+      STR_KEY("decomposition", g->decomposition, decompositions),
       STR_KEY("grid_file", g->grid_file, NULL),
       REAL_KEY("earth_radius", &g->earth_radius, 1e5, 1e8, "m"),
       STR_KEY("vector_frame", g->vector_frame, vector_frames),

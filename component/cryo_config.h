@@ -37,9 +37,10 @@ typedef struct cryo_grid_config {
   double dx, dy;                 /* m, the built-in box only */
   char mask_file[CRYO_PATH_LEN]; /* '' = all ocean / all ice-covered domain */
   char mask_var[CRYO_NAME_LEN];
-  int nprocs_x, nprocs_y;        /* 0 = automatic */
-  char grid_file[CRYO_PATH_LEN]; /* '' = the built-in Cartesian box (sea ice only otherwise) */
-  double earth_radius;           /* m, radius of the sphere of a lon/lat grid file */
+  int nprocs_x, nprocs_y;            /* 0 = automatic */
+  char decomposition[CRYO_NAME_LEN]; /* 'ocean' (grid_file's ocean cells shared) | 'even' */
+  char grid_file[CRYO_PATH_LEN];     /* '' = the built-in Cartesian box (sea ice only otherwise) */
+  double earth_radius;               /* m, radius of the sphere of a lon/lat grid file */
   /* 'east_north' | 'grid': the frame of vectors received as forcing and sent
    * to a coupler; east_north is 1 for 'east_north' */
   char vector_frame[CRYO_NAME_LEN];

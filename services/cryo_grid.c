@@ -117,6 +117,41 @@ void cryo_grid_align(cryo_grid *g, int unit_x, int unit_y) {
   b->ny = g->j_start[g->py + 1] - b->j0;
 }
 
+/* start[0..count]: part p ends where the running sum of w first reaches
+ * p / count of the total, each part at least 2 cells long. */
+static void split_weighted(int n, int count, const long *w, int *start) {
+  long total = 0;
+  for (int i = 0; i < n; ++i)
+    total += w[i];
+  if (total == 0) return;
+  start[0] = 0;
+  long sum = 0;
+  int i = 0;
+  for (int p = 1; p < count; ++p) {
+    /* integer target: p total / count, so every rank computes the same split */
+    const long target = total * p / count;
+    while (i < n && sum + w[i] <= target)
+      sum += w[i++];
+    int lo = start[p - 1] + 2, hi = n - 2 * (count - p);
+    start[p] = i < lo ? lo : i > hi ? hi : i;
+    for (; i < start[p]; ++i)
+      sum += w[i];
+    for (; i > start[p]; --i)
+      sum -= w[i - 1];
+  }
+  start[count] = n;
+}
+
+void cryo_grid_balance(cryo_grid *g, const long *col, const long *row) {
+  cryo_block *b = &g->block;
+  split_weighted(b->nx_global, g->px_count, col, g->i_start);
+  split_weighted(b->ny_global, g->py_count, row, g->j_start);
+  b->i0 = g->i_start[g->px];
+  b->j0 = g->j_start[g->py];
+  b->nx = g->i_start[g->px + 1] - b->i0;
+  b->ny = g->j_start[g->py + 1] - b->j0;
+}
+
 void cryo_grid_destroy(cryo_grid *g) {
   free(g->i_start);
   free(g->j_start);

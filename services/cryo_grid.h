@@ -35,6 +35,13 @@ int cryo_grid_create(cryo_grid *g, MPI_Comm comm, int nx, int ny, double dx, dou
  * until every rank keeps at least 2 cells each way (unit 1: the even split of
  * cryo_grid_create). Before any field or halo buffer is made. */
 void cryo_grid_align(cryo_grid *g, int unit_x, int unit_y);
+/* Split the grid again, over the same process grid, so that each process
+ * column holds as nearly as it can the same share of the weights col[nx]
+ * (the ocean cells of each column of cells) and each process row the same
+ * share of row[ny], every rank keeping at least 2 cells each way. A grid
+ * whose weights sum to 0 keeps its even split. Before any field or halo
+ * buffer is made. */
+void cryo_grid_balance(cryo_grid *g, const long *col, const long *row);
 void cryo_grid_destroy(cryo_grid *g);
 /* Fold the top edge (cryo_fold; docs/design.md, Folded grids) of a grid
  * periodic in x and not in y, with an even nx: collective over the grid's

@@ -852,3 +852,31 @@ void cryo_gridfile_free(cryo_gridfile *gf) {
   free(gf->area);
   memset(gf, 0, sizeof *gf);
 }
+
+int cryo_gridfile_ocean_counts(const char *path, long *col, long *row, int *has_mask,
+                               cryo_err *err) {
+  gf_file f;
+  CRYO_CALL(open_file(&f, path, "grid file", err));
+  int id, status = find_var(&f, "mask", 1, 1, "", &id, has_mask);
+  const int band = 256;
+  double *v = status == CRYO_OK && *has_mask ? malloc((size_t)band * f.nx * sizeof *v) : NULL;
+  if (status == CRYO_OK && *has_mask && !v)
+    status = CRYO_ERROR(err, CRYO_ERR_MEMORY, "%s: out of memory for the mask", f.where);
+  if (status == CRYO_OK && *has_mask) {
+    memset(col, 0, (size_t)f.nx * sizeof *col);
+    memset(row, 0, (size_t)f.ny * sizeof *row);
+    for (int j0 = 0; j0 < f.ny && status == CRYO_OK; j0 += band) {
+      const gf_window w = {
+          .gi0 = 0, .gj0 = j0, .ni = f.nx, .nj = j0 + band < f.ny ? band : f.ny - j0};
+      status = read_window(&f, id, "mask", 1, &w, v);
+      for (long q = 0; status == CRYO_OK && q < (long)w.ni * w.nj; ++q)
+        if (v[q] == 1.0) {
+          ++col[q % w.ni];
+          ++row[j0 + q / w.ni];
+        }
+    }
+  }
+  free(v);
+  nc_close(f.ncid);
+  return status;
+}

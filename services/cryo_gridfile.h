@@ -18,6 +18,13 @@ int cryo_gridfile_inquire(const char *path, int *nx, int *ny, int *spherical, cr
 int cryo_gridfile_inquire_topology(const char *path, int *periodic_x, cryo_fold *fold,
                                    cryo_err *err);
 
+/* Ocean cells (mask 1) of the grid file per column of cells (col[nx]) and per
+ * row (row[ny]); *has_mask = 0, and nothing counted, when the file has no
+ * mask. Read a band of rows at a time. Values other than 0 and 1 are left to
+ * cryo_gridfile_read to name; here they count as land. */
+int cryo_gridfile_ocean_counts(const char *path, long *col, long *row, int *has_mask,
+                               cryo_err *err);
+
 /* What a rank holds of a grid file. Outside the domain (beyond the edges of a
  * non-periodic grid) every *_ok is 0 and the values are 0. */
 typedef struct cryo_gridfile {

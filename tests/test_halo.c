@@ -12,7 +12,8 @@
  * device layer, as the exchange layer uses it), where nothing touches the device; and the decision
  * between the first two (halo_device_buffers). The north fold of a tripolar grid (both pivots,
  * cells and nodes, scalars and vectors) is checked against NEMO's lbc_nfd formulas applied to a
- * global array in NEMO's own indices, on process grids that split the top row or not. */
+ * global array in NEMO's own indices, on process grids that split the top row or not. Blocks
+ * split by ocean cells (cryo_grid_balance) share a mask's ocean evenly. */
 #include "cryo_device.h"
 #include "cryo_grid.h"
 #include "cryo_test.h"
@@ -430,6 +431,49 @@ static void test_too_small(void) {
   cryo_grid_destroy(&g);
 }
 
+/* cryo_grid_balance on an off-centre mask: ocean only in columns [30, 50)
+ * and rows [5, 35) of 60 x 50 cells (the even split is unbalanced). Each
+ * process column then holds the same ocean columns to within one, each
+ * process row the same ocean rows to within one, every block keeps >= 2
+ * cells each way, and all-zero weights keep the even split. (The Arctic
+ * tests run the balanced blocks on 1-4 ranks bit for bit.) */
+static void test_balance(void) {
+  cryo_grid g;
+  cryo_err err = {0};
+  const int nx = 60, ny = 50;
+  CU_ASSERT_EQUAL_FATAL(cryo_grid_create(&g, MPI_COMM_WORLD, nx, ny, 1, 1, 0, 0, 0, 0, &err),
+                        CRYO_OK);
+  long col[60], row[50], zero[60] = {0};
+  for (int i = 0; i < nx; ++i)
+    col[i] = i >= 30 && i < 50 ? 30 : 0;
+  for (int j = 0; j < ny; ++j)
+    row[j] = j >= 5 && j < 35 ? 20 : 0;
+  int even_i[8], even_j[8];
+  memcpy(even_i, g.i_start, (size_t)(g.px_count + 1) * sizeof *even_i);
+  memcpy(even_j, g.j_start, (size_t)(g.py_count + 1) * sizeof *even_j);
+  cryo_grid_balance(&g, zero, zero);
+  CU_ASSERT(!memcmp(even_i, g.i_start, (size_t)(g.px_count + 1) * sizeof *even_i));
+  CU_ASSERT(!memcmp(even_j, g.j_start, (size_t)(g.py_count + 1) * sizeof *even_j));
+  cryo_grid_balance(&g, col, row);
+  int ok = 1;
+  for (int p = 0; p < g.px_count; ++p) {
+    long sum = 0;
+    for (int i = g.i_start[p]; i < g.i_start[p + 1]; ++i)
+      sum += col[i] / 30;
+    ok &= g.i_start[p + 1] - g.i_start[p] >= 2 && labs(sum * g.px_count - 20) <= g.px_count;
+  }
+  for (int p = 0; p < g.py_count; ++p) {
+    long sum = 0;
+    for (int j = g.j_start[p]; j < g.j_start[p + 1]; ++j)
+      sum += row[j] / 20;
+    ok &= g.j_start[p + 1] - g.j_start[p] >= 2 && labs(sum * g.py_count - 30) <= g.py_count;
+  }
+  CU_ASSERT(ok);
+  CU_ASSERT_EQUAL(g.block.nx, g.i_start[g.px + 1] - g.i_start[g.px]);
+  CU_ASSERT_EQUAL(g.block.j0, g.j_start[g.py]);
+  cryo_grid_destroy(&g);
+}
+
 /* Gather of a global-index field to rank 0 and scatter back. */
 static void test_gather_scatter(void) {
   cryo_grid g;
@@ -484,6 +528,7 @@ int main(int argc, char **argv) {
                          {"halo_device_buffers decision", test_path_choice},
                          {"decomposition limits", test_too_small},
                          {"gather and scatter", test_gather_scatter},
+                         {"blocks balanced by ocean cells", test_balance},
                          CU_TEST_INFO_NULL};
   cryo_test_suite("halo", tests);
   return cryo_test_run();
