@@ -26,7 +26,8 @@
  *   pivot that is not land and bad topology attributes are each their named
  *   error, naming the cells on both sides;
  * - &cryo_grid grid_file: nx, ny come from the file, a different nx is an
- *   error, a periodic file sets periodic_x and a folded one is refused, dx is reported as ignored,
+ *   error, a periodic file sets periodic_x, a folded one sets the fold and is refused with
+ *   vector_frame = 'grid', dx is reported as ignored,
  * a missing file names the path. With GRIDFILE_DIR set (tests/grid_files.test), the files that
  * scripts/make_grid.py wrote there are read instead on the same
  * decomposition: polar stereographic nodes and centres project back to
@@ -654,9 +655,17 @@ static void test_config(void) {
   tripolar(&g, CRYO_FOLD_F);
   write_grid("cfg.nc", &g, NULL, NULL, NULL);
   set_topology("cfg.nc", 1, "F");
+  /* a fold: sea ice runs across it, with vectors arriving east and north */
   snprintf(text, sizeof text, "%s&cryo_grid grid_file = 'cfg.nc' /\n", run);
+  status = cryo_config_read_string(&cfg, text, "g.nml", &err);
+  if (status != CRYO_OK) fprintf(stderr, "%s\n", err.msg);
+  CU_ASSERT_EQUAL(status, CRYO_OK);
+  CU_ASSERT(cfg.grid.periodic_x == 1 && cfg.grid.fold == CRYO_FOLD_F);
+  snprintf(text, sizeof text, "%s&cryo_grid grid_file = 'cfg.nc', vector_frame = 'grid' /\n", run);
   CU_ASSERT_EQUAL(cryo_config_read_string(&cfg, text, "g.nml", &err), CRYO_ERR_UNSUPPORTED);
   CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "folds at its top (north_fold = 'F')"));
+  CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "set vector_frame = 'east_north'"));
+  snprintf(text, sizeof text, "%s&cryo_grid grid_file = 'cfg.nc' /\n", run);
   /* periodic alone: sea ice runs across the seam */
   write_grid("cfg.nc", &g, NULL, NULL, NULL);
   set_topology("cfg.nc", 1, NULL);
