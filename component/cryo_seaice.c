@@ -94,10 +94,11 @@ static int init_geometry(cryo_component *c, cryo_field *mask) {
       const double w2 = 2.0 * hypot(g[CRYO_GEOM_A2X], g[CRYO_GEOM_A2Y]);
       width = fmin(width, fmin(w1, w2));
     }
+  /* before the narrowest cell: a pivot cell has no frame, hence no width */
+  CRYO_CALL(cryo_status_agree(c, check_fold_pivots(c, mask)));
   CRYO_CALL(cryo_mpi_check(MPI_Allreduce(MPI_IN_PLACE, &width, 1, MPI_DOUBLE, MPI_MIN, c->comm),
                            "MPI_Allreduce (narrowest cell)", &c->err));
   if (isfinite(width)) CRYO_CALL(cryo_config_check_mevp(&c->cfg, width, &c->err));
-  CRYO_CALL(cryo_status_agree(c, check_fold_pivots(c, mask)));
   for (int k = 0; k < 4; ++k)
     cryo_field_to_device(c, f[k]);
   if (!b->fold) return CRYO_OK;
