@@ -60,6 +60,12 @@ typedef struct cryo_comm_ops {
    * (a gather of disjoint parts; the multigrid's agglomerated levels). NULL
    * where the caller cannot. */
   int (*sum_exact)(void *ctx, double *values, long n);
+  /* halo, where level k of every field changes sign across a north fold
+   * when sign[k] = -1 (a vector component in the grid frame, the slope of a
+   * dG field; cryo_halo_exchange_signed); the same as halo without a fold.
+   * NULL where the caller's grid cannot fold. */
+  int (*halo_signed)(void *ctx, cryo_location loc, int nlev, int nfield, double *const *fields,
+                     const int *sign);
 } cryo_comm_ops;
 
 #endif

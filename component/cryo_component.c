@@ -34,6 +34,12 @@ static int ops_halo(void *ctx, cryo_location loc, int nlev, int nfield, double *
   return cryo_halo_exchange(c->halo, loc, nlev, nfield, fields, &c->err);
 }
 
+static int ops_halo_signed(void *ctx, cryo_location loc, int nlev, int nfield,
+                           double *const *fields, const int *sign) {
+  cryo_component *c = ctx;
+  return cryo_halo_exchange_signed(c->halo, loc, nlev, nfield, fields, sign, &c->err);
+}
+
 static int ops_halo_block(void *ctx, const cryo_block *b, cryo_location loc, int nlev, int nfield,
                           double *const *fields) {
   cryo_component *c = ctx;
@@ -96,6 +102,8 @@ static int halo_capacity(const cryo_component *c) {
   int nlev = 3;
   if (c->model == &cryo_landice_model) nlev = 2 * (c->cfg.landice.p.n_layers + 1);
   int most = CRYO_HALO_MAX_FIELDS * nlev;
+  /* a folded grid file exchanges the cells' geometry once (cryo_seaice.c) */
+  if (c->cfg.grid.fold && most < CRYO_SEAICE_NGEOM) most = CRYO_SEAICE_NGEOM;
   /* the multigrid exchanges the halo of each level's matrix rows */
   if (c->model == &cryo_landice_model &&
       c->cfg.landice.p.preconditioner == CRYO_LANDICE_PC_MULTIGRID) {
@@ -177,10 +185,11 @@ static int init_steps(cryo_component *c, const char *path, const char *text, con
     cryo_landice_mg_units(g->nx, g->ny, c->cfg.landice.periodic, c->cfg.landice.periodic, &ux, &uy);
     cryo_grid_align(&c->grid, ux, uy);
   }
+  if (!landice) CRYO_CALL(cryo_grid_set_fold(&c->grid, (cryo_fold)g->fold, &c->err));
   CRYO_CALL(cryo_halo_create(&c->halo, &c->grid, &c->dev, halo_capacity(c), &c->err));
   CRYO_CALL(select_halo_path(c));
-  c->ops =
-      (cryo_comm_ops){c, ops_halo, ops_sum_int64, ops_max_double, ops_halo_block, ops_sum_exact};
+  c->ops = (cryo_comm_ops){
+      c, ops_halo, ops_sum_int64, ops_max_double, ops_halo_block, ops_sum_exact, ops_halo_signed};
   CRYO_CALL(c->model->create(c));
   if (c->cfg.run.restart_in[0]) {
     CRYO_CALL(cryo_restart_read(c, c->cfg.run.restart_in));
@@ -379,8 +388,7 @@ int cryo_set_field(cryo_component *c, const char *name, const double *values, lo
              (size_t)f->nlev * sizeof *values);
     }
   cryo_field_to_device(c, f);
-  double *d = f->dev;
-  return cryo_halo_exchange(c->halo, f->loc, f->nlev, 1, &d, &c->err);
+  return cryo_field_halo(c, f);
 }
 
 int cryo_get_block(const cryo_component *c, int *i0, int *j0, int *nx, int *ny, int *nx_global,

@@ -307,13 +307,16 @@ static int check_grid(cryo_config *cfg, const cryo_nml_group *g, cryo_err *err) 
   status = cryo_gridfile_inquire_topology(grid->grid_file, &periodic_x, &fold, &file_err);
   if (status != CRYO_OK)
     return CRYO_ERROR(err, status, "%s:%d: &cryo_grid grid_file: %s", src, file_line, file_err.msg);
-  /* the fold's halo needs signs for the grid-frame vectors and dG slopes of
-   * every exchange of the sea-ice core, which it does not pass yet */
-  CRYO_CHECK(!fold, err, CRYO_ERR_UNSUPPORTED,
-             "%s:%d: &cryo_grid: grid_file '%s' folds at its top (north_fold = '%s'); sea ice "
-             "runs on grid files periodic in x but not yet across a north fold",
+  /* the halo of cell-centred forcing across a fold is exchanged as scalars:
+   * right for east and north, not for components along the grid lines,
+   * which reverse there */
+  CRYO_CHECK(!fold || grid->east_north, err, CRYO_ERR_UNSUPPORTED,
+             "%s:%d: &cryo_grid: grid_file '%s' folds at its top (north_fold = '%s'); vectors "
+             "across a fold must arrive as east and north components: set vector_frame = "
+             "'east_north'",
              src, file_line, grid->grid_file, fold == CRYO_FOLD_T ? "T" : "F");
   grid->periodic_x = periodic_x;
+  grid->fold = fold;
   grid->nx = nx;
   grid->ny = ny;
   grid->spherical = spherical;

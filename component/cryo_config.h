@@ -47,6 +47,7 @@ typedef struct cryo_grid_config {
   int east_north;
   int spherical;  /* grid_file holds lon/lat (1) or planar x/y in m (0) */
   int periodic_x; /* grid_file closes in x (its global attribute periodic_x) */
+  int fold;       /* cryo_fold: how grid_file's top row folds (its global attribute north_fold) */
 } cryo_grid_config;
 
 typedef struct cryo_seaice_config {

@@ -491,8 +491,7 @@ int cryo_restart_read(cryo_component *c, const char *path) {
         c, cryo_grid_scatter(&c->grid, f->loc, f->nlev, global, f->host, &c->err));
     if (status != CRYO_OK) break;
     cryo_field_to_device(c, f);
-    double *d = f->dev;
-    status = cryo_status_agree(c, cryo_halo_exchange(c->halo, f->loc, f->nlev, 1, &d, &c->err));
+    status = cryo_status_agree(c, cryo_field_halo(c, f));
   }
   if (ncid >= 0) nc_close(ncid);
   free(image);

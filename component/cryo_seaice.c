@@ -42,6 +42,27 @@ static seaice_model *model_of(cryo_component *c) {
   return c->model_data;
 }
 
+/* An F fold's two pivots are nodes that the fold maps onto themselves (the
+ * poles of the bipolar cap, docs/seaice.md, The north fold): a velocity
+ * there would have to equal its own reverse. Murray's grids put them on
+ * land; the two cells of the top row at each must be land. */
+static int check_fold_pivots(cryo_component *c, const cryo_field *mask) {
+  const cryo_block *b = &c->grid.block;
+  if (b->fold != CRYO_FOLD_F || b->j0 + b->ny != b->ny_global) return CRYO_OK;
+  const int nxg = b->nx_global, pivot_cells[4] = {nxg - 1, 0, nxg / 2 - 1, nxg / 2};
+  for (int k = 0; k < 4; ++k) {
+    const int i = pivot_cells[k] - b->i0;
+    if (i < 0 || i >= b->nx) continue;
+    CRYO_CHECK(mask->host[CRYO_CELL(b, i, b->ny - 1)] == 0.0, &c->err, CRYO_ERR_DATA,
+               "&cryo_grid grid_file '%s': cell (i, j) = (%d, %d) touches pivot node (%d, %d) of "
+               "the north fold (north_fold = 'F'), which the fold maps onto itself; it must be "
+               "land (mask 0), as the poles of a tripolar grid are",
+               c->cfg.grid.grid_file, pivot_cells[k], b->ny_global - 1, k < 2 ? 0 : nxg / 2,
+               b->ny_global);
+  }
+  return CRYO_OK;
+}
+
 /* Cells of a grid file: read this rank's part, compute the geometry arrays
  * (kernels/seaice.h), check the mEVP stability condition against the
  * narrowest cell, and take the file's land mask (times mask_file's). */
@@ -73,11 +94,22 @@ static int init_geometry(cryo_component *c, cryo_field *mask) {
       const double w2 = 2.0 * hypot(g[CRYO_GEOM_A2X], g[CRYO_GEOM_A2Y]);
       width = fmin(width, fmin(w1, w2));
     }
+  /* before the narrowest cell: a pivot cell has no frame, hence no width */
+  CRYO_CALL(cryo_status_agree(c, check_fold_pivots(c, mask)));
   CRYO_CALL(cryo_mpi_check(MPI_Allreduce(MPI_IN_PLACE, &width, 1, MPI_DOUBLE, MPI_MIN, c->comm),
                            "MPI_Allreduce (narrowest cell)", &c->err));
   if (isfinite(width)) CRYO_CALL(cryo_config_check_mevp(&c->cfg, width, &c->err));
   for (int k = 0; k < 4; ++k)
     cryo_field_to_device(c, f[k]);
+  if (!b->fold) return CRYO_OK;
+  /* across the fold the halo is the image of cells and nodes far away in
+   * the same rows: their geometry turned by half a turn, to the bit */
+  for (int k = 0; k < 4; ++k) {
+    CRYO_CALL(cryo_field_halo(c, f[k]));
+    cryo_field_to_host(c, f[k]);
+  }
+  cryo_seaice_geometry_fold(b, f[0]->host);
+  cryo_field_to_device(c, f[0]);
   return CRYO_OK;
 }
 
@@ -131,8 +163,7 @@ static int init_state(cryo_component *c, seaice_model *m) {
   cryo_field *init[3] = {mask, h, a};
   for (int k = 0; k < 3; ++k) {
     cryo_field_to_device(c, init[k]);
-    double *d = init[k]->dev;
-    CRYO_CALL(cryo_halo_exchange(c->halo, CRYO_AT_CELL, init[k]->nlev, 1, &d, &c->err));
+    CRYO_CALL(cryo_field_halo(c, init[k]));
   }
   (void)m;
   return CRYO_OK;
@@ -148,6 +179,7 @@ static int seaice_create(cryo_component *c) {
     double **slot = (double **)((char *)&m->s + t[i].offset);
     CRYO_CALL(cryo_field_add(c, t[i].name, t[i].units, t[i].standard_name, t[i].long_name, t[i].loc,
                              t[i].nlev, roles[t[i].role], slot));
+    c->fields[c->nfields - 1].flip = cryo_seaice_array_flip(t[i].name, t[i].nlev);
   }
   for (int k = 0; k < 4; ++k) {
     const cryo_field_info *fi = &cryo_exchange_fields[forcing_ids[k]];
@@ -258,8 +290,10 @@ static int seaice_get_forcing(cryo_component *c, long long t) {
   else
     cryo_seaice_forcing_to_nodes(b, cf[0], cf[1], cf[2], cf[3], m->s.uair, m->s.vair, m->s.uocn,
                                  m->s.vocn);
+  /* along the grid lines at the nodes: they reverse across a fold */
   double *nodes[4] = {m->s.uair, m->s.vair, m->s.uocn, m->s.vocn};
-  return cryo_halo_exchange(c->halo, CRYO_AT_NODE, 1, 4, nodes, &c->err);
+  static const int sign[1] = {-1};
+  return cryo_halo_exchange_signed(c->halo, CRYO_AT_NODE, 1, 4, nodes, sign, &c->err);
 }
 
 /* State check after a coupling interval ending at t (cryo_check.h): the

@@ -61,6 +61,18 @@ void cryo_field_to_device(cryo_component *c, cryo_field *f) {
   cryo_device_to_device(&c->dev, f->host, 0, f->n);
 }
 
+int cryo_field_halo(cryo_component *c, cryo_field *f) {
+  double *d = f->dev;
+  if (!f->flip) return cryo_halo_exchange(c->halo, f->loc, f->nlev, 1, &d, &c->err);
+  int sign[32];
+  CRYO_CHECK(f->nlev <= 32, &c->err, CRYO_ERR_ARG,
+             "state array '%s': %d levels, at most 32 may change sign across a fold", f->name,
+             f->nlev);
+  for (int k = 0; k < f->nlev; ++k)
+    sign[k] = (f->flip >> k) & 1u ? -1 : 1;
+  return cryo_halo_exchange_signed(c->halo, f->loc, f->nlev, 1, &d, sign, &c->err);
+}
+
 /* Broadcast status and message from rank `root` into every rank's c->err. */
 static int share_error(cryo_component *c, int root, int status) {
   int shared = status;

@@ -34,6 +34,7 @@ typedef struct cryo_field {
   long n;        /* values in the block with its halo */
   double *host;  /* host copy, valid after an update to the host */
   double *dev;   /* what kernels use */
+  unsigned flip; /* bit k: level k changes sign across a north fold (cryo_field_halo) */
 } cryo_field;
 
 /* One variable of the output file: levels [offset, offset + count * stride)
@@ -63,6 +64,10 @@ int cryo_output_var_add(cryo_component *c, const char *name, const char *units,
 /* Host <-> device for a whole field (counted by the device layer). */
 void cryo_field_to_host(cryo_component *c, cryo_field *f);
 void cryo_field_to_device(cryo_component *c, cryo_field *f);
+
+/* Fill the halo of a field on the device, its levels changing sign across a
+ * north fold as f->flip says (collective). */
+int cryo_field_halo(cryo_component *c, cryo_field *f);
 
 /* Rank 0's status and message, made every rank's (collective). */
 int cryo_status_from_root(cryo_component *c, int status);

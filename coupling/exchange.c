@@ -60,6 +60,22 @@ static int check_block(const cryo_block *b, cryo_err *err) {
   return CRYO_OK;
 }
 
+/* A folded grid's halo gathers the rows next to the fold within the top
+ * process row: the exchange's grid gets its own copy of that row's
+ * communicator and of the blocks' first columns. */
+static int copy_fold(cryo_exchange *e, const cryo_grid *grid, cryo_err *err) {
+  if (!grid->block.fold) return CRYO_OK;
+  e->grid.i_start = malloc(sizeof(int) * (size_t)(grid->px_count + 1));
+  e->grid.j_start = malloc(sizeof(int) * (size_t)(grid->py_count + 1));
+  CRYO_CHECK(e->grid.i_start && e->grid.j_start, err, CRYO_ERR_MEMORY,
+             "exchange: out of memory for the blocks of a folded grid");
+  memcpy(e->grid.i_start, grid->i_start, sizeof(int) * (size_t)(grid->px_count + 1));
+  memcpy(e->grid.j_start, grid->j_start, sizeof(int) * (size_t)(grid->py_count + 1));
+  if (grid->fold_comm == MPI_COMM_NULL) return CRYO_OK;
+  return cryo_mpi_check(MPI_Comm_dup(grid->fold_comm, &e->grid.fold_comm),
+                        "exchange: MPI_Comm_dup (north fold)", err);
+}
+
 int cryo_exchange_create(cryo_exchange **x, const char *provider, cryo_model_kind model,
                          const cryo_grid *grid, const cryo_exchange_config *cfg, cryo_err *err) {
   CRYO_CHECK(x && provider && grid && cfg, err, CRYO_ERR_ARG,
@@ -79,13 +95,15 @@ int cryo_exchange_create(cryo_exchange **x, const char *provider, cryo_model_kin
   e->model = model;
   e->grid = *grid;
   e->grid.i_start = e->grid.j_start = NULL;
+  e->grid.fold_comm = MPI_COMM_NULL;
   int mpi_status =
       cryo_mpi_check(MPI_Comm_dup(grid->comm, &e->grid.comm), "exchange: MPI_Comm_dup", err);
   if (mpi_status != CRYO_OK) {
     free(e);
     return mpi_status;
   }
-  int status = cryo_halo_create(&e->halo, &e->grid, NULL, 1, err);
+  int status = copy_fold(e, grid, err);
+  if (status == CRYO_OK) status = cryo_halo_create(&e->halo, &e->grid, NULL, 1, err);
   if (status == CRYO_OK) {
     cryo_halo_set_clamp(e->halo, 1);
     status = providers[p].create(e, cfg, err);
@@ -157,6 +175,9 @@ void cryo_exchange_destroy(cryo_exchange **x) {
   if (e->ops && e->ops->destroy) e->ops->destroy(e);
   cryo_halo_destroy(&e->halo);
   if (e->grid.comm != MPI_COMM_NULL) MPI_Comm_free(&e->grid.comm);
+  if (e->grid.fold_comm != MPI_COMM_NULL) MPI_Comm_free(&e->grid.fold_comm);
+  free(e->grid.i_start);
+  free(e->grid.j_start);
   free(e);
   *x = NULL;
 }

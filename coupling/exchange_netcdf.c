@@ -12,7 +12,8 @@
  * missing data (services/cryo_ncvar.h); every value must lie in its field's
  * plausible range (limits[] below). Values are interpolated linearly in time
  * between the two records that bracket the model time. Each rank reads only
- * its block plus the halo ring (nc_get_vara_double), and keeps at most two
+ * its block plus the halo ring (nc_get_vara_double; across a north fold the
+ * halo exchange fills the ring), and keeps at most two
  * records per field, reading a record only when the time moves into a new
  * interval.
  *
@@ -384,6 +385,14 @@ static int load_pair(cryo_exchange *x, int f, int k, int *lo, int *hi, cryo_err 
   return CRYO_OK;
 }
 
+/* The ring read from the file stops at the top row; above a north fold it is
+ * the image of cells far along the top rows, which the halo exchange brings
+ * (the fields are scalars or east and north components: no sign changes). */
+static int fold_ring(cryo_exchange *x, double *buf, cryo_err *err) {
+  if (!x->grid.block.fold) return CRYO_OK;
+  return cryo_halo_exchange(x->halo, CRYO_AT_CELL, 1, 1, &buf, err);
+}
+
 static int nc_get(cryo_exchange *x, double time, int field, double *buf, cryo_err *err) {
   nc_impl *p = impl_of(x);
   const double *t = p->t;
@@ -417,7 +426,7 @@ static int nc_get(cryo_exchange *x, double time, int field, double *buf, cryo_er
       p->reads++;
     }
     memcpy(buf, fd->slot[0], sizeof(double) * (size_t)ncell);
-    return CRYO_OK;
+    return fold_ring(x, buf, err);
   }
   int lo, hi;
   CRYO_CALL(load_pair(x, field, k, &lo, &hi, err));
@@ -428,7 +437,7 @@ static int nc_get(cryo_exchange *x, double time, int field, double *buf, cryo_er
   const double *a = p->f[field].slot[lo], *bv = p->f[field].slot[hi];
   for (long c = 0; c < ncell; ++c)
     buf[c] = a[c] == bv[c] ? a[c] : (1.0 - w) * a[c] + w * bv[c];
-  return CRYO_OK;
+  return fold_ring(x, buf, err);
 }
 
 static int nc_put(cryo_exchange *x, double time, int field, const double *buf, cryo_err *err) {

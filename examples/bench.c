@@ -1268,8 +1268,8 @@ static void bench_solve(int n, int nz, double length, int reps) {
     exit(EXIT_FAILURE);
   }
   halo_ctx hd = {&b, 1}, hh = {&b, 0};
-  cryo_comm_ops od = {&hd, bench_halo, bench_sum, bench_max, NULL, NULL};
-  cryo_comm_ops oh = {&hh, bench_halo, bench_sum, bench_max, NULL, NULL};
+  cryo_comm_ops od = {&hd, bench_halo, bench_sum, bench_max, NULL, NULL, NULL};
+  cryo_comm_ops oh = {&hh, bench_halo, bench_sum, bench_max, NULL, NULL, NULL};
   const size_t nvel = (size_t)CRYO_NNODE(&b) * 2 * (nz + 1), nnode = (size_t)CRYO_NNODE(&b);
   cryo_landice_newton_log log_d[64], log_h[64];
   int nlog_d = 0, nlog_h = 0;
@@ -1522,7 +1522,7 @@ static int run_cyclone(int n, double days, double dt, int n_evp, const char *dir
   free(a);
 
   cyclone_clock clk = {host_alloc((size_t)n_evp + 2), 0, n_evp + 2};
-  cryo_comm_ops ops = {&clk, cyclone_halo, bench_sum, bench_max, NULL, NULL};
+  cryo_comm_ops ops = {&clk, cyclone_halo, bench_sum, bench_max, NULL, NULL, NULL};
   double *t_step = host_alloc((size_t)nsteps);
   const long nsub_per = n_evp - 1;
   double *t_sub = host_alloc((size_t)(nsteps * (nsub_per > 0 ? nsub_per : 1)));

@@ -60,6 +60,21 @@ static inline int cryo_halo_fold_source(int fold, cryo_location loc, int nxg, in
   return (t && node) || ((t || node) && i > nxg / 2);
 }
 
+/* Whether owned cell (i, j) (global indices) takes the flux through its
+ * north face from the cell across the fold, as that cell computes it
+ * through its own north face, so that the face has one flux to the bit
+ * (docs/seaice.md, The north fold). Each face of an F fold is the north face
+ * of cells i and nxg-1-i: those with i >= nxg/2 take it. The north face of a
+ * T fold's cell 0 < i < nxg/2 is the north face of cell (nxg-i, nyg-2),
+ * below its copy: the cell takes it from there. */
+#if defined(_OPENACC)
+#pragma acc routine seq
+#endif
+static inline int cryo_halo_fold_face(int fold, int nxg, int nyg, int i, int j) {
+  if (!fold || j != nyg - 1) return 0;
+  return fold == CRYO_FOLD_F ? i >= nxg / 2 : i > 0 && i < nxg / 2;
+}
+
 /* The first of the two global rows from which the fold takes its values. */
 static inline int cryo_halo_fold_row0(int fold, cryo_location loc, int nyg) {
   return fold == CRYO_FOLD_F && loc == CRYO_AT_NODE ? nyg - 1 : nyg - 2;

@@ -151,6 +151,14 @@ typedef struct {
   const char *units, *standard_name, *long_name; /* standard_name "" where CF has none */
 } cryo_seaice_array_info;
 
+/* Bit k set: level k of the state array `name` (with nlev levels) changes
+ * sign across a north fold, where the grid's i and j directions reverse
+ * (docs/seaice.md, The north fold): components along the grid lines, dG
+ * slopes, the third column A3 of a cell's map and the cosines and sines of
+ * frames against east. A cell's corner rotations move between corners
+ * instead (cryo_seaice_geometry_fold). */
+unsigned cryo_seaice_array_flip(const char *name, int nlev);
+
 /* Fill p with the Mehlmann et al. (2021) cyclone benchmark values
  * (docs/benchmarks.md): dt 120 s, 100 mEVP iterations, alpha = beta = 800. */
 void cryo_seaice_params_cyclone(cryo_seaice_params *p);
@@ -304,6 +312,11 @@ typedef struct cryo_seaice_grid_points {
  * that every rank computes the same values for a cell or node. */
 void cryo_seaice_geometry(const cryo_block *b, const cryo_seaice_grid_points *g, double *geom,
                           double *rot, double *fcor, double *nrot);
+/* Host code, after the halo exchange of geom with cryo_seaice_array_flip's
+ * signs: the cells of the block that a north fold wrote take the corner
+ * rotations of their originals' opposite corners (the fold turns a cell by
+ * half a turn: corner (i, j) becomes (i+1, j+1), (i+1, j) becomes (i, j+1)). */
+void cryo_seaice_geometry_fold(const cryo_block *b, double *geom);
 /* The node data from which a kernel computes a cell's geom as it goes
  * (quad_cell_geometry in kernels/seaice_quad_cell.h; cryodyn-bench measures
  * that against the stored geom, docs/performance.md): position (m) and grid

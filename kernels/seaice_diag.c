@@ -47,14 +47,27 @@ static inline __attribute__((always_inline)) double cell_weight(const double *ge
   return 4.0 * (g[CRYO_GEOM_A1X] * g[CRYO_GEOM_A2Y] - g[CRYO_GEOM_A1Y] * g[CRYO_GEOM_A2X]);
 }
 
-static void cell_max(long nx, long ncell, const double *h, const double *a, const double *mask,
-                     const double *geom, int na, double *hmax_out, double *amax_out) {
+/* A T fold's top row holds half of its cells twice (kernels/halo.h): the
+ * copies, the cells (i > nxg/2, nyg - 1), count 0. */
+#if defined(_OPENACC)
+#pragma acc routine seq
+#endif
+static inline __attribute__((always_inline)) double fold_count(int fold, int nxg, int nyg, long gi,
+                                                               long gj) {
+  return fold == CRYO_FOLD_T && gj == nyg - 1 && gi > nxg / 2 ? 0.0 : 1.0;
+}
+
+static void cell_max(const cryo_block *b, long ncell, const double *h, const double *a,
+                     const double *mask, const double *geom, int na, double *hmax_out,
+                     double *amax_out) {
+  const long nx = b->nx;
+  const int fold = b->fold, i0 = b->i0, j0 = b->j0, nxg = b->nx_global, nyg = b->ny_global;
   double hmax = 0.0, amax = 0.0;
   CRYO_DEVICE_LOOP_REDUCE((h, a, mask, geom), max, CELL_MAX_VARS)
   for (long e = 0; e < ncell; ++e) {
     const long j = e / nx, i = e - j * nx;
     const long c = (j + 1) * (nx + 2) + i + 1;
-    const double w = mask[c] * cell_weight(geom, c);
+    const double w = mask[c] * cell_weight(geom, c) * fold_count(fold, nxg, nyg, i0 + i, j0 + j);
     hmax = cryo_max(hmax, fabs(w * h[c * na]));
     amax = cryo_max(amax, fabs(w * a[c * na]));
   }
@@ -73,14 +86,17 @@ static double node_max_speed2(long nx, long nnode, const double *u, const double
   return smax;
 }
 
-static void cell_sums(long nx, long ncell, const double *h, const double *a, const double *mask,
-                      const double *geom, int na, double hscale, double ascale, long long sums[4]) {
+static void cell_sums(const cryo_block *b, long ncell, const double *h, const double *a,
+                      const double *mask, const double *geom, int na, double hscale, double ascale,
+                      long long sums[4]) {
+  const long nx = b->nx;
+  const int fold = b->fold, i0 = b->i0, j0 = b->j0, nxg = b->nx_global, nyg = b->ny_global;
   long long hhi = 0, hlo = 0, ahi = 0, alo = 0;
   CRYO_DEVICE_LOOP_REDUCE((h, a, mask, geom), +, CELL_SUM_VARS)
   for (long e = 0; e < ncell; ++e) {
     const long j = e / nx, i = e - j * nx;
     const long c = (j + 1) * (nx + 2) + i + 1;
-    const double w = mask[c] * cell_weight(geom, c);
+    const double w = mask[c] * cell_weight(geom, c) * fold_count(fold, nxg, nyg, i0 + i, j0 + j);
     long long hi, lo;
     cryo_fixed_split(w * h[c * na], hscale, &hi, &lo);
     hhi += hi;
@@ -102,14 +118,14 @@ int cryo_seaice_diag_totals(const cryo_seaice_params *p, const cryo_block *b,
   const long ncell = (long)b->nx * b->ny, nnode = (long)(b->nx + 1) * (b->ny + 1);
   double m[3];
   const double *geom = p->quad ? s->geom : NULL;
-  cell_max(b->nx, ncell, s->h, s->a, s->mask, geom, na, &m[0], &m[1]);
+  cell_max(b, ncell, s->h, s->a, s->mask, geom, na, &m[0], &m[1]);
   m[2] = node_max_speed2(b->nx, nnode, s->u, s->v);
   int status = ops->max_double(ops->ctx, m, 3);
   if (status) return status;
   const long nterms = (long)b->nx_global * b->ny_global;
   const double hscale = cryo_fixed_scale(m[0], nterms), ascale = cryo_fixed_scale(m[1], nterms);
   long long sums[4];
-  cell_sums(b->nx, ncell, s->h, s->a, s->mask, geom, na, hscale, ascale, sums);
+  cell_sums(b, ncell, s->h, s->a, s->mask, geom, na, hscale, ascale, sums);
   status = ops->sum_int64(ops->ctx, sums, 4);
   if (status) return status;
   const double cell_area = p->quad ? 1.0 : b->dx * b->dy;

@@ -10,6 +10,7 @@
  */
 #include <math.h>
 
+#include "halo.h"
 #include "seaice.h"
 #include "seaice_quad_cell.h"
 
@@ -168,9 +169,29 @@ static void node_geometry(const cryo_block *b, const cryo_seaice_grid_points *g,
   if (!node->ok) return;
   const point *p = &node->p;
   const double ce = dot(e1, p->east), cn = dot(e1, p->north), norm = sqrt(ce * ce + cn * cn);
+  /* an F fold's pivot has both neighbours on its row at one point: no
+   * direction (it is land, cryo_seaice.c) */
+  if (!(norm > 0.0)) return;
   nrot[2 * n] = ce / norm;
   nrot[2 * n + 1] = cn / norm;
   fcor[n] = g->spherical ? 2.0 * g->omega * sin(g->node_y[ring2(b, i, j)] * DEGREE) : g->f_plane;
+}
+
+/* Whether a cell has a frame: not one of a T fold's flat pivot cells, nor a
+ * cell at an F fold's pivot node, which has no direction. Those are land
+ * (namelists/README.md, Grid files; cryo_seaice.c): they get the geometry of
+ * a cell outside the domain, zeros, which carry no flux and no force. */
+static int cell_finite(const double *geom, const double *rot) {
+  int ok = isfinite(rot[0]) && isfinite(rot[1]);
+  for (int k = 0; k < CRYO_SEAICE_NGEOM; ++k)
+    ok = ok && isfinite(geom[k]);
+  return ok;
+}
+
+static void cell_clear(double *geom, double *rot) {
+  for (int k = 0; k < CRYO_SEAICE_NGEOM; ++k)
+    geom[k] = 0.0;
+  rot[0] = rot[1] = 0.0;
 }
 
 /* One pass over the rows of cells: the walk of each cell row's lower node
@@ -191,6 +212,7 @@ void cryo_seaice_geometry(const cryo_block *b, const cryo_seaice_grid_points *g,
       rq[0] = rq[1] = 0.0;
       if (g->cell_ok[q] && lo.n[1].ok && lo.n[2].ok && hi.n[1].ok && hi.n[2].ok)
         cell_geometry(b, g, i, j, &lo, &hi, gq, rq);
+      if (!cell_finite(gq, rq)) cell_clear(gq, rq);
       node_geometry(b, g, i, j, &lo.n[1], lo.e1[0], fcor, nrot);
       if (j == b->ny) node_geometry(b, g, i, j + 1, &hi.n[1], hi.e1[0], fcor, nrot);
     }
@@ -217,4 +239,23 @@ void cryo_seaice_node_frames(const cryo_block *b, const cryo_seaice_grid_points 
       e1[3 * n] = e.x, e1[3 * n + 1] = e.y, e1[3 * n + 2] = e.z;
     }
   }
+}
+
+void cryo_seaice_geometry_fold(const cryo_block *b, double *geom) {
+  if (!b->fold) return;
+  const int nxg = b->nx_global, nyg = b->ny_global;
+  for (int j = b->ny - 1; j <= b->ny; ++j)
+    for (int i = -1; i <= b->nx; ++i) {
+      int si, sj;
+      const int gi = ((b->i0 + i) % nxg + nxg) % nxg;
+      if (!cryo_halo_fold_source(b->fold, CRYO_AT_CELL, nxg, nyg, gi, b->j0 + j, &si, &sj))
+        continue;
+      double *g = geom + CRYO_CELL(b, i, j) * CRYO_SEAICE_NGEOM + CRYO_GEOM_C00;
+      for (int k = 0; k < 2; ++k) /* corners k and 3 - k, cosine and sine */
+        for (int m = 0; m < 2; ++m) {
+          const double t = g[2 * k + m];
+          g[2 * k + m] = g[2 * (3 - k) + m];
+          g[2 * (3 - k) + m] = t;
+        }
+    }
 }

@@ -3,6 +3,7 @@
  * and restarts generically. */
 #include <math.h>
 #include <stddef.h>
+#include <string.h>
 
 #include "cryo_error.h"
 #include "cryo_fields.h"
@@ -139,4 +140,16 @@ int cryo_seaice_arrays(const cryo_seaice_params *p, const cryo_seaice_array_info
   }
   *table = p->tracer_order == 1 ? table_dg1 : table_dg0;
   return (int)(sizeof table_dg0 / sizeof table_dg0[0]);
+}
+
+unsigned cryo_seaice_array_flip(const char *name, int nlev) {
+  static const char *const vectors[] = {"u",    "v",    "u_n",  "v_n", "uair",
+                                        "vair", "uocn", "vocn", "rot", "nrot"};
+  static const char *const dg[] = {"s11", "s12", "s22", "h", "a", "h_work", "a_work"};
+  for (size_t k = 0; k < sizeof vectors / sizeof vectors[0]; ++k)
+    if (!strcmp(name, vectors[k])) return (1u << nlev) - 1u;
+  for (size_t k = 0; k < sizeof dg / sizeof dg[0]; ++k)
+    if (!strcmp(name, dg[k])) return nlev > 1 ? (1u << nlev) - 2u : 0u;
+  if (!strcmp(name, "geom")) return 1u << CRYO_GEOM_A3X | 1u << CRYO_GEOM_A3Y;
+  return 0u;
 }

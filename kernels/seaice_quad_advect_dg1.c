@@ -29,7 +29,9 @@
  * sum(h area) = sum(4 d0 h_0) changes by round-off only. Each cell weights
  * the same point fluxes with its own phi_l in its slope equations. A face next
  * to a mask-0 cell carries no flux (closed walls) and reads none of that
- * cell's geometry, which is 0 outside the domain.
+ * cell's geometry, which is 0 outside the domain. A face of a north fold is
+ * the north face of two cells: one computes it, the other takes it from the
+ * image above it (fold_face), so the fold conserves to round-off as well.
  *
  * On rectangles (d1 = d2 = 0, A3 = 0, no rotation) every formula is that of
  * seaice_advect_dg1.c up to round-off.
@@ -43,6 +45,7 @@
 #include <math.h>
 
 #include "cryo_acc.h"
+#include "halo.h"
 #include "seaice.h"
 #include "seaice_quad_cell.h"
 
@@ -133,6 +136,43 @@ quad_face(long l, long n, int north, long nxc, const double *geom, const double 
   return f;
 }
 
+/* The point fluxes out of cell c through its north face where that face is
+ * the north face of cell t across the fold (cryo_halo_fold_face), whose
+ * image is the cell cn above c: t's own quad_face from the same operands,
+ * to the bit, with the opposite sign and its points swapped (t's first
+ * node is c's second). cn holds t's geometry with A3 negated and corners 0,
+ * 1 being t's 3, 2, its nodes n01, n11 (corners 0, 1) t's velocities
+ * negated, and t's slopes negated, as c's image holds c's. */
+#if defined(_OPENACC)
+#pragma acc routine seq
+#endif
+static inline __attribute__((always_inline)) face_fluxes
+fold_face(long c, long cn, long n01, long n11, const double *geom, const double *mask,
+          const double *u, const double *v, const double *h, const double *a) {
+  face_fluxes f = {0.0, 0.0, 0.0, 0.0};
+  if (mask[cn] * mask[c] == 0.0) return f;
+  const double *g = geom + cn * CRYO_SEAICE_NGEOM;
+  double ua, va, ub, vb;
+  quad_to_cell(g, 1, -u[n11], -v[n11], &ua, &va);
+  quad_to_cell(g, 0, -u[n01], -v[n01], &ub, &vb);
+  const double nx = -(g[CRYO_GEOM_A1Y] + -g[CRYO_GEOM_A3Y]);
+  const double ny = g[CRYO_GEOM_A1X] + -g[CRYO_GEOM_A3X];
+  const double za = ua * nx + va * ny, zb = ub * nx + vb * ny;
+  const double wa = WNEAR * za + WFAR * zb, wb = WFAR * za + WNEAR * zb;
+  double xl, yl, xr, yr;
+  cell_centroid(geom, mask, cn, &xl, &yl);
+  cell_centroid(geom, mask, c, &xr, &yr);
+  xl = -xl, yl = -yl, xr = -xr, yr = -yr;
+  const long il = cn * 3, ir = c * 3;
+  double t[4];
+  upwind(wa, wb, h[il] - -h[il + 1] * xl + -h[il + 2] * (1.0 - yl), -h[il + 1],
+         h[ir] - -h[ir + 1] * xr + -h[ir + 2] * (-1.0 - yr), -h[ir + 1], &t[0], &t[1]);
+  upwind(wa, wb, a[il] - -a[il + 1] * xl + -a[il + 2] * (1.0 - yl), -a[il + 1],
+         a[ir] - -a[ir + 1] * xr + -a[ir + 2] * (-1.0 - yr), -a[ir + 1], &t[2], &t[3]);
+  f.ha = -t[1], f.hb = -t[0], f.aa = -t[3], f.ab = -t[2];
+  return f;
+}
+
 /* dq/dt of one tracer from its volume integrals vol1, vol2 (int q F, int q G)
  * and the point fluxes of the 4 faces (west and south flowing in, east and
  * north out): the right-hand sides in the shifted basis are those of the
@@ -159,8 +199,9 @@ quad_solve(double vol1, double vol2, double wa, double wb, double ea, double eb,
 #pragma acc routine seq
 #endif
 static inline __attribute__((always_inline)) void
-quad_tendency(long c, long n00, long nxc, const double *geom, const double *mask, const double *u,
-              const double *v, const double *h, const double *a, double th[3], double ta[3]) {
+quad_tendency(long c, long n00, long nxc, int across, const double *geom, const double *mask,
+              const double *u, const double *v, const double *h, const double *a, double th[3],
+              double ta[3]) {
   const double *g = geom + c * CRYO_SEAICE_NGEOM;
   const long nk[4] = {n00, n00 + 1, n00 + nxc + 1, n00 + nxc + 2};
   double uc[4], vc[4];
@@ -193,7 +234,9 @@ quad_tendency(long c, long n00, long nxc, const double *geom, const double *mask
   const long nxn = nxc + 1;
   const face_fluxes fe = quad_face(c, n00, 0, nxc, geom, mask, u, v, h, a);
   const face_fluxes fw = quad_face(c - 1, n00 - 1, 0, nxc, geom, mask, u, v, h, a);
-  const face_fluxes fn = quad_face(c, n00, 1, nxc, geom, mask, u, v, h, a);
+  const face_fluxes fn =
+      across ? fold_face(c, c + nxc, n00 + nxc + 1, n00 + nxc + 2, geom, mask, u, v, h, a)
+             : quad_face(c, n00, 1, nxc, geom, mask, u, v, h, a);
   const face_fluxes fs = quad_face(c - nxc, n00 - nxn, 1, nxc, geom, mask, u, v, h, a);
   quad_solve(hF, hG, fw.ha, fw.hb, fe.ha, fe.hb, fs.ha, fs.hb, fn.ha, fn.hb, d0, xc, yc, th);
   quad_solve(aF, aG, fw.aa, fw.ab, fe.aa, fe.ab, fs.aa, fs.ab, fn.aa, fn.ab, d0, xc, yc, ta);
@@ -204,14 +247,16 @@ void cryo_seaice_quad_advect_dg1_kernel(const cryo_seaice_params *p, const cryo_
                                         const double *h_base, const double *a_base, const double *h,
                                         const double *a, double *h_out, double *a_out) {
   const long nx = b->nx, ncell = (long)b->nx * b->ny;
+  const int fold = b->fold, i0 = b->i0, j0 = b->j0, nxg = b->nx_global, nyg = b->ny_global;
   const double dt = p->dt, w_new = 1.0 - w_base;
   const double *u = s->u, *v = s->v, *mask = s->mask, *geom = s->geom;
   CRYO_DEVICE_LOOP((u, v, mask, geom, h_base, a_base, h, a, h_out, a_out))
   for (long e = 0; e < ncell; ++e) {
     const long j = e / nx, i = e - j * nx;
     const long c = (j + 1) * (nx + 2) + i + 1, n00 = (j + 1) * (nx + 3) + i + 1;
+    const int across = cryo_halo_fold_face(fold, nxg, nyg, i0 + (int)i, j0 + (int)j);
     double th[3] = {0.0, 0.0, 0.0}, ta[3] = {0.0, 0.0, 0.0};
-    if (mask[c] != 0.0) quad_tendency(c, n00, nx + 2, geom, mask, u, v, h, a, th, ta);
+    if (mask[c] != 0.0) quad_tendency(c, n00, nx + 2, across, geom, mask, u, v, h, a, th, ta);
 #pragma GCC unroll 3
     for (int k = 0; k < 3; ++k) {
       const long q = c * 3 + k;

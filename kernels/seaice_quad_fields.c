@@ -17,6 +17,7 @@
 #include <math.h>
 
 #include "cryo_acc.h"
+#include "halo.h"
 #include "seaice.h"
 #include "seaice_quad_cell.h"
 
@@ -49,15 +50,40 @@ static inline __attribute__((always_inline)) double face_flux(const double *geom
   return vn > 0.0 ? vn * q[c] : vn * q[cn];
 }
 
+/* The flux out of cell c through its north face where that face is the
+ * north face of cell t across the fold (cryo_halo_fold_face), whose image
+ * is the cell cn above c: minus t's own face_flux, computed from the same
+ * operands to the bit. cn holds t's geometry with A3 negated and corners
+ * 0, 1 being t's 3, 2; its nodes na, nb (corners 0, 1) hold t's velocities
+ * negated. */
+#if defined(_OPENACC)
+#pragma acc routine seq
+#endif
+static inline __attribute__((always_inline)) double fold_flux(const double *geom, long c, long cn,
+                                                              long na, long nb, const double *u,
+                                                              const double *v, const double *mask,
+                                                              const double *q) {
+  const double *g = geom + cn * CRYO_SEAICE_NGEOM;
+  double ua, va, ub, vb;
+  quad_to_cell(g, 1, -u[nb], -v[nb], &ua, &va);
+  quad_to_cell(g, 0, -u[na], -v[na], &ub, &vb);
+  const double nx = -(g[CRYO_GEOM_A1Y] + -g[CRYO_GEOM_A3Y]);
+  const double ny = g[CRYO_GEOM_A1X] + -g[CRYO_GEOM_A3X];
+  const double vn = ((ua + ub) * nx + (va + vb) * ny) * (mask[cn] * mask[c]);
+  return -(vn > 0.0 ? vn * q[cn] : vn * q[c]);
+}
+
 void cryo_seaice_quad_advect_kernel(const cryo_seaice_params *p, const cryo_block *b,
                                     cryo_seaice_state *s) {
   const long nx = b->nx, ncell = (long)b->nx * b->ny;
+  const int fold = b->fold, i0 = b->i0, j0 = b->j0, nxg = b->nx_global, nyg = b->ny_global;
   const double dt = p->dt;
   const double *u = s->u, *v = s->v, *mask = s->mask, *geom = s->geom, *h = s->h, *a = s->a;
   double *h_work = s->h_work, *a_work = s->a_work;
   CRYO_DEVICE_LOOP((u, v, mask, geom, h, a, h_work, a_work))
   for (long e = 0; e < ncell; ++e) {
     const long j = e / nx, i = e - j * nx;
+    const int across = cryo_halo_fold_face(fold, nxg, nyg, i0 + (int)i, j0 + (int)j);
     const long c = (j + 1) * (nx + 2) + i + 1, cw = c - 1, cs = c - (nx + 2);
     const long n00 = (j + 1) * (nx + 3) + i + 1, n10 = n00 + 1, n01 = n00 + nx + 3, n11 = n01 + 1;
     const long w00 = n00 - 1, s00 = n00 - (nx + 3); /* lower-left nodes of cw and cs */
@@ -66,11 +92,13 @@ void cryo_seaice_quad_advect_kernel(const cryo_seaice_params *p, const cryo_bloc
     const double r = mask[c] != 0.0 ? dt / (4.0 * d0) : 0.0;
     const double he = face_flux(geom, c, c + 1, 0, n10, n11, u, v, mask, h);
     const double hw = face_flux(geom, cw, c, 0, w00 + 1, w00 + nx + 4, u, v, mask, h);
-    const double hn = face_flux(geom, c, c + nx + 2, 1, n01, n11, u, v, mask, h);
+    const double hn = across ? fold_flux(geom, c, c + nx + 2, n01, n11, u, v, mask, h)
+                             : face_flux(geom, c, c + nx + 2, 1, n01, n11, u, v, mask, h);
     const double hs = face_flux(geom, cs, c, 1, s00 + nx + 3, s00 + nx + 4, u, v, mask, h);
     const double ae = face_flux(geom, c, c + 1, 0, n10, n11, u, v, mask, a);
     const double aw = face_flux(geom, cw, c, 0, w00 + 1, w00 + nx + 4, u, v, mask, a);
-    const double an = face_flux(geom, c, c + nx + 2, 1, n01, n11, u, v, mask, a);
+    const double an = across ? fold_flux(geom, c, c + nx + 2, n01, n11, u, v, mask, a)
+                             : face_flux(geom, c, c + nx + 2, 1, n01, n11, u, v, mask, a);
     const double as = face_flux(geom, cs, c, 1, s00 + nx + 3, s00 + nx + 4, u, v, mask, a);
     h_work[c] = h[c] - r * ((he - hw) + (hn - hs));
     a_work[c] = a[c] - r * ((ae - aw) + (an - as));

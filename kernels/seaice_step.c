@@ -10,10 +10,25 @@
  * h, a and the stress are exchanged once per macro step (they are constant
  * during the sub-cycling, or kept equal by the ring update; the exchange makes
  * a restarted or freshly initialized state consistent too).
+ *
+ * Across a north fold (docs/seaice.md, The north fold) the grid's i and j
+ * reverse: velocity components and the slopes of dG fields change sign,
+ * cell means and the stress tensor's components do not.
  */
 #include "cryo_acc.h"
 #include "cryo_error.h"
 #include "seaice.h"
+
+static const int vector_sign[1] = {-1};
+static const int dg_sign[3] = {1, -1, -1};
+
+/* A halo exchange whose levels change sign across a fold as `sign` says;
+ * drivers without a fold lend no signed exchange. */
+static int halo_signed(const cryo_comm_ops *ops, cryo_location loc, int nlev, int nfield,
+                       double *const *fields, const int *sign) {
+  if (!ops->halo_signed) return ops->halo(ops->ctx, loc, nlev, nfield, fields);
+  return ops->halo_signed(ops->ctx, loc, nlev, nfield, fields, sign);
+}
 
 /* Heun RK2 of the limited dG1 transport; each stage's result needs its halo
  * before the limiter (neighbour means) and again before the next stage
@@ -41,11 +56,11 @@ static int transport_dg1(const cryo_seaice_params *p, const cryo_block *b, cryo_
   double *work[2] = {s->h_work, s->a_work};
   double *tracers[2] = {s->h, s->a};
   dg1_stage(p, b, s, 0.0, s->h, s->a, s->h_work, s->a_work);
-  CRYO_CALL(ops->halo(ops->ctx, CRYO_AT_CELL, 3, 2, work));
+  CRYO_CALL(halo_signed(ops, CRYO_AT_CELL, 3, 2, work, dg_sign));
   dg1_limit(p, b, s, s->h_work, s->a_work);
-  CRYO_CALL(ops->halo(ops->ctx, CRYO_AT_CELL, 3, 2, work));
+  CRYO_CALL(halo_signed(ops, CRYO_AT_CELL, 3, 2, work, dg_sign));
   dg1_stage(p, b, s, 0.5, s->h_work, s->a_work, s->h, s->a);
-  CRYO_CALL(ops->halo(ops->ctx, CRYO_AT_CELL, 3, 2, tracers));
+  CRYO_CALL(halo_signed(ops, CRYO_AT_CELL, 3, 2, tracers, dg_sign));
   dg1_limit(p, b, s, s->h, s->a);
   if (p->quad)
     cryo_seaice_quad_bound_dg1_kernel(b, s, s->h, s->a);
@@ -56,13 +71,20 @@ static int transport_dg1(const cryo_seaice_params *p, const cryo_block *b, cryo_
 
 int cryo_seaice_transport(const cryo_seaice_params *p, const cryo_block *b, cryo_seaice_state *s,
                           const cryo_comm_ops *ops) {
-  if (p->tracer_order == 1) return transport_dg1(p, b, s, ops);
-  if (p->quad)
-    cryo_seaice_quad_advect_kernel(p, b, s);
-  else
-    cryo_seaice_advect_kernel(p, b, s->u, s->v, s->mask, s->h, s->a, s->h_work, s->a_work);
-  cryo_seaice_advect_finish_kernel(p, b, s->h_work, s->a_work, s->h, s->a);
-  return CRYO_OK;
+  if (p->tracer_order == 1) {
+    CRYO_CALL(transport_dg1(p, b, s, ops));
+  } else {
+    if (p->quad)
+      cryo_seaice_quad_advect_kernel(p, b, s);
+    else
+      cryo_seaice_advect_kernel(p, b, s->u, s->v, s->mask, s->h, s->a, s->h_work, s->a_work);
+    cryo_seaice_advect_finish_kernel(p, b, s->h_work, s->a_work, s->h, s->a);
+  }
+  if (b->fold != CRYO_FOLD_T) return CRYO_OK;
+  /* a T fold's top row holds half of its cells twice: the copies take their
+   * originals' new values, so that output and restarts see one value each */
+  double *tracers[2] = {s->h, s->a};
+  return halo_signed(ops, CRYO_AT_CELL, CRYO_SEAICE_NA(p->tracer_order), 2, tracers, dg_sign);
 }
 
 int cryo_seaice_step(const cryo_seaice_params *p, const cryo_block *b, cryo_seaice_state *s,
@@ -71,9 +93,9 @@ int cryo_seaice_step(const cryo_seaice_params *p, const cryo_block *b, cryo_seai
   double *tracers[2] = {s->h, s->a};
   double *stress[3] = {s->s11, s->s12, s->s22};
   double *vel[2] = {s->u, s->v};
-  CRYO_CALL(ops->halo(ops->ctx, CRYO_AT_CELL, na, 2, tracers));
-  CRYO_CALL(ops->halo(ops->ctx, CRYO_AT_CELL, CRYO_SEAICE_NS, 3, stress));
-  CRYO_CALL(ops->halo(ops->ctx, CRYO_AT_NODE, 1, 2, vel));
+  CRYO_CALL(halo_signed(ops, CRYO_AT_CELL, na, 2, tracers, dg_sign));
+  CRYO_CALL(halo_signed(ops, CRYO_AT_CELL, CRYO_SEAICE_NS, 3, stress, dg_sign));
+  CRYO_CALL(halo_signed(ops, CRYO_AT_NODE, 1, 2, vel, vector_sign));
   cryo_seaice_ice_cells_kernel(p, b, s);
   cryo_seaice_velocity_save_kernel(b, s->u, s->v, s->u_n, s->v_n);
   for (int it = 0; it < p->n_evp; ++it) {
@@ -85,7 +107,7 @@ int cryo_seaice_step(const cryo_seaice_params *p, const cryo_block *b, cryo_seai
       cryo_seaice_velocity_kernel(p, b, s->s11, s->s12, s->s22, s->h, s->a, s->ice_mask, s->uair,
                                   s->vair, s->uocn, s->vocn, s->u_n, s->v_n, s->u, s->v);
     }
-    CRYO_CALL(ops->halo(ops->ctx, CRYO_AT_NODE, 1, 2, vel));
+    CRYO_CALL(halo_signed(ops, CRYO_AT_NODE, 1, 2, vel, vector_sign));
   }
   /* the sub-cycle's kernels are queued asynchronously (cryo_acc.h) */
   CRYO_DEVICE_WAIT;

@@ -26,7 +26,8 @@
  *   pivot that is not land and bad topology attributes are each their named
  *   error, naming the cells on both sides;
  * - &cryo_grid grid_file: nx, ny come from the file, a different nx is an
- *   error, a periodic file sets periodic_x and a folded one is refused, dx is reported as ignored,
+ *   error, a periodic file sets periodic_x, a folded one sets the fold and is refused with
+ *   vector_frame = 'grid', dx is reported as ignored,
  * a missing file names the path. With GRIDFILE_DIR set (tests/grid_files.test), the files that
  * scripts/make_grid.py wrote there are read instead on the same
  * decomposition: polar stereographic nodes and centres project back to
@@ -198,17 +199,23 @@ static void check_shared(const cryo_block *b, const cryo_gridfile *gf) {
     for (int i = -2; i <= b->nx + 2; ++i) {
       long p = node_index(b, i, j);
       if (!gf->node_ok[p]) continue;
-      long q = (long)(b->j0 + j) * (nxg + 1) + b->i0 + i;
-      lo[2 * q] = hi[2 * q] = gf->node_x[p];
-      lo[2 * q + 1] = hi[2 * q + 1] = gf->node_y[p];
+      /* a periodic grid's node nxg is node 0, and both are compared */
+      const int gi = b->periodic_x ? ((b->i0 + i) % nxg + nxg) % nxg : b->i0 + i;
+      for (int image = 0; image < 1 + (b->periodic_x && gi == 0); ++image) {
+        long q = (long)(b->j0 + j) * (nxg + 1) + gi + image * nxg;
+        lo[2 * q] = fmin(lo[2 * q], gf->node_x[p]), hi[2 * q] = fmax(hi[2 * q], gf->node_x[p]);
+        lo[2 * q + 1] = fmin(lo[2 * q + 1], gf->node_y[p]);
+        hi[2 * q + 1] = fmax(hi[2 * q + 1], gf->node_y[p]);
+      }
     }
   for (int j = -1; j <= b->ny; ++j)
     for (int i = -1; i <= b->nx; ++i) {
       long c = CRYO_CELL(b, i, j);
       if (!gf->cell_ok[c]) continue;
-      long q = 2 * nn + 2 * ((long)(b->j0 + j) * nxg + b->i0 + i);
-      lo[q] = hi[q] = gf->cell_x[c];
-      lo[q + 1] = hi[q + 1] = gf->cell_y[c];
+      const int gi = b->periodic_x ? ((b->i0 + i) % nxg + nxg) % nxg : b->i0 + i;
+      long q = 2 * nn + 2 * ((long)(b->j0 + j) * nxg + gi);
+      lo[q] = fmin(lo[q], gf->cell_x[c]), hi[q] = fmax(hi[q], gf->cell_x[c]);
+      lo[q + 1] = fmin(lo[q + 1], gf->cell_y[c]), hi[q + 1] = fmax(hi[q + 1], gf->cell_y[c]);
     }
   MPI_Allreduce(MPI_IN_PLACE, lo, (int)n, MPI_DOUBLE, MPI_MIN, MPI_COMM_WORLD);
   MPI_Allreduce(MPI_IN_PLACE, hi, (int)n, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
@@ -229,14 +236,14 @@ static void check_flags(const cryo_block *b, const cryo_gridfile *gf) {
   for (int j = -2; j <= b->ny + 2; ++j)
     for (int i = -2; i <= b->nx + 2; ++i) {
       int gi = b->i0 + i, gj = b->j0 + j;
-      int in = gi >= 0 && gj >= 0 && gi <= b->nx_global && gj <= b->ny_global;
+      int in = (b->periodic_x || (gi >= 0 && gi <= b->nx_global)) && gj >= 0 && gj <= b->ny_global;
       long p = node_index(b, i, j);
       bad += gf->node_ok[p] != in || (!in && (gf->node_x[p] != 0.0 || gf->node_y[p] != 0.0));
     }
   for (int j = -1; j <= b->ny; ++j)
     for (int i = -1; i <= b->nx; ++i) {
       int gi = b->i0 + i, gj = b->j0 + j;
-      int in = gi >= 0 && gj >= 0 && gi < b->nx_global && gj < b->ny_global;
+      int in = (b->periodic_x || (gi >= 0 && gi < b->nx_global)) && gj >= 0 && gj < b->ny_global;
       long c = CRYO_CELL(b, i, j);
       bad += gf->cell_ok[c] != in;
       if (!in) bad += gf->cell_x[c] != 0.0 || gf->mask[c] != 0.0 || gf->area[c] != 0.0;
@@ -648,9 +655,17 @@ static void test_config(void) {
   tripolar(&g, CRYO_FOLD_F);
   write_grid("cfg.nc", &g, NULL, NULL, NULL);
   set_topology("cfg.nc", 1, "F");
+  /* a fold: sea ice runs across it, with vectors arriving east and north */
   snprintf(text, sizeof text, "%s&cryo_grid grid_file = 'cfg.nc' /\n", run);
+  status = cryo_config_read_string(&cfg, text, "g.nml", &err);
+  if (status != CRYO_OK) fprintf(stderr, "%s\n", err.msg);
+  CU_ASSERT_EQUAL(status, CRYO_OK);
+  CU_ASSERT(cfg.grid.periodic_x == 1 && cfg.grid.fold == CRYO_FOLD_F);
+  snprintf(text, sizeof text, "%s&cryo_grid grid_file = 'cfg.nc', vector_frame = 'grid' /\n", run);
   CU_ASSERT_EQUAL(cryo_config_read_string(&cfg, text, "g.nml", &err), CRYO_ERR_UNSUPPORTED);
   CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "folds at its top (north_fold = 'F')"));
+  CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "set vector_frame = 'east_north'"));
+  snprintf(text, sizeof text, "%s&cryo_grid grid_file = 'cfg.nc' /\n", run);
   /* periodic alone: sea ice runs across the seam */
   write_grid("cfg.nc", &g, NULL, NULL, NULL);
   set_topology("cfg.nc", 1, NULL);
@@ -691,7 +706,11 @@ static void read_made(const char *name, int kind) {
   }
   if (kind == 2) turn = att(ncid, "rotation") * M_PI / 180.0;
   nc_close(ncid);
+  int periodic;
+  cryo_fold fold;
+  CU_ASSERT_FATAL(all_ok(cryo_gridfile_inquire_topology(path, &periodic, &fold, &err)));
   cryo_block b = block_of(nxg, nyg);
+  b.periodic_x = periodic;
   cryo_gridfile gf;
   int status = cryo_gridfile_read(path, "test", &b, 6371229.0, 7.29e-5, 0.0, &gf, &err);
   if (status != CRYO_OK) fprintf(stderr, "%s: %s\n", name, err.msg);
@@ -718,7 +737,10 @@ static void read_made(const char *name, int kind) {
           if (!gf.cell_ok[c]) continue;
           x = gf.cell_x[c];
           y = gf.cell_y[c];
-          bad += !(gf.mask[c] == 0.0 || gf.mask[c] == 1.0) || !(gf.area[c] > 0.0);
+          /* a T fold's pivot cells are flat: area 0 */
+          const int flat = fold == CRYO_FOLD_T && b.j0 + j == nyg - 1 &&
+                           ((b.i0 + i + nxg) % nxg == 0 || (b.i0 + i + nxg) % nxg == nxg / 2);
+          bad += !(gf.mask[c] == 0.0 || gf.mask[c] == 1.0) || !(gf.area[c] > 0.0 || flat);
         }
         const double gi = b.i0 + i + h, gj = b.j0 + j + h;
         if (kind == 0) {
@@ -751,6 +773,8 @@ static void test_made(void) {
   read_made("rotated.nc", 2);
   read_made("stretched.nc", 3);
   read_made("latlon.nc", 3);
+  read_made("tripolar_T.nc", 3);
+  read_made("tripolar_F.nc", 3);
 }
 
 static void test_tripolar(void) {

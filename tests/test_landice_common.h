@@ -76,8 +76,8 @@ static inline int test_li_max(void *ctx, double *vals, int n) {
 }
 
 static inline cryo_comm_ops test_li_ops(test_li_ctx *ctx) {
-  cryo_comm_ops ops = {ctx,         test_li_halo,       test_li_sum,
-                       test_li_max, test_li_halo_block, test_li_sum_exact};
+  cryo_comm_ops ops = {
+      ctx, test_li_halo, test_li_sum, test_li_max, test_li_halo_block, test_li_sum_exact, NULL};
   return ops;
 }
 

@@ -139,7 +139,7 @@ static int dec_max(void *ctx, double *vals, int n) {
 static void *rank_main(void *arg) {
   rank_ctx *rc = arg;
   const cryo_block *b = &rc->w->blocks[rc->rank];
-  cryo_comm_ops ops = {rc, dec_halo, dec_sum, dec_max, dec_halo_block, dec_sum_exact};
+  cryo_comm_ops ops = {rc, dec_halo, dec_sum, dec_max, dec_halo_block, dec_sum_exact, NULL};
   cryo_err err;
   cryo_err_clear(&err);
   cryo_landice_params_default(&rc->p);

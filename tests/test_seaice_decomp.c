@@ -134,7 +134,7 @@ static void *run_rank(void *arg) {
   rank_ctx *rc = arg;
   world *w = rc->w;
   const int r = rc->r;
-  const cryo_comm_ops ops = {rc, halo, sum_int64, max_double, NULL, NULL};
+  const cryo_comm_ops ops = {rc, halo, sum_int64, max_double, NULL, NULL, NULL};
   cryo_seaice_state *s = &w->st[r];
   const cryo_block *b = &w->blk[r];
   for (int step = 0; step < STEPS && !w->status[r]; ++step) {
