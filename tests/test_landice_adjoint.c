@@ -14,7 +14,11 @@
  * newton_rtol = newton_atol = 1e-13, CG to linear_rtol = 1e-13 (forward and
  * adjoint), each finite-difference solve warm-started from the base state.
  * Cost J recomputed here by loops of its own (misfit over the owned nodes
- * [0,16) x [0,16), regularization over the 512 faces).
+ * [0,16) x [0,16), regularization over the 512 faces). Weertman also on the
+ * same slab cut out with free lateral edges (not periodic: flat bed and the
+ * plane's slope, the nodes [0,16] x [0,16] and the 480 faces inside the
+ * domain, so that the edge cells' regularization and the edge nodes' misfit
+ * count as in a non-periodic run).
  *
  * Asserts, per law (Weertman; Schoof with C_max = 0.0175, as in
  * tests/test_landice_sliding.c; Tsai with C_max = 0.0099, so that
@@ -102,22 +106,29 @@ static int solve(adj_case *a) {
   return st;
 }
 
-/* J recomputed from s.vel and theta (loops of this test, not the library's). */
+/* J recomputed from s.vel and theta (loops of this test, not the library's):
+ * periodic, the nodes [0,16) x [0,16) and every face once (wrapped);
+ * otherwise the nodes [0,16] x [0,16] and the faces inside the domain. */
 static double cost_here(adj_case *a, const double *theta) {
-  const int nlev = 2 * (a->p.n_layers + 1), nz = a->p.n_layers;
+  const int nlev = 2 * (a->p.n_layers + 1), nz = a->p.n_layers, per = a->b.periodic_x;
+  const int nn = per ? NXY : NXY + 1;
   double mis = 0.0, reg = 0.0;
-  for (int j = 0; j < NXY; ++j)
-    for (int i = 0; i < NXY; ++i) {
+  for (int j = 0; j < nn; ++j)
+    for (int i = 0; i < nn; ++i) {
       long n = CRYO_NODE(&a->b, i, j);
       double du = a->s.vel[n * nlev + 2 * nz] - a->u_obs[n];
       double dv = a->s.vel[n * nlev + 2 * nz + 1] - a->v_obs[n];
       mis += 0.5 * a->weight[n] * (du * du + dv * dv);
+      if (i == NXY || j == NXY) continue;
       long c = CRYO_CELL(&a->b, i, j);
-      double te = theta[CRYO_CELL(&a->b, (i + 1) % NXY, j)];
-      double tn = theta[CRYO_CELL(&a->b, i, (j + 1) % NXY)];
-      reg += 0.5 * a->obs.gamma *
-             ((theta[c] - te) * (theta[c] - te) * a->b.dy / a->b.dx +
-              (theta[c] - tn) * (theta[c] - tn) * a->b.dx / a->b.dy);
+      if (per || i + 1 < NXY) {
+        double te = theta[CRYO_CELL(&a->b, (i + 1) % NXY, j)];
+        reg += 0.5 * a->obs.gamma * (theta[c] - te) * (theta[c] - te) * a->b.dy / a->b.dx;
+      }
+      if (per || j + 1 < NXY) {
+        double tn = theta[CRYO_CELL(&a->b, i, (j + 1) % NXY)];
+        reg += 0.5 * a->obs.gamma * (theta[c] - tn) * (theta[c] - tn) * a->b.dx / a->b.dy;
+      }
     }
   return mis + reg;
 }
@@ -137,9 +148,9 @@ static double cost_at(adj_case *a, const double *d, double h) {
   return j;
 }
 
-static void adj_setup(adj_case *a, int law) {
+static void adj_setup(adj_case *a, int law, int periodic) {
   memset(a, 0, sizeof *a);
-  a->b = test_li_block(NXY, NXY, 2500.0, 2500.0, 1);
+  a->b = test_li_block(NXY, NXY, 2500.0, 2500.0, periodic);
   a->ctx.b = &a->b;
   a->ops = test_li_ops(&a->ctx);
   cryo_landice_params *p = &a->p;
@@ -161,7 +172,13 @@ static void adj_setup(adj_case *a, int law) {
   cryo_err err;
   cryo_err_clear(&err);
   CU_ASSERT_FATAL(test_li_alloc(&a->b, p, &a->s));
-  CU_ASSERT_FATAL(cryo_landice_geometry(&a->b, p, &a->s, &err) == CRYO_OK);
+  if (periodic) {
+    CU_ASSERT_FATAL(cryo_landice_geometry(&a->b, p, &a->s, &err) == CRYO_OK);
+  } else {
+    /* the same slab cut out with free edges: flat bed, the plane's slope */
+    p->slope_x = -tan(p->slope_deg * TEST_PI / 180.0);
+    test_li_nodes_from_cells(&a->ctx, p, &a->s);
+  }
   const long nc = CRYO_NCELL(&a->b), nn = CRYO_NNODE(&a->b);
   const int nlev = 2 * (p->n_layers + 1);
   a->u_obs = calloc(nn, sizeof(double));
@@ -239,9 +256,9 @@ static double kink_distance(adj_case *a, int *n_power, int *n_coulomb) {
   return dmin;
 }
 
-static void run_gradient(int law) {
+static void run_gradient(int law, int periodic) {
   adj_case a;
-  adj_setup(&a, law);
+  adj_setup(&a, law, periodic);
   const long nc = CRYO_NCELL(&a.b);
   if (law == CRYO_LANDICE_SLIDING_TSAI) {
     int np, ncl;
@@ -261,8 +278,9 @@ static void run_gradient(int law) {
   if (st != CRYO_OK) printf("\n  gradient failed: %s", err.msg);
   CU_ASSERT_FATAL(st == CRYO_OK);
   const double j0 = cost_here(&a, a.theta);
-  printf("\n  law %d: J = %.9e (misfit %.6e, regularization %.6e), adjoint CG %d iterations", law,
-         j0, cost[0], cost[1], iters);
+  printf("\n  law %d periodic %d: J = %.9e (misfit %.6e, regularization %.6e), adjoint CG %d "
+         "iterations",
+         law, periodic, j0, cost[0], cost[1], iters);
   CU_ASSERT(fabs(cost[0] + cost[1] - j0) <= 1e-12 * j0);
   /* the regularization's share alone (gamma) and the adjoint's (gamma = 0) */
   double *g_reg = calloc(nc, sizeof(double)), *g_mis = calloc(nc, sizeof(double));
@@ -319,19 +337,23 @@ static void run_gradient(int law) {
 }
 
 static void test_gradient_weertman(void) {
-  run_gradient(CRYO_LANDICE_SLIDING_WEERTMAN);
+  run_gradient(CRYO_LANDICE_SLIDING_WEERTMAN, 1);
 }
 static void test_gradient_tsai(void) {
-  run_gradient(CRYO_LANDICE_SLIDING_TSAI);
+  run_gradient(CRYO_LANDICE_SLIDING_TSAI, 1);
 }
 
 static void test_gradient_schoof(void) {
-  run_gradient(CRYO_LANDICE_SLIDING_SCHOOF);
+  run_gradient(CRYO_LANDICE_SLIDING_SCHOOF, 1);
+}
+
+static void test_gradient_free_edges(void) {
+  run_gradient(CRYO_LANDICE_SLIDING_WEERTMAN, 0);
 }
 
 static void test_bad_input(void) {
   adj_case a;
-  adj_setup(&a, CRYO_LANDICE_SLIDING_WEERTMAN);
+  adj_setup(&a, CRYO_LANDICE_SLIDING_WEERTMAN, 1);
   cryo_err err;
   double cost[2];
   cryo_landice_params lin = a.p;
@@ -360,6 +382,7 @@ int main(void) {
   CU_add_test(suite, "gradient weertman", test_gradient_weertman);
   CU_add_test(suite, "gradient tsai", test_gradient_tsai);
   CU_add_test(suite, "gradient schoof", test_gradient_schoof);
+  CU_add_test(suite, "gradient weertman free edges", test_gradient_free_edges);
   CU_add_test(suite, "bad input", test_bad_input);
   CU_basic_set_mode(CU_BRM_VERBOSE);
   CU_basic_run_tests();
