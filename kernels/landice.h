@@ -438,6 +438,7 @@ typedef struct cryo_landice_misfit {
   const double *u_obs, *v_obs; /* observed surface velocity, m a-1 */
   const double *weight;        /* w_n >= 0, (m a-1)^-2 (1 / sigma^2; 0: no observation) */
   double gamma;                /* Tikhonov weight on |grad log C|^2, >= 0, 1 (J units) */
+  double adjoint_rtol;         /* CG tolerance of the adjoint solve, > 0; 0: p->linear_rtol */
 } cryo_landice_misfit;
 
 /* Cost and gradient for the basal inversion
@@ -448,16 +449,18 @@ typedef struct cryo_landice_misfit {
  * A_f = dx dy, d_f the distance of the cell centres (reproducible sums), and
  * grad[CRYO_CELL] (owned cells; device array of CRYO_NCELL values, the rest
  * zeroed) = dJ/dlog C per cell, from the adjoint K lambda = -dJ/du solved by
- * the solver's CG with its preconditioner to p->linear_rtol (*iters, may be
- * NULL, its iterations). Uses s->matrix, pc, mg, res, trial, du (= lambda on
- * return), the CG vectors and work_cell as scratch; s->vel is not changed;
- * the halo of s->sliding_c is exchanged. Errors: CRYO_ERR_RANGE for a bed
- * without a nonlinear sliding law or gamma < 0; CRYO_ERR_ARG for a missing
- * array; CRYO_ERR_DATA for C <= 0; those of the Jacobian and CG. */
+ * the solver's CG with its preconditioner to obs->adjoint_rtol (p->linear_rtol
+ * where 0; the Newton steps' solves may be inexact, the gradient is as exact
+ * as lambda), at most p->linear_max_iter iterations (*iters, may be NULL) to
+ * the relative residual *rel (may be NULL; not converging is not an error). Uses s->matrix, pc, mg,
+ * res, trial, du (= lambda on return), the CG vectors and work_cell as scratch; s->vel is not
+ * changed; the halo of s->sliding_c is exchanged. Errors: CRYO_ERR_RANGE for a bed without a
+ * nonlinear sliding law or gamma < 0; CRYO_ERR_ARG for a missing array; CRYO_ERR_RANGE for
+ * adjoint_rtol < 0; CRYO_ERR_DATA for C <= 0; those of the Jacobian and CG. */
 int cryo_landice_misfit_gradient(const cryo_block *b, const cryo_landice_params *p,
                                  cryo_landice_state *s, const cryo_comm_ops *ops,
                                  const cryo_landice_misfit *obs, double cost[2], double *grad,
-                                 int *iters, struct cryo_err *err);
+                                 int *iters, double *rel, struct cryo_err *err);
 
 /* Remove marine ice that nothing holds (kernels/landice_icebergs.c): the
  * ice columns not connected, through shared nodes, to a column with a

@@ -87,7 +87,7 @@ static int landice_check_sliding_c(const cryo_block *b, const double *sliding_c,
 int cryo_landice_misfit_gradient(const cryo_block *b, const cryo_landice_params *p,
                                  cryo_landice_state *s, const cryo_comm_ops *ops,
                                  const cryo_landice_misfit *obs, double cost[2], double *grad,
-                                 int *iters, cryo_err *err) {
+                                 int *iters, double *rel, cryo_err *err) {
   const int nlev = 2 * (p->n_layers + 1);
   const long nnode = CRYO_NNODE(b);
   CRYO_CHECK(landice_nonlinear_friction(p), err, CRYO_ERR_RANGE,
@@ -99,6 +99,12 @@ int cryo_landice_misfit_gradient(const cryo_block *b, const cryo_landice_params 
              "land-ice adjoint gradient: u_obs, v_obs and weight are required");
   CRYO_CHECK(isfinite(obs->gamma) && obs->gamma >= 0.0, err, CRYO_ERR_RANGE,
              "land-ice adjoint gradient: gamma = %g, must be finite and >= 0", obs->gamma);
+  CRYO_CHECK(isfinite(obs->adjoint_rtol) && obs->adjoint_rtol >= 0.0, err, CRYO_ERR_RANGE,
+             "land-ice adjoint gradient: adjoint_rtol = %g, must be finite and >= 0 (0: "
+             "linear_rtol)",
+             obs->adjoint_rtol);
+  cryo_landice_params pa = *p;
+  if (obs->adjoint_rtol > 0.0) pa.linear_rtol = obs->adjoint_rtol;
   CRYO_CALL(cryo_landice_jacobian(b, p, s, s->vel, err));
   CRYO_CALL(landice_check_sliding_c(b, s->sliding_c, ops, err));
   /* misfit and its gradient: g in s->res (the CG's right-hand side), d in s->trial */
@@ -111,12 +117,13 @@ int cryo_landice_misfit_gradient(const cryo_block *b, const cryo_landice_params 
   /* fixed dofs do not depend on C: their rows are identity, their lambda 0 */
   cryo_landice_dirichlet(b, p, s->thk, s->res, NULL);
   cryo_landice_mg mg;
-  double rel;
+  double r;
   int it;
-  CRYO_CALL(cryo_landice_precondition_setup(b, p, s, ops, &mg, err));
+  CRYO_CALL(cryo_landice_precondition_setup(b, &pa, s, ops, &mg, err));
   /* K du = -g: du = lambda */
-  CRYO_CALL(cryo_landice_cg(b, p, s, &mg, ops, &it, &rel, err));
+  CRYO_CALL(cryo_landice_cg(b, &pa, s, &mg, ops, &it, &r, err));
   if (iters) *iters = it;
+  if (rel) *rel = r;
   CRYO_CALL(ops->halo(ops->ctx, CRYO_AT_CELL, 1, 1, &s->sliding_c));
   cryo_landice_zero(CRYO_NCELL(b), grad);
   cryo_landice_zero(CRYO_NCELL(b), s->work_cell);

@@ -197,9 +197,9 @@ static int rank_adjoint(rank_ctx *rc, const cryo_block *b, const cryo_comm_ops *
       wt[n] = 1.0 / (1.0 + (gi + gj) % 3);
     }
   int st = cryo_landice_solve_velocity(b, p, &rc->s, ops, rc->hist, 32, &rc->nlog, err);
-  cryo_landice_misfit obs = {uo, vo, wt, 1.0e3};
+  cryo_landice_misfit obs = {uo, vo, wt, 1.0e3, 1e-10};
   if (st == CRYO_OK)
-    st = cryo_landice_misfit_gradient(b, p, &rc->s, ops, &obs, rc->cost, rc->grad, NULL, err);
+    st = cryo_landice_misfit_gradient(b, p, &rc->s, ops, &obs, rc->cost, rc->grad, NULL, NULL, err);
   free(uo);
   free(vo);
   free(wt);
