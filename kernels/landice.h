@@ -417,6 +417,51 @@ int cryo_landice_solve_velocity(const cryo_block *b, const cryo_landice_params *
                                 cryo_landice_newton_log *history, int history_capacity, int *n_log,
                                 struct cryo_err *err);
 
+/* Per owned cell column carrying ice (i, j in [0, nx) x [0, ny)): add
+ * C_c (dR/dC_c) . lambda, the adjoint's share of dJ/dlog C_c, to
+ * grad[CRYO_CELL]: the 4 bed points of the column's bed face, lambda (layout
+ * of vel) interpolated there from the corner nodes' level 0, times C dtau_b/dC
+ * (Weertman tau_b itself; Tsai tau_b on the power branch and 0 on the Coulomb
+ * branch, the kink counted as Coulomb; Schoof tau_b q^(1/m) / D;
+ * docs/landice.md, Adjoint gradient). One gather per cell, no atomics. */
+void cryo_landice_sliding_c_gradient(const cryo_block *b, const cryo_landice_params *p,
+                                     const double *vel, const double *lambda, const double *bed,
+                                     const double *thk_node, const double *thk, const double *beta2,
+                                     const double *sliding_c, const double *coulomb_c,
+                                     double *grad);
+
+/* Observations of the surface velocity and the regularization weight of the
+ * misfit cost (docs/landice.md, Adjoint gradient); node arrays (CRYO_NODE,
+ * one value per node, device-resident as the state), node rows [0,nx] x
+ * [0,ny] read, a periodic image holding its owner's value. */
+typedef struct cryo_landice_misfit {
+  const double *u_obs, *v_obs; /* observed surface velocity, m a-1 */
+  const double *weight;        /* w_n >= 0, (m a-1)^-2 (1 / sigma^2; 0: no observation) */
+  double gamma;                /* Tikhonov weight on |grad log C|^2, >= 0, 1 (J units) */
+  double adjoint_rtol;         /* CG tolerance of the adjoint solve, > 0; 0: p->linear_rtol */
+} cryo_landice_misfit;
+
+/* Cost and gradient for the basal inversion
+ * (docs/landice.md, Adjoint gradient): with s->vel the converged velocity of
+ * cryo_landice_solve_velocity for the current s->sliding_c (halo filled),
+ *   cost[0] = 1/2 sum over owned surface nodes of w_n |u_s,n - u_obs,n|^2,
+ *   cost[1] = gamma/2 sum over cell faces of (log C_i - log C_j)^2 A_f / d_f^2,
+ * A_f = dx dy, d_f the distance of the cell centres (reproducible sums), and
+ * grad[CRYO_CELL] (owned cells; device array of CRYO_NCELL values, the rest
+ * zeroed) = dJ/dlog C per cell, from the adjoint K lambda = -dJ/du solved by
+ * the solver's CG with its preconditioner to obs->adjoint_rtol (p->linear_rtol
+ * where 0; the Newton steps' solves may be inexact, the gradient is as exact
+ * as lambda), at most p->linear_max_iter iterations (*iters, may be NULL) to
+ * the relative residual *rel (may be NULL; not converging is not an error). Uses s->matrix, pc, mg,
+ * res, trial, du (= lambda on return), the CG vectors and work_cell as scratch; s->vel is not
+ * changed; the halo of s->sliding_c is exchanged. Errors: CRYO_ERR_RANGE for a bed without a
+ * nonlinear sliding law or gamma < 0; CRYO_ERR_ARG for a missing array; CRYO_ERR_RANGE for
+ * adjoint_rtol < 0; CRYO_ERR_DATA for C <= 0; those of the Jacobian and CG. */
+int cryo_landice_misfit_gradient(const cryo_block *b, const cryo_landice_params *p,
+                                 cryo_landice_state *s, const cryo_comm_ops *ops,
+                                 const cryo_landice_misfit *obs, double cost[2], double *grad,
+                                 int *iters, double *rel, struct cryo_err *err);
+
 /* Remove marine ice that nothing holds (kernels/landice_icebergs.c): the
  * ice columns not connected, through shared nodes, to a column with a
  * grounded share or on a closed domain edge. Their thickness goes to the

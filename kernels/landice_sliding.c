@@ -152,3 +152,72 @@ void cryo_landice_sliding_energy_columns(const cryo_block *b, const cryo_landice
     energy[cell] += landice_elem_sliding_energy(&ce, &in);
   }
 }
+
+/* C d(tau_b)/dC = C (d beta / dC) u at one bed point, as the factor of u
+ * (docs/landice.md, Adjoint gradient): Weertman beta itself (linear in C);
+ * Tsai beta on the power branch C r^m < C_max N and 0 on the Coulomb branch
+ * (the kink C r^m = C_max N counts as Coulomb, as in landice_sliding_law:
+ * the derivative from above); Schoof beta q^(1/m) / D (beta = C q r^(m-1)
+ * D^(-m), D = q^(1/m) + C^(1/m) r). */
+CRYO_LANDICE_ROUTINE
+CRYO_LANDICE_INLINE double sliding_c_share(const landice_coef *c, double npress, double ub,
+                                           double vb) {
+  double beta, dbeta;
+  landice_sliding_law(c, npress, ub, vb, &beta, &dbeta);
+  if (c->law == CRYO_LANDICE_SLIDING_WEERTMAN) return beta;
+  double q = c->coulomb_c * npress;
+  if (c->law == CRYO_LANDICE_SLIDING_TSAI) {
+    double r = sqrt(ub * ub + vb * vb + CRYO_LANDICE_U_REG * CRYO_LANDICE_U_REG);
+    return (c->slide_c * pow(r, c->slide_m) < q) ? beta : 0.0;
+  }
+  double r = sqrt(ub * ub + vb * vb + CRYO_LANDICE_U_REG * CRYO_LANDICE_U_REG);
+  double q1m = pow(q, c->inv_m);
+  return beta * q1m / (q1m + c->slide_c1m * r);
+}
+
+void cryo_landice_sliding_c_gradient(const cryo_block *b, const cryo_landice_params *p,
+                                     const double *vel, const double *lambda, const double *bed,
+                                     const double *thk_node, const double *thk, const double *beta2,
+                                     const double *sliding_c, const double *coulomb_c,
+                                     double *grad) {
+  const landice_coef c = landice_coef_make(b, p);
+  const int nz = p->n_layers, nlev = 2 * (nz + 1), nx = b->nx, stride = b->nx + 3;
+  const double hmin = p->min_thickness;
+  const long ncol = (long)b->nx * b->ny;
+  CRYO_DEVICE_LOOP((vel, lambda, bed, thk_node, thk, beta2, sliding_c, coulomb_c, grad))
+  for (long e = 0; e < ncol; ++e) {
+    int i = (int)(e % nx), j = (int)(e / nx);
+    if (!landice_column_active(thk, i, j, nx, hmin)) continue;
+    long n[4];
+    for (int m = 0; m < 4; ++m)
+      n[m] = (long)(j + 1 + (m >> 1)) * stride + (i + 1 + (m & 1));
+    const long cell = (long)(j + 1) * (nx + 2) + (i + 1);
+    const landice_coef ce = sliding_coef_at(&c, sliding_c, coulomb_c, cell);
+    landice_elem_in in;
+    landice_elem_gather(&ce, n, 0, nz, vel, bed, thk_node, beta2, &in);
+    sliding_npress_fill(&ce, n, bed, thk_node, &in);
+    /* lambda at the bed (level 0) of the 4 corners, in the layout of in.u */
+    double lb[8];
+    CRYO_LANDICE_UNROLL
+    for (int m = 0; m < 4; ++m) {
+      lb[2 * m] = lambda[n[m] * nlev];
+      lb[2 * m + 1] = lambda[n[m] * nlev + 1];
+    }
+    double w = ce.half_dx * ce.half_dy * in.gfrac, sum = 0.0;
+    for (int q = 0; q < 4; ++q) {
+      double np, ub, vb;
+      landice_bed_point(&in, q, &np, &ub, &vb);
+      double xi = (q & 1) ? CRYO_LANDICE_GP : -CRYO_LANDICE_GP;
+      double eta = (q & 2) ? CRYO_LANDICE_GP : -CRYO_LANDICE_GP;
+      double lu = 0.0, lv = 0.0;
+      CRYO_LANDICE_UNROLL
+      for (int m = 0; m < 4; ++m) {
+        double psi = landice_bed_basis(m, xi, eta);
+        lu += psi * lb[2 * m];
+        lv += psi * lb[2 * m + 1];
+      }
+      sum += w * sliding_c_share(&ce, np, ub, vb) * (ub * lu + vb * lv);
+    }
+    grad[cell] += sum;
+  }
+}

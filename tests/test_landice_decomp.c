@@ -10,6 +10,12 @@
  * Asserts: velocity at every computed node [0,nx] x [0,ny], the Newton
  * residual log and the thickness of every owned cell are bit-identical to the
  * single-block run.
+ * The adjoint gradient (cryo_landice_misfit_gradient, docs/landice.md,
+ * Adjoint gradient) on the same grid and blocks, the bed sliding by the
+ * Weertman law with C = 1e4 exp(0.3 sin(2 pi gi / 12) cos(2 pi gj / 10)) per
+ * cell, observations u_obs = 30 + gi, v_obs = gj - 5 m/a and weights
+ * 1 / (1 + (gi + gj) % 3) per node, gamma = 1e3: the two costs and the
+ * gradient of every owned cell are bit-identical to the single block's.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <CUnit/Basic.h>
@@ -25,6 +31,7 @@
 
 typedef struct world {
   int nranks;
+  int adjoint;        /* 1: Weertman bed, then the misfit gradient */
   int preconditioner; /* enum cryo_landice_preconditioner */
   pthread_barrier_t barrier;
   cryo_block blocks[MAXR];
@@ -42,6 +49,7 @@ typedef struct rank_ctx {
   cryo_landice_state s;
   cryo_landice_newton_log hist[32];
   int nlog, status;
+  double cost[2], *grad; /* the adjoint run's */
 } rank_ctx;
 
 /* Rank whose block (of the exchange's level) owns global cell column gi,
@@ -153,8 +161,66 @@ static void *rank_main(void *arg) {
   if (rc->status == CRYO_OK)
     rc->status =
         cryo_landice_solve_velocity(b, &rc->p, &rc->s, &ops, rc->hist, 32, &rc->nlog, &err);
-  for (int step = 0; step < 3 && rc->status == CRYO_OK; ++step)
+  for (int step = 0; step < 3 && rc->status == CRYO_OK && !rc->w->adjoint; ++step)
     rc->status = cryo_landice_evolve_thickness(b, &rc->p, &rc->s, &ops, NULL, &err);
+  return NULL;
+}
+
+/* The adjoint run of a rank: the fields from global indices, a solve with
+ * the Weertman law, the cost and gradient. */
+static int rank_adjoint(rank_ctx *rc, const cryo_block *b, const cryo_comm_ops *ops,
+                        cryo_err *err) {
+  const long nn = CRYO_NNODE(b);
+  cryo_landice_params *p = &rc->p;
+  p->no_slip = 0;
+  p->sliding_law = CRYO_LANDICE_SLIDING_WEERTMAN;
+  p->sliding_c = 1.0e4;
+  p->sliding_m = 1.0 / 3.0;
+  for (int j = 0; j < b->ny; ++j)
+    for (int i = 0; i < b->nx; ++i) {
+      double x = 2.0 * 3.14159265358979323846 * (b->i0 + i) / b->nx_global;
+      double y = 2.0 * 3.14159265358979323846 * (b->j0 + j) / b->ny_global;
+      rc->s.sliding_c[CRYO_CELL(b, i, j)] = 1.0e4 * exp(0.3 * sin(x) * cos(y));
+    }
+  rc->s.given |= CRYO_LANDICE_GIVEN_SLIDING_C;
+  CRYO_CALL(ops->halo(ops->ctx, CRYO_AT_CELL, 1, 1, &rc->s.sliding_c));
+  double *uo = calloc((size_t)nn, sizeof(double)), *vo = calloc((size_t)nn, sizeof(double));
+  double *wt = calloc((size_t)nn, sizeof(double));
+  rc->grad = calloc((size_t)CRYO_NCELL(b), sizeof(double));
+  if (!uo || !vo || !wt || !rc->grad) return CRYO_ERR_MEMORY;
+  for (int j = 0; j <= b->ny; ++j)
+    for (int i = 0; i <= b->nx; ++i) {
+      int gi = (b->i0 + i) % b->nx_global, gj = (b->j0 + j) % b->ny_global;
+      long n = CRYO_NODE(b, i, j);
+      uo[n] = 30.0 + gi;
+      vo[n] = gj - 5.0;
+      wt[n] = 1.0 / (1.0 + (gi + gj) % 3);
+    }
+  int st = cryo_landice_solve_velocity(b, p, &rc->s, ops, rc->hist, 32, &rc->nlog, err);
+  cryo_landice_misfit obs = {uo, vo, wt, 1.0e3, 1e-10};
+  if (st == CRYO_OK)
+    st = cryo_landice_misfit_gradient(b, p, &rc->s, ops, &obs, rc->cost, rc->grad, NULL, NULL, err);
+  free(uo);
+  free(vo);
+  free(wt);
+  return st;
+}
+
+static void *rank_adjoint_main(void *arg) {
+  rank_ctx *rc = arg;
+  const cryo_block *b = &rc->w->blocks[rc->rank];
+  cryo_comm_ops ops = {rc, dec_halo, dec_sum, dec_max, dec_halo_block, dec_sum_exact, NULL};
+  cryo_err err;
+  cryo_err_clear(&err);
+  cryo_landice_params_default(&rc->p);
+  rc->p.n_layers = NZ;
+  rc->p.preconditioner = rc->w->preconditioner;
+  rc->p.geometry_case = CRYO_LANDICE_CASE_ISMIP_HOM_A;
+  rc->p.domain_length = 80.0e3;
+  rc->status = test_li_alloc(b, &rc->p, &rc->s) ? CRYO_OK : CRYO_ERR_MEMORY;
+  if (rc->status == CRYO_OK) rc->status = cryo_landice_geometry(b, &rc->p, &rc->s, &err);
+  if (rc->status == CRYO_OK) rc->status = rank_adjoint(rc, b, &ops, &err);
+  if (rc->status != CRYO_OK) printf("\n  rank %d: %s", rc->rank, err.msg);
   return NULL;
 }
 
@@ -180,7 +246,7 @@ static void run_world(world *w, int pc, int px, int py, const int *xs, const int
   for (r = 0; r < w->nranks; ++r) {
     rc[r].w = w;
     rc[r].rank = r;
-    pthread_create(&th[r], NULL, rank_main, &rc[r]);
+    pthread_create(&th[r], NULL, w->adjoint ? rank_adjoint_main : rank_main, &rc[r]);
   }
   for (r = 0; r < w->nranks; ++r)
     pthread_join(th[r], NULL);
@@ -302,11 +368,60 @@ static void test_multigrid_decompositions(void) {
   }
 }
 
+/* Costs and owned-cell gradients of a decomposed adjoint run against the
+ * reference: counts of differing values. */
+static long compare_gradient(const world *ref, const rank_ctx *rref, const world *w,
+                             const rank_ctx *rc) {
+  const cryo_block *b0 = &ref->blocks[0];
+  long diff = 0;
+  for (int r = 0; r < w->nranks; ++r) {
+    const cryo_block *b = &w->blocks[r];
+    diff += rc[r].cost[0] != rref->cost[0];
+    diff += rc[r].cost[1] != rref->cost[1];
+    for (int j = 0; j < b->ny; ++j)
+      for (int i = 0; i < b->nx; ++i)
+        diff += rc[r].grad[CRYO_CELL(b, i, j)] != rref->grad[CRYO_CELL(b0, b->i0 + i, b->j0 + j)];
+  }
+  return diff;
+}
+
+static void test_adjoint_decompositions(void) {
+  static world wref, w2, w4;
+  static rank_ctx cref[1], c2[2], c4[4];
+  const int x1[1] = {NXG}, y1[1] = {NYG}, x2[2] = {6, 6}, x4[2] = {5, 7}, y4[2] = {4, 6};
+  wref.adjoint = w2.adjoint = w4.adjoint = 1;
+  run_world(&wref, CRYO_LANDICE_PC_COLUMN, 1, 1, x1, y1, cref);
+  run_world(&w2, CRYO_LANDICE_PC_COLUMN, 2, 1, x2, y1, c2);
+  run_world(&w4, CRYO_LANDICE_PC_COLUMN, 2, 2, x4, y4, c4);
+  int ok = cref[0].status == CRYO_OK;
+  for (int r = 0; r < 2; ++r)
+    ok &= c2[r].status == CRYO_OK;
+  for (int r = 0; r < 4; ++r)
+    ok &= c4[r].status == CRYO_OK;
+  CU_ASSERT_FATAL(ok);
+  long d2 = compare_gradient(&wref, &cref[0], &w2, c2);
+  long d4 = compare_gradient(&wref, &cref[0], &w4, c4);
+  printf("\n  adjoint: misfit %.9e, regularization %.9e; differing values: 2 ranks %ld, "
+         "4 ranks %ld",
+         cref[0].cost[0], cref[0].cost[1], d2, d4);
+  CU_ASSERT(cref[0].cost[0] > 0.0 && cref[0].cost[1] > 0.0);
+  CU_ASSERT(d2 == 0);
+  CU_ASSERT(d4 == 0);
+  rank_ctx *all[3] = {cref, c2, c4};
+  const int count[3] = {1, 2, 4};
+  for (int q = 0; q < 3; ++q)
+    for (int r = 0; r < count[q]; ++r) {
+      test_li_free(&all[q][r].p, &all[q][r].s);
+      free(all[q][r].grad);
+    }
+}
+
 int main(void) {
   if (CU_initialize_registry() != CUE_SUCCESS) return 1;
   CU_pSuite suite = CU_add_suite("landice_decomp", NULL, NULL);
   CU_add_test(suite, "1, 2, 4 blocks bit-identical", test_decompositions);
   CU_add_test(suite, "multigrid: any blocks bit-identical", test_multigrid_decompositions);
+  CU_add_test(suite, "adjoint gradient: 1, 2, 4 blocks bit-identical", test_adjoint_decompositions);
   CU_basic_set_mode(CU_BRM_VERBOSE);
   CU_basic_run_tests();
   int failures = (int)CU_get_number_of_failures();
