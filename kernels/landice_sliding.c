@@ -128,27 +128,43 @@ void cryo_landice_sliding_jacobian_colour(const cryo_block *b, const cryo_landic
   }
 }
 
+/* The bed face of active column (i, j) (nx columns per row): its 4 nodes n,
+ * cell index, coefficients with the cell's C and C_max, and the element
+ * inputs at the bed. */
+CRYO_LANDICE_ROUTINE
+CRYO_LANDICE_INLINE void sliding_bed_gather(const landice_coef *c, int i, int j, int nx, int nz,
+                                            const double *vel, const double *bed,
+                                            const double *thk_node, const double *beta2,
+                                            const double *sliding_c, const double *coulomb_c,
+                                            long n[4], long *cell, landice_coef *ce,
+                                            landice_elem_in *in) {
+  const int stride = nx + 3;
+  for (int m = 0; m < 4; ++m)
+    n[m] = (long)(j + 1 + (m >> 1)) * stride + (i + 1 + (m & 1));
+  *cell = (long)(j + 1) * (nx + 2) + (i + 1);
+  *ce = sliding_coef_at(c, sliding_c, coulomb_c, *cell);
+  landice_elem_gather(ce, n, 0, nz, vel, bed, thk_node, beta2, in);
+  sliding_npress_fill(ce, n, bed, thk_node, in);
+}
+
 void cryo_landice_sliding_energy_columns(const cryo_block *b, const cryo_landice_params *p,
                                          const double *vel, const double *bed,
                                          const double *thk_node, const double *thk,
                                          const double *beta2, const double *sliding_c,
                                          const double *coulomb_c, double *energy) {
   const landice_coef c = landice_coef_make(b, p);
-  const int nz = p->n_layers, nx = b->nx, stride = b->nx + 3;
+  const int nz = p->n_layers, nx = b->nx;
   const double hmin = p->min_thickness;
   const long ncol = (long)b->nx * b->ny;
   CRYO_DEVICE_LOOP((vel, bed, thk_node, thk, beta2, sliding_c, coulomb_c, energy))
   for (long e = 0; e < ncol; ++e) {
     int i = (int)(e % nx), j = (int)(e / nx);
     if (!landice_column_active(thk, i, j, nx, hmin)) continue;
-    long n[4];
-    for (int m = 0; m < 4; ++m)
-      n[m] = (long)(j + 1 + (m >> 1)) * stride + (i + 1 + (m & 1));
-    const long cell = (long)(j + 1) * (nx + 2) + (i + 1);
-    const landice_coef ce = sliding_coef_at(&c, sliding_c, coulomb_c, cell);
+    long n[4], cell;
+    landice_coef ce;
     landice_elem_in in;
-    landice_elem_gather(&ce, n, 0, nz, vel, bed, thk_node, beta2, &in);
-    sliding_npress_fill(&ce, n, bed, thk_node, &in);
+    sliding_bed_gather(&c, i, j, nx, nz, vel, bed, thk_node, beta2, sliding_c, coulomb_c, n, &cell,
+                       &ce, &in);
     energy[cell] += landice_elem_sliding_energy(&ce, &in);
   }
 }
@@ -181,21 +197,18 @@ void cryo_landice_sliding_c_gradient(const cryo_block *b, const cryo_landice_par
                                      const double *sliding_c, const double *coulomb_c,
                                      double *grad) {
   const landice_coef c = landice_coef_make(b, p);
-  const int nz = p->n_layers, nlev = 2 * (nz + 1), nx = b->nx, stride = b->nx + 3;
+  const int nz = p->n_layers, nlev = 2 * (nz + 1), nx = b->nx;
   const double hmin = p->min_thickness;
   const long ncol = (long)b->nx * b->ny;
   CRYO_DEVICE_LOOP((vel, lambda, bed, thk_node, thk, beta2, sliding_c, coulomb_c, grad))
   for (long e = 0; e < ncol; ++e) {
     int i = (int)(e % nx), j = (int)(e / nx);
     if (!landice_column_active(thk, i, j, nx, hmin)) continue;
-    long n[4];
-    for (int m = 0; m < 4; ++m)
-      n[m] = (long)(j + 1 + (m >> 1)) * stride + (i + 1 + (m & 1));
-    const long cell = (long)(j + 1) * (nx + 2) + (i + 1);
-    const landice_coef ce = sliding_coef_at(&c, sliding_c, coulomb_c, cell);
+    long n[4], cell;
+    landice_coef ce;
     landice_elem_in in;
-    landice_elem_gather(&ce, n, 0, nz, vel, bed, thk_node, beta2, &in);
-    sliding_npress_fill(&ce, n, bed, thk_node, &in);
+    sliding_bed_gather(&c, i, j, nx, nz, vel, bed, thk_node, beta2, sliding_c, coulomb_c, n, &cell,
+                       &ce, &in);
     /* lambda at the bed (level 0) of the 4 corners, in the layout of in.u */
     double lb[8];
     CRYO_LANDICE_UNROLL
