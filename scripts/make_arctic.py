@@ -223,22 +223,17 @@ def min_width(grid, mask, radius=MAP_RADIUS):
     return float(np.min(np.minimum(w1, w2)))
 
 
-def write_forcing(path, grid, days):
-    """The steady forcing: records at 0 and `days` days after 2000-01-01
-    (the namelists' start), identical."""
+def write_vector_forcing(path, grid, fields, days, title, source):
+    """Steady east/north vector forcing `fields` (name: (values, long_name),
+    m s-1, cell centres) as a forcing file (forcing = 'netcdf'): two identical
+    records, at 0 and `days` days after 2000-01-01 (the namelists' start)."""
     import netCDF4
 
     lon, lat = grid["x"], grid["y"]
-    x, y = forward(lon, lat)
-    fields = {}
-    for name, centre, what in (("wind", WIND, "10 m wind"), ("ocean", OCEAN, "ocean surface velocity")):
-        ue, vn = to_east_north(*vortex(x, y, centre), lon)
-        fields["u" + name] = (ue, "eastward " + what)
-        fields["v" + name] = (vn, "northward " + what)
     ny, nx = lon.shape
     with netCDF4.Dataset(path, "w", format="NETCDF3_64BIT_OFFSET") as d:
-        d.title = "Arctic case forcing: steady Beaufort High wind and Beaufort Gyre current"
-        d.source = "scripts/make_arctic.py (docs/arctic.md)"
+        d.title = title
+        d.source = source
         d.vector_frame = "east_north"
         d.createDimension("time", None)
         d.createDimension("y", ny)
@@ -258,25 +253,46 @@ def write_forcing(path, grid, days):
             v.coordinates = "lon lat"
             v[0] = val
             v[1] = val
+
+
+def write_forcing(path, grid, days):
+    """The steady Beaufort High wind and Beaufort Gyre current."""
+    lon, lat = grid["x"], grid["y"]
+    x, y = forward(lon, lat)
+    fields = {}
+    for name, centre, what in (("wind", WIND, "10 m wind"), ("ocean", OCEAN, "ocean surface velocity")):
+        ue, vn = to_east_north(*vortex(x, y, centre), lon)
+        fields["u" + name] = (ue, "eastward " + what)
+        fields["v" + name] = (vn, "northward " + what)
+    write_vector_forcing(path, grid, fields, days,
+                         "Arctic case forcing: steady Beaufort High wind and Beaufort Gyre current",
+                         "scripts/make_arctic.py (docs/arctic.md)")
     return fields
+
+
+def write_ice_init(path, h, a, title, source):
+    """An init_file of &cryo_seaice: cell means h (m) and a (1), (y, x)."""
+    import netCDF4
+
+    ny, nx = h.shape
+    with netCDF4.Dataset(path, "w", format="NETCDF3_64BIT_OFFSET") as d:
+        d.title = title
+        d.source = source
+        d.createDimension("y", ny)
+        d.createDimension("x", nx)
+        for k, val, units in (("h", h, "m"), ("a", a, "1")):
+            v = d.createVariable(k, "f8", ("y", "x"))
+            v.units = units
+            v[:] = val
 
 
 def write_summer_init(path, grid, mask, lat_min):
     """h = 2 m, a = 1 in the ocean cells whose centre lies north of lat_min,
     0 elsewhere (init_file of &cryo_seaice); returns the ice cell count."""
-    import netCDF4
-
     ice = (mask > 0) & (grid["y"] > lat_min)
-    ny, nx = mask.shape
-    with netCDF4.Dataset(path, "w", format="NETCDF3_64BIT_OFFSET") as d:
-        d.title = f"Arctic case initial state: 2 m of compact ice north of {lat_min:g} N"
-        d.source = "scripts/make_arctic.py --summer (docs/arctic.md)"
-        d.createDimension("y", ny)
-        d.createDimension("x", nx)
-        for k, val, units in (("h", 2.0 * ice, "m"), ("a", 1.0 * ice, "1")):
-            v = d.createVariable(k, "f8", ("y", "x"))
-            v.units = units
-            v[:] = val
+    write_ice_init(path, 2.0 * ice, 1.0 * ice,
+                   f"Arctic case initial state: 2 m of compact ice north of {lat_min:g} N",
+                   "scripts/make_arctic.py --summer (docs/arctic.md)")
     return int(ice.sum())
 
 

@@ -136,36 +136,13 @@ def forcing_fields(lon, lat):
 
 
 def write_forcing(path, grid, days):
-    """The steady forcing: two identical records, at 0 and `days` days after 2000-01-01
-    (the namelist's start)."""
-    import netCDF4
-
-    lon, lat = grid["x"], grid["y"]
-    fields = forcing_fields(lon, lat)
-    ny, nx = lon.shape
-    with netCDF4.Dataset(path, "w", format="NETCDF3_64BIT_OFFSET") as d:
-        d.title = ("Global case forcing: Beaufort High wind and Beaufort Gyre current in the "
-                   "north, circumpolar westerly and westward coastal current in the south")
-        d.source = "scripts/make_global.py (docs/global.md)"
-        d.vector_frame = "east_north"
-        d.createDimension("time", None)
-        d.createDimension("y", ny)
-        d.createDimension("x", nx)
-        t = d.createVariable("time", "f8", ("time",))
-        t.units = "seconds since 2000-01-01 00:00:00"
-        t.calendar = "proleptic_gregorian"
-        t[:] = [0.0, days * 86400.0]
-        for k, val, units in (("lon", lon, "degrees_east"), ("lat", lat, "degrees_north")):
-            v = d.createVariable(k, "f8", ("y", "x"))
-            v.units = units
-            v[:] = val
-        for k, (val, long_name) in fields.items():
-            v = d.createVariable(k, "f8", ("time", "y", "x"))
-            v.units = "m s-1"
-            v.long_name = long_name
-            v.coordinates = "lon lat"
-            v[0] = val
-            v[1] = val
+    """The steady forcing of forcing_fields (make_arctic.write_vector_forcing)."""
+    fields = forcing_fields(grid["x"], grid["y"])
+    make_arctic.write_vector_forcing(
+        path, grid, fields, days,
+        "Global case forcing: Beaufort High wind and Beaufort Gyre current in the north, "
+        "circumpolar westerly and westward coastal current in the south",
+        "scripts/make_global.py (docs/global.md)")
     return fields
 
 
@@ -173,25 +150,14 @@ def write_init(path, grid, mask, once):
     """init_file of &cryo_seaice: ICE_NORTH and ICE_SOUTH's ice in the ocean poleward of
     their latitudes, 0 elsewhere and on land; returns the ice cells of each hemisphere
     (the cells where `once` is true)."""
-    import netCDF4
-
     ocean = mask > 0
     north = ocean & (grid["y"] > ICE_NORTH["lat"])
     south = ocean & (grid["y"] < ICE_SOUTH["lat"])
-    h = ICE_NORTH["h"] * north + ICE_SOUTH["h"] * south
-    a = 1.0 * (north | south)
-    ny, nx = mask.shape
-    with netCDF4.Dataset(path, "w", format="NETCDF3_64BIT_OFFSET") as d:
-        d.title = (f"Global case initial state: {ICE_NORTH['h']:g} m of compact ice north of "
-                   f"{ICE_NORTH['lat']:g} N, {ICE_SOUTH['h']:g} m south of "
-                   f"{-ICE_SOUTH['lat']:g} S")
-        d.source = "scripts/make_global.py (docs/global.md)"
-        d.createDimension("y", ny)
-        d.createDimension("x", nx)
-        for k, val, units in (("h", h, "m"), ("a", a, "1")):
-            v = d.createVariable(k, "f8", ("y", "x"))
-            v.units = units
-            v[:] = val
+    make_arctic.write_ice_init(
+        path, ICE_NORTH["h"] * north + ICE_SOUTH["h"] * south, 1.0 * (north | south),
+        f"Global case initial state: {ICE_NORTH['h']:g} m of compact ice north of "
+        f"{ICE_NORTH['lat']:g} N, {ICE_SOUTH['h']:g} m south of {-ICE_SOUTH['lat']:g} S",
+        "scripts/make_global.py (docs/global.md)")
     return int((north & once).sum()), int((south & once).sum())
 
 
