@@ -20,7 +20,7 @@
 #   DX           cell size, m [2000]; EXTRA ice-free cells beyond 640 km [2]
 #   DY           cell size across the channel, m [DX]
 #   HALF         1: model y in [0, 40 km] with the mirror plane at the axis [0]
-#   SEGMENTS     Ice0 restart segments [100]; SEG_YEARS years each [100]
+#   SEGMENTS     Ice0 restart segments [99]; SEG_YEARS years each [100]
 #                (run_length counts from start and stops at year 9999:
 #                SEGMENTS x SEG_YEARS <= 9998; continue a longer spin-up with
 #                make_mismip.py --from into a new chain)
@@ -31,6 +31,8 @@
 #                another) instead of the 100 m slab: a finer run from a
 #                coarser one's state
 #   SPINUP_ONLY  1: stop after the Ice0 segments [0]
+#   EXPERIMENTS  which follow Ice0: ice1 (Ice1r, Ice1ra), ice2 (Ice2r,
+#                Ice2ra) or both ['ice1 ice2']
 #   SET          extra namelist settings for every run, ';'-separated
 #                'name = value' pairs replacing the line of that name
 #                (e.g. SET='newton_rtol = 1.e-3; n_layers = 5')
@@ -49,10 +51,11 @@ dy=${DY:-$dx}
 half=
 [ "${HALF:-0}" = 1 ] && half=--half
 extra=${EXTRA:-2}
-segments=${SEGMENTS:-100}
+segments=${SEGMENTS:-99}
 seg_years=${SEG_YEARS:-100}
 ice1_years=${ICE1_YEARS:-100}
 skip_ice0=${SKIP_ICE0:-0}
+experiments=${EXPERIMENTS:-ice1 ice2}
 settings=${SET:-}
 ice_free_thk=${ICE_FREE_THK:-0}
 year=31536000
@@ -79,10 +82,17 @@ fi
 if [ "$(id -u)" -eq 0 ]; then
   export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 fi
-if [ $((segments * seg_years)) -gt 9998 ]; then
+if [ "$skip_ice0" != 1 ] && [ $((segments * seg_years)) -gt 9998 ]; then
   echo "run_mismip: error: SEGMENTS x SEG_YEARS = $((segments * seg_years)) a runs past year 9999" >&2
   exit 1
 fi
+
+for e in $experiments; do
+  case $e in
+    ice1 | ice2) ;;
+    *) echo "run_mismip: error: EXPERIMENTS: '$e' is not ice1 or ice2" >&2; exit 1 ;;
+  esac
+done
 
 from=
 if [ -n "${FROM:-}" ]; then
@@ -157,38 +167,49 @@ if [ "$skip_ice0" != 1 ]; then
 fi
 [ "${SPINUP_ONLY:-0}" = 1 ] && { echo "run_mismip: outputs in $outdir/"; exit 0; }
 
-# Ice1r: a cold start from the last Ice0 thickness, t = 0 to ICE1_YEARS.
-"$python" "$srcdir/scripts/make_mismip.py" --dx "$dx" --dy "$dy" $half --extra-cells "$extra" \
-  --ice-free-thk "$ice_free_thk" --from mismip_ice0.nc mismip_ice1r_geometry.nc > /dev/null
-rm -f mismip_ice1r.nc mismip_ice1ra.nc
-namelist "$srcdir/namelists/mismip_ice1r.nml" ice1r.nml "run_length = $((ice1_years * year))."
-run_case ice1r.nml ice1r.log Ice1r
-# Ice1ra: a restart of Ice1r at t = ICE1_YEARS without melt, to 2 ICE1_YEARS.
-namelist "$srcdir/namelists/mismip_ice1ra.nml" ice1ra.nml \
-  "run_length = $((2 * ice1_years * year))." \
-  "restart_in = '$(restart_at mismip_ice1r_restart $((1 + ice1_years)))'"
-run_case ice1ra.nml ice1ra.log Ice1ra
-gl mismip_ice1r.nc mismip_ice1ra.nc --table
-gl mismip_ice1r.nc mismip_ice1ra.nc --plot mismip_gl.png \
-  --times 0 "$ice1_years" "$((2 * ice1_years))"
+run_ice1() {
+  # Ice1r: a cold start from the last Ice0 thickness, t = 0 to ICE1_YEARS.
+  "$python" "$srcdir/scripts/make_mismip.py" --dx "$dx" --dy "$dy" $half --extra-cells "$extra" \
+    --ice-free-thk "$ice_free_thk" --from mismip_ice0.nc mismip_ice1r_geometry.nc > /dev/null
+  rm -f mismip_ice1r.nc mismip_ice1ra.nc
+  namelist "$srcdir/namelists/mismip_ice1r.nml" ice1r.nml "run_length = $((ice1_years * year))."
+  run_case ice1r.nml ice1r.log Ice1r
+  # Ice1ra: a restart of Ice1r at t = ICE1_YEARS without melt, to 2 ICE1_YEARS.
+  namelist "$srcdir/namelists/mismip_ice1ra.nml" ice1ra.nml \
+    "run_length = $((2 * ice1_years * year))." \
+    "restart_in = '$(restart_at mismip_ice1r_restart $((1 + ice1_years)))'"
+  run_case ice1ra.nml ice1ra.log Ice1ra
+  gl mismip_ice1r.nc mismip_ice1ra.nc --table
+  gl mismip_ice1r.nc mismip_ice1ra.nc --plot mismip_gl.png \
+    --times 0 "$ice1_years" "$((2 * ice1_years))"
+}
 
-# Ice2r: a cold start from the last Ice0 thickness with the ice beyond
-# 480 km removed and the calving front held there, t = 0 to ICE1_YEARS.
-"$python" "$srcdir/scripts/make_mismip.py" --dx "$dx" --dy "$dy" $half --extra-cells "$extra" \
-  --ice-free-thk "$ice_free_thk" --calving-x 480 --from mismip_ice0.nc \
-  mismip_ice2r_geometry.nc > /dev/null
-rm -f mismip_ice2r.nc mismip_ice2ra.nc
-namelist "$srcdir/namelists/mismip_ice2r.nml" ice2r.nml "run_length = $((ice1_years * year))."
-run_case ice2r.nml ice2r.log Ice2r
-# Ice2ra: a restart of Ice2r at t = ICE1_YEARS with the front back at 640 km
-# (the calving mask comes from the geometry file, not the restart).
-"$python" "$srcdir/scripts/make_mismip.py" --dx "$dx" --dy "$dy" $half --extra-cells "$extra" \
-  --ice-free-thk "$ice_free_thk" --from mismip_ice2r.nc mismip_ice2ra_geometry.nc > /dev/null
-namelist "$srcdir/namelists/mismip_ice2ra.nml" ice2ra.nml \
-  "run_length = $((2 * ice1_years * year))." \
-  "restart_in = '$(restart_at mismip_ice2r_restart $((1 + ice1_years)))'"
-run_case ice2ra.nml ice2ra.log Ice2ra
-gl mismip_ice2r.nc mismip_ice2ra.nc --table
-gl mismip_ice2r.nc mismip_ice2ra.nc --plot mismip_gl_ice2.png \
-  --times 0 "$ice1_years" "$((2 * ice1_years))"
+run_ice2() {
+  # Ice2r: a cold start from the last Ice0 thickness with the ice beyond
+  # 480 km removed and the calving front held there, t = 0 to ICE1_YEARS.
+  "$python" "$srcdir/scripts/make_mismip.py" --dx "$dx" --dy "$dy" $half --extra-cells "$extra" \
+    --ice-free-thk "$ice_free_thk" --calving-x 480 --from mismip_ice0.nc \
+    mismip_ice2r_geometry.nc > /dev/null
+  rm -f mismip_ice2r.nc mismip_ice2ra.nc
+  namelist "$srcdir/namelists/mismip_ice2r.nml" ice2r.nml "run_length = $((ice1_years * year))."
+  run_case ice2r.nml ice2r.log Ice2r
+  # Ice2ra: a restart of Ice2r at t = ICE1_YEARS with the front back at 640 km
+  # (the calving mask comes from the geometry file, not the restart).
+  "$python" "$srcdir/scripts/make_mismip.py" --dx "$dx" --dy "$dy" $half --extra-cells "$extra" \
+    --ice-free-thk "$ice_free_thk" --from mismip_ice2r.nc mismip_ice2ra_geometry.nc > /dev/null
+  namelist "$srcdir/namelists/mismip_ice2ra.nml" ice2ra.nml \
+    "run_length = $((2 * ice1_years * year))." \
+    "restart_in = '$(restart_at mismip_ice2r_restart $((1 + ice1_years)))'"
+  run_case ice2ra.nml ice2ra.log Ice2ra
+  gl mismip_ice2r.nc mismip_ice2ra.nc --table
+  gl mismip_ice2r.nc mismip_ice2ra.nc --plot mismip_gl_ice2.png \
+    --times 0 "$ice1_years" "$((2 * ice1_years))"
+}
+
+for e in $experiments; do
+  case $e in
+    ice1) run_ice1 ;;
+    ice2) run_ice2 ;;
+  esac
+done
 echo "run_mismip: outputs in $outdir/"
