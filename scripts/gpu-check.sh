@@ -35,6 +35,8 @@
 # with thickness evolution over two coupling intervals on 1 and 2 ranks, and
 # the Arctic case (a 25 km polar stereographic grid file with land, docs/arctic.md)
 # for one day on 1 and 2 ranks, and for 6 hours with dG1 tracers on 1 and 2 ranks;
+# the global case on a 5-degree tripolar grid (periodic in x, a T or an F north
+# fold, docs/global.md) for 6 hours on 1 and 2 ranks;
 # land ice with the Weertman law (ISMIP-HOM C geometry) and a grounded marine
 # slab on the Schoof law, and MISMIP+ at 8 km for 10 years (margins, calving
 # mask, flotation), on 1 and 2 ranks. Ranks take the node's GPUs in turn: on one
@@ -85,7 +87,11 @@ ismip_hom_a_L80_column 1 ismip_hom_a_L80_column
 landice_evolve_column 1 landice_evolve_column
 landice_evolve_column_2ranks 2 landice_evolve_column
 landice_mismip_column 1 landice_mismip_column
-landice_mismip_column_2ranks 2 landice_mismip_column"
+landice_mismip_column_2ranks 2 landice_mismip_column
+global_5deg 1 global_5deg
+global_5deg_2ranks 2 global_5deg
+global_5deg_f 1 global_5deg_f
+global_5deg_f_2ranks 2 global_5deg_f"
 # GPU_CHECK_SKIP (an extended regular expression): leave out the cases whose
 # names match, in every step (a pack without their large outputs stays small)
 if [ -n "${GPU_CHECK_SKIP:-}" ]; then
@@ -170,6 +176,18 @@ EOF
         "$2/namelists/mismip_ice0.nml" > case.nml
       cp "$2/mismip/mismip_geometry.nc" "$2/mismip/mismip_forcing.nc" .
       echo landice_mismip.nc ;;
+    global_5deg*)
+      # the global case on its 5-degree tripolar grid (docs/global.md): the
+      # seam and the north fold (a T pivot, an F one for the _f cases), 6 hours
+      fold=t
+      case $1 in global_5deg_f*) fold=f ;; esac
+      sed -e 's/^\( *nx =\).*/\1 72, ny = 57/' -e "s/global_1deg/global_5deg/g" \
+        -e 's/^ *run_length = .*/  run_length = 21600/' \
+        -e 's/^ *output_interval = .*/  output_interval = 10800/' \
+        -e "s/^ *restart_out = .*/  restart_out = ''/" \
+        "$2/namelists/global_1deg.nml" > case.nml
+      cp "$2/global/$fold"/global_5deg_*.nc .
+      echo global_5deg.nc ;;
     arctic_dg1*)
       # the same with dG1 tracers (the quadrilateral dG1 transport), 6 hours
       sed -e 's/^ *run_length = .*/  run_length = 21600/' \
@@ -378,6 +396,10 @@ build() {
   # the Arctic grid and forcing: the generator needs the tools environment
   # of scripts/install-deps.sh (global-land-mask)
   "$(sh "$src/scripts/tools-python")" "$src/scripts/make_arctic.py" --out-dir "$pack/arctic" > /dev/null
+  for fold in t f; do
+    "$(sh "$src/scripts/tools-python")" "$src/scripts/make_global.py" --resolution 5 --days 1 \
+      --fold "$(echo $fold | tr tf TF)" --out-dir "$pack/global/$fold" > /dev/null
+  done
   mkdir -p "$pack/mismip"
   "$(find_python)" "$src/scripts/make_mismip.py" --dx 8000 --forcing "$pack/mismip/mismip_forcing.nc" \
     "$pack/mismip/mismip_geometry.nc" > /dev/null
@@ -897,7 +919,8 @@ tolerance = {"cyclone_8km": 1e-10, "free_drift": 1e-10, "ismip_hom_a_L80": 1e-12
              "landice_evolve": 1e-12, "arctic": 1e-10, "arctic_dg1": 1e-10,
              "landice_weertman": 1e-10, "landice_schoof_marine": 1e-10,
              "landice_mismip": 1e-10, "ismip_hom_a_L80_column": 1e-12,
-             "landice_evolve_column": 1e-12, "landice_mismip_column": 1e-10}
+             "landice_evolve_column": 1e-12, "landice_mismip_column": 1e-10,
+             "global_5deg": 1e-10, "global_5deg_f": 1e-10}
 
 def out_name(case_dir):
     return open(os.path.join(case_dir, "output_name")).read().strip()
