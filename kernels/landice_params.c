@@ -18,7 +18,8 @@ void cryo_landice_params_default(cryo_landice_params *p) {
   p->no_slip = 1;
   p->sliding_law = CRYO_LANDICE_SLIDING_LINEAR;
   /* MISMIP+ (Asay-Davis et al. 2016): C = 3.16e6 Pa m^(-1/3) s^(1/3), in a^(1/3):
-   * 3.16e6 / 31536000^(1/3) = 1.0e4; m = 1/3; C_max = 0.5 */
+   * 3.16e6 / 31536000^(1/3) = 10 001.95, rounded here (the MISMIP+ namelists
+   * give it exactly); m = 1/3; C_max = 0.5 */
   p->sliding_c = 1.0e4;
   p->sliding_m = 1.0 / 3.0;
   p->coulomb_c = 0.5;
@@ -30,7 +31,7 @@ void cryo_landice_params_default(cryo_landice_params *p) {
   p->melt_cells = CRYO_LANDICE_MELT_FRACTION;
   p->calve_floating = 0;
   p->melt_source = CRYO_LANDICE_MELT_RECEIVED;
-  /* MISMIP+ Ice1 (Asay-Davis et al. 2016, Table 4) */
+  /* MISMIP+ Ice1 melt (Asay-Davis et al. 2016) */
   p->melt_omega = 0.2;
   p->melt_z0 = -100.0;
   p->melt_hc0 = 75.0;
