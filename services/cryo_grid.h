@@ -94,7 +94,8 @@ int cryo_halo_choose(const char *setting, const char *source, int gpu, const cha
 void cryo_halo_set_clamp(cryo_halo *h, int clamp);
 /* Whether exchanges on the grid's block are filled by this rank alone in one
  * queued launch (one rank in x and y, device arrays; kernels/halo.h,
- * cryo_halo_local_fill): 1, or 0 where they take the general path. */
+ * cryo_halo_local_fill): 1, or 0 where they take the general path or have
+ * nothing to fill (one rank, closed edges, no clamp). */
 int cryo_halo_alone(const cryo_halo *h);
 /* general = 1: take the general path (pack, copy or MPI, unpack; wait first)
  * where this rank would fill the halo alone, as the tests that compare the

@@ -411,7 +411,9 @@ static int fills_alone(const cryo_halo *h, const cryo_block *b, cryo_halo_local 
 
 int cryo_halo_alone(const cryo_halo *h) {
   cryo_halo_local a;
-  return fills_alone(h, &h->grid->block, &a);
+  if (!fills_alone(h, &h->grid->block, &a)) return 0;
+  /* a closed domain whose halo does not clamp has nothing to fill */
+  return a.side[0] || a.side[1] || a.side[2] || a.side[3];
 }
 
 static int exchange(cryo_halo *h, const cryo_block *b, cryo_location loc, int nlev, int nfield,

@@ -410,6 +410,20 @@ static void test_alone(void) {
     check_alone(13, 9, 0, 0, 0, 1, loc, 1, 1, NULL);
     check_alone(11, 14, 0, 1, 0, 0, loc, 1, 3, vector);
   }
+  /* closed edges that do not clamp: nothing to fill, no launch */
+  cryo_grid g;
+  cryo_device dev;
+  cryo_err err = {0};
+  CU_ASSERT_EQUAL_FATAL(cryo_device_init(&dev, MPI_COMM_SELF, 0, &err), CRYO_OK);
+  CU_ASSERT_EQUAL_FATAL(cryo_grid_create(&g, MPI_COMM_SELF, 13, 9, 1, 1, 0, 0, 0, 0, &err),
+                        CRYO_OK);
+  cryo_halo *h = NULL;
+  CU_ASSERT_EQUAL_FATAL(cryo_halo_create(&h, &g, &dev, 2, &err), CRYO_OK);
+  CU_ASSERT_EQUAL(cryo_halo_alone(h), 0);
+  cryo_halo_set_clamp(h, 1);
+  CU_ASSERT_EQUAL(cryo_halo_alone(h), 1);
+  cryo_halo_destroy(&h);
+  cryo_grid_destroy(&g);
 }
 
 /* What a fold needs of the grid. */
