@@ -112,6 +112,7 @@ static int invert_evaluate(invert_ctx *x, const double *theta, double cost[2], d
                            int *ok, cryo_err *err) {
   int status = invert_solve(x, theta, err);
   *ok = status == CRYO_OK;
+  cost[0] = cost[1] = NAN;
   if (status == CRYO_ERR_SOLVER) {
     cryo_err_clear(err);
     return CRYO_OK;
@@ -271,7 +272,9 @@ int cryo_landice_invert(const cryo_block *b, const cryo_landice_params *p, cryo_
       CRYO_CALL(invert_solve(&x, theta, err));
       break;
     }
-    /* the new pair: s = a d, y = g_t - g; kept when s.y > 0 (curvature) */
+    /* the new pair: s = a d, y = g_t - g, in the oldest pair's planes when
+     * the memory is full; kept when s.y > 0 (curvature), else that slot is
+     * dropped (a full memory has lost its oldest pair) */
     const int slot = (l.first + l.npairs) % l.m;
     double sy, yy;
     cells_axpby(b, a, d, 0.0, sp[slot]);
@@ -286,6 +289,9 @@ int cryo_landice_invert(const cryo_block *b, const cryo_landice_params *p, cryo_
         ++l.npairs;
       else
         l.first = (l.first + 1) % l.m;
+    } else if (l.npairs == l.m) {
+      l.first = (l.first + 1) % l.m;
+      --l.npairs;
     }
     cells_axpby(b, 1.0, tt, 0.0, theta);
     cells_axpby(b, 1.0, gt, 0.0, g);
