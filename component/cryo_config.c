@@ -35,6 +35,7 @@ typedef struct {
   { n, CRYO_NML_STRING, d, 1, NULL, sizeof(d), 1, 0, choices, 0, NULL }
 
 static const char *const models[] = {"seaice", "landice", NULL};
+static const char *const tasks[] = {"forward", "invert", NULL};
 static const char *const forcings[] = {"analytic", "netcdf", "oasis", "host", NULL};
 static const char *const calendars[] = {
     "proleptic_gregorian", "gregorian", "standard", "noleap", "365_day", NULL};
@@ -57,6 +58,7 @@ void cryo_config_defaults(cryo_config *cfg) {
   memset(cfg, 0, sizeof *cfg);
   cryo_run_config *r = &cfg->run;
   strcpy(r->model, "seaice");
+  strcpy(r->task, "forward");
   strcpy(r->start, "2000-01-01 00:00:00");
   strcpy(r->calendar, "proleptic_gregorian");
   r->run_length = 0;
@@ -98,6 +100,18 @@ void cryo_config_defaults(cryo_config *cfg) {
   cfg->landice.max_speed = 1.0e5;
   cfg->landice.max_thickness = 1.0e4;
   cfg->landice.remove_icebergs = 1;
+  cryo_invert_config *inv = &cfg->invert;
+  inv->gamma = 0.0;
+  inv->adjoint_rtol = 0.0;
+  inv->discrepancy = 0.0;
+  inv->opts = (cryo_landice_invert_opts){.max_iter = 50,
+                                         .memory = 10,
+                                         .max_backtrack = 20,
+                                         .gtol = 1e-6,
+                                         .ftol = 0.0,
+                                         .misfit_target = 0.0,
+                                         .step_max = 1.0,
+                                         .armijo = 1e-4};
   strcpy(cfg->coupling.component, "cryody");
   strcpy(cfg->coupling.grid_name, "cryt");
 }
@@ -159,6 +173,48 @@ int cryo_config_check_mevp(const cryo_config *cfg, double d, cryo_err *err) {
              "dt, or raise delta_min",
              cfg->source, p->alpha, p->beta, limit, gamma, p->ecc, p->pstar, p->dt, p->rho_ice,
              p->delta_min, d, ceil(sqrt((gamma + 1.0) / 4.0)));
+  return CRYO_OK;
+}
+
+/* task = 'invert': a land-ice run with a nonlinear sliding law on a friction
+ * bed and a fixed thickness, and the files of &cryo_invert, none of them the
+ * same path as an input it would overwrite. */
+static int check_invert(const cryo_config *cfg, cryo_err *err) {
+  const cryo_landice_config *l = &cfg->landice;
+  const cryo_invert_config *inv = &cfg->invert;
+  const char *src = cfg->source;
+  CRYO_CHECK(!strcmp(cfg->run.model, "landice"), err, CRYO_ERR_RANGE,
+             "%s: &cryo_run task = 'invert' needs model = 'landice' (the basal inversion)", src);
+  CRYO_CHECK(l->p.sliding_law != CRYO_LANDICE_SLIDING_LINEAR, err, CRYO_ERR_RANGE,
+             "%s: &cryo_run task = 'invert' needs &cryo_landice sliding_law 'weertman', 'schoof' "
+             "or 'tsai' (the inversion is for their per-cell C); sliding_law = 'linear'",
+             src);
+  const int friction = l->p.geometry_case == CRYO_LANDICE_CASE_ISMIP_HOM_C ||
+                       (l->p.geometry_case != CRYO_LANDICE_CASE_ISMIP_HOM_A && !l->p.no_slip);
+  CRYO_CHECK(friction, err, CRYO_ERR_RANGE,
+             "%s: &cryo_run task = 'invert' needs a friction bed: &cryo_landice basal = "
+             "'friction' (case = '%s' has no slip)",
+             src, l->geometry_case);
+  CRYO_CHECK(!l->evolve_thickness, err, CRYO_ERR_RANGE,
+             "%s: &cryo_run task = 'invert' inverts for one geometry: &cryo_landice "
+             "evolve_thickness must be .false.",
+             src);
+  CRYO_CHECK(inv->obs_file[0], err, CRYO_ERR_MISSING,
+             "%s: &cryo_run task = 'invert' needs &cryo_invert obs_file", src);
+  CRYO_CHECK(inv->result_file[0], err, CRYO_ERR_MISSING,
+             "%s: &cryo_run task = 'invert' needs &cryo_invert result_file", src);
+  const char *inputs[3] = {inv->obs_file, l->geometry_file, l->fields_file};
+  const char *names[3] = {"&cryo_invert obs_file", "&cryo_landice geometry_file",
+                          "&cryo_landice fields_file"};
+  for (int k = 0; k < 3; ++k) {
+    CRYO_CHECK(strcmp(inv->result_file, inputs[k]) && strcmp(inv->log_file, inputs[k]), err,
+               CRYO_ERR_RANGE,
+               "%s: &cryo_invert result_file or log_file is '%s', the same as %s: the input "
+               "would be overwritten",
+               src, inputs[k], names[k]);
+  }
+  CRYO_CHECK(!inv->log_file[0] || strcmp(inv->log_file, inv->result_file), err, CRYO_ERR_RANGE,
+             "%s: &cryo_invert log_file and result_file are both '%s'", src, inv->log_file);
   return CRYO_OK;
 }
 
@@ -244,6 +300,7 @@ static int check_config(cryo_config *cfg, const time_keys *t, cryo_err *err) {
       cfg->grid.dy = l->p.domain_length / cfg->grid.ny;
     }
   }
+  if (!strcmp(r->task, "invert")) CRYO_CALL(check_invert(cfg, err));
   double steps = (double)r->coupling_interval / dt;
   CRYO_CHECK(dt > 0 && steps == floor(steps), err, CRYO_ERR_RANGE,
              "%s: coupling_interval = %lld s is not a multiple of the %s time step dt = %g s", src,
@@ -255,7 +312,7 @@ static int check_config(cryo_config *cfg, const time_keys *t, cryo_err *err) {
   return CRYO_OK;
 }
 
-enum { G_RUN, G_GRID, G_SEAICE, G_LANDICE, G_COUPLING, G_COUNT };
+enum { G_RUN, G_GRID, G_SEAICE, G_LANDICE, G_INVERT, G_COUPLING, G_COUNT };
 
 /* The line where key `name` of group g was given, 0 if it was not. */
 static int key_line(const cryo_nml_group *g, const char *name) {
@@ -459,6 +516,10 @@ static void collect_warnings(cryo_config *cfg, const cryo_nml_group *g) {
     warn_group_ignored(cfg, &g[G_LANDICE], "model = 'seaice'");
   else
     warn_landice(cfg, &g[G_LANDICE]);
+  if (strcmp(r->task, "invert")) {
+    snprintf(why, sizeof why, "task = '%s' (only 'invert' uses &cryo_invert)", r->task);
+    warn_group_ignored(cfg, &g[G_INVERT], why);
+  }
   if (strcmp(r->forcing, "oasis")) {
     snprintf(why, sizeof why, "forcing = '%s' (only 'oasis' uses &cryo_coupling)", r->forcing);
     warn_group_ignored(cfg, &g[G_COUPLING], why);
@@ -499,6 +560,7 @@ static int read_config(cryo_config *cfg, const char *text, const char *path, cry
 
   const cryo_nml_key run_keys[] = {
       {"model", CRYO_NML_STRING, r->model, 1, NULL, sizeof r->model, 1, 0, models, 1, NULL},
+      STR_KEY("task", r->task, tasks),
       STR_KEY("start", r->start, NULL),
       STR_KEY("calendar", r->calendar, calendars),
       KEY("run_length", CRYO_NML_REAL, &t.run_length, 1, big, 1, "s"),
@@ -585,6 +647,7 @@ static int read_config(cryo_config *cfg, const char *text, const char *path, cry
       LI_KEY("slope"),
       LI_KEY("thickness"),
       STR_KEY("geometry_file", li->geometry_file, NULL),
+      STR_KEY("fields_file", li->fields_file, NULL),
       STR_KEY("solver_log", li->solver_log, NULL),
       REAL_KEY("background_slope", &li->background_slope, -45, 45, "degrees"),
       LI_KEY("eps_reg"),
@@ -599,6 +662,23 @@ static int read_config(cryo_config *cfg, const char *text, const char *path, cry
       BOOL_KEY("remove_icebergs", &li->remove_icebergs),
       REAL_KEY("max_speed", &li->max_speed, 1e-3, 1e12, "m a-1"),
       REAL_KEY("max_thickness", &li->max_thickness, 1e-3, 1e6, "m"),
+  };
+  cryo_invert_config *inv = &cfg->invert;
+  cryo_landice_invert_opts *io = &inv->opts;
+  const cryo_nml_key invert_keys[] = {
+      STR_KEY("obs_file", inv->obs_file, NULL),
+      STR_KEY("result_file", inv->result_file, NULL),
+      STR_KEY("log_file", inv->log_file, NULL),
+      REAL_KEY("gamma", &inv->gamma, 0, big, NULL),
+      REAL_KEY("discrepancy", &inv->discrepancy, 0, 100, NULL),
+      INT_KEY("max_iter", &io->max_iter, 1, 1e6),
+      INT_KEY("memory", &io->memory, 1, CRYO_LANDICE_LBFGS_MAX),
+      INT_KEY("max_backtrack", &io->max_backtrack, 1, 100),
+      REAL_KEY("gtol", &io->gtol, 0, 1, NULL),
+      REAL_KEY("ftol", &io->ftol, 0, 1, NULL),
+      REAL_KEY("step_max", &io->step_max, 1e-6, 10, NULL),
+      REAL_KEY("armijo", &io->armijo, 1e-8, 0.5, NULL),
+      REAL_KEY("adjoint_rtol", &inv->adjoint_rtol, 0, 1e-2, NULL),
   };
   /* One key per coupling field, named as in the exchange table, holding its
    * OASIS name (namcouple) when it differs from the default. */
@@ -623,12 +703,14 @@ static int read_config(cryo_config *cfg, const char *text, const char *path, cry
                                           NULL};
 #define N(a) (int)(sizeof(a) / sizeof((a)[0]))
   int given_run[N(run_keys)], given_grid[N(grid_keys)], given_seaice[N(seaice_keys)],
-      given_landice[N(landice_keys)], given_coupling[N(coupling_keys)];
+      given_landice[N(landice_keys)], given_invert[N(invert_keys)],
+      given_coupling[N(coupling_keys)];
   const cryo_nml_group groups[G_COUNT] = {
       [G_RUN] = {"cryo_run", run_keys, N(run_keys), 1, given_run},
       [G_GRID] = {"cryo_grid", grid_keys, N(grid_keys), 1, given_grid},
       [G_SEAICE] = {"cryo_seaice", seaice_keys, N(seaice_keys), 0, given_seaice},
       [G_LANDICE] = {"cryo_landice", landice_keys, N(landice_keys), 0, given_landice},
+      [G_INVERT] = {"cryo_invert", invert_keys, N(invert_keys), 0, given_invert},
       [G_COUPLING] = {"cryo_coupling", coupling_keys, N(coupling_keys), 0, given_coupling},
   };
   int status = text ? cryo_namelist_read_string(text, path, groups, G_COUNT, err)

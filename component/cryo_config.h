@@ -1,6 +1,6 @@
 /* The run configuration: every namelist option with its default, read from
- * the groups &cryo_run, &cryo_grid, &cryo_seaice, &cryo_landice and
- * &cryo_coupling (namelists/README.md documents each). */
+ * the groups &cryo_run, &cryo_grid, &cryo_seaice, &cryo_landice,
+ * &cryo_invert and &cryo_coupling (namelists/README.md documents each). */
 #ifndef CRYO_CONFIG_H
 #define CRYO_CONFIG_H
 
@@ -14,6 +14,7 @@
 
 typedef struct cryo_run_config {
   char model[CRYO_NAME_LEN];       /* 'seaice' | 'landice' */
+  char task[CRYO_NAME_LEN];        /* 'forward' | 'invert' (land ice: the basal inversion) */
   char start[CRYO_NAME_LEN];       /* 'YYYY-MM-DD hh:mm:ss' */
   char calendar[CRYO_NAME_LEN];    /* 'proleptic_gregorian' | 'noleap' */
   long long run_length;            /* s */
@@ -64,6 +65,7 @@ typedef struct cryo_landice_config {
   cryo_landice_params p;
   char geometry_case[CRYO_NAME_LEN]; /* 'slab' | 'ismip-hom-a' | 'ismip-hom-c' | 'file' */
   char geometry_file[CRYO_PATH_LEN];
+  char fields_file[CRYO_PATH_LEN];    /* parameter fields (sliding_c, ...), '' = none */
   char solver_log[CRYO_PATH_LEN];     /* one line per Newton step, '' = none */
   double background_slope;            /* degrees, x tilt under a file geometry */
   char basal[CRYO_NAME_LEN];          /* 'no_slip' | 'friction' */
@@ -79,6 +81,18 @@ typedef struct cryo_landice_config {
   double max_speed;     /* m a-1: a larger ice speed at any level stops the run */
   double max_thickness; /* m: likewise for the thickness */
 } cryo_landice_config;
+
+/* &cryo_invert: the basal inversion of task = 'invert' (docs/landice.md,
+ * Basal inversion). */
+typedef struct cryo_invert_config {
+  char obs_file[CRYO_PATH_LEN];    /* u_obs, v_obs, sigma at the nodes */
+  char result_file[CRYO_PATH_LEN]; /* sliding_c written here, read back as fields_file */
+  char log_file[CRYO_PATH_LEN];    /* one line per iteration, '' = none */
+  double gamma;                    /* Tikhonov weight on |grad log C|^2 */
+  double adjoint_rtol;             /* CG tolerance of the adjoint, 0: linear_rtol */
+  double discrepancy;              /* tau: stop at misfit <= tau N_obs / 2, 0 = off */
+  cryo_landice_invert_opts opts;   /* misfit_target set from discrepancy at init */
+} cryo_invert_config;
 
 typedef struct cryo_coupling_config {
   char component[CRYO_NAME_LEN]; /* OASIS component name (6 characters at most) */
@@ -98,6 +112,7 @@ typedef struct cryo_config {
   cryo_grid_config grid;
   cryo_seaice_config seaice;
   cryo_landice_config landice;
+  cryo_invert_config invert;
   cryo_coupling_config coupling;
 } cryo_config;
 
