@@ -261,6 +261,14 @@ static int file_point(const cryo_gridfile *gf, double x, double y, double *lon, 
   return CRYO_OK;
 }
 
+/* Whether global cell (gi, gj) is a T fold's copy of another top-row cell
+ * (kernels/halo.h, cryo_halo_fold_source): OASIS must see each cell of the
+ * sphere once, or a conservative remapping and its global integrals count
+ * the copied cells twice. */
+static int fold_copy(const cryo_block *b, int gi, int gj) {
+  return b->fold == CRYO_FOLD_T && gj == b->ny_global - 1 && gi > b->nx_global / 2;
+}
+
 /* This rank's owned cells, x fastest, CELL_NVAL values each. */
 static int pack_cells(const cryo_block *b, const cryo_exchange_config *cfg, double *out,
                       cryo_err *err) {
@@ -277,7 +285,7 @@ static int pack_cells(const cryo_block *b, const cryo_exchange_config *cfg, doub
         *lon = lon_near(*lon, v[CELL_LON]);
       }
       v[CELL_AREA] = isfinite(gf->area[q]) ? gf->area[q] : cfg->cell_area[q];
-      v[CELL_MASK] = cfg->mask[q] != 0.0 ? 0.0 : 1.0;
+      v[CELL_MASK] = cfg->mask[q] != 0.0 && !fold_copy(b, b->i0 + i, b->j0 + j) ? 0.0 : 1.0;
     }
   return CRYO_OK;
 }
@@ -385,6 +393,13 @@ static int define(cryo_exchange *x, const cryo_exchange_config *cfg, cryo_err *e
   /* x->grid.comm is congruent with OASIS's local communicator (check_comm): its
    * rank 0 is the component's root, the one rank the grid API accepts. */
   const char *grid = cfg->oasis_grid_name ? cfg->oasis_grid_name : default_grid_name;
+  /* OASIS itself takes any sizes and periodicity for a grid it only
+   * redistributes, and either periodicity for SCRIP's remappings. The
+   * built-in box is regional on the sphere (a patch at the equator) even
+   * where its block wraps around. */
+  if (rank == 0 && grid[0])
+    CRYO_CALL(cryo_oasis_check_namcouple_grid("namcouple", grid, b->nx_global, b->ny_global,
+                                              cfg->gridfile && b->periodic_x, err));
   if (rank == 0 && grid[0] && !cfg->gridfile)
     CRYO_CALL(
         cryo_oasis_write_plane_grid(grid, b->nx_global, b->ny_global, 0.0, 0.0, b->dx, b->dy, err));
