@@ -206,12 +206,12 @@ static int seaice_create(cryo_component *c) {
       CRYO_CALL(cryo_output_var_add(c, en[k].name, "m s-1", en[k].standard_name, en[k].long_name,
                                     en[k].name, 0, 1, 1));
     }
-    /* the current as received (east, north or along the grid lines, as
-     * vector_frame says) and as the dynamics uses it, along the grid lines
-     * at the nodes: where a coupled run's remapping and rotation can be
-     * checked (docs/seaice.md) */
-    static const char *const ocean[4] = {"uocean", "vocean", "uocn", "vocn"};
-    for (int k = 0; k < 4; ++k) {
+    /* the current and the wind as received (east, north or along the grid
+     * lines, as vector_frame says) and the current as the dynamics uses it,
+     * along the grid lines at the nodes: where a coupled run's remapping and
+     * rotation can be checked (docs/seaice.md) */
+    static const char *const ocean[6] = {"uocean", "vocean", "uocn", "vocn", "uwind", "vwind"};
+    for (int k = 0; k < 6; ++k) {
       const cryo_field *f = &c->fields[cryo_field_find(c, ocean[k])];
       CRYO_CALL(cryo_output_var_add(c, f->name, f->units, f->standard_name, f->long_name, f->name,
                                     0, 1, 1));
