@@ -5,7 +5,7 @@
 #ifndef TOY_GRIDFILE_H
 #define TOY_GRIDFILE_H
 
-#include "cryo_error.h"
+#include "toy_partner.h" /* cryo_err and the statuses, as every toy partner has them */
 
 /* A grid file's cells, x fastest (q = j nx + i). */
 typedef struct toy_gridfile {
