@@ -45,6 +45,14 @@
  *   files, so the same-grid setups are unaffected; writing always keeps one
  *   code path and costs one global grid on rank 0 (11 doubles a cell) once per
  *   run.
+ * - A grid file periodic in x is described as it is, no column repeated;
+ *   a T fold's copied half of the top row is masked with the land, so that
+ *   remappings and OASIS's global integrals count each cell once
+ *   (docs/global.md, Coupling through OASIS). Before enddef rank 0 checks
+ *   that every namcouple grid line naming the grid gives its sizes and
+ *   'P 0' (periodic grid file) or 'R 0' (any other grid).
+ * - Land ice may receive the Glen rate factor per layer
+ *   (cfg->oasis_rate_factor: PREFIX01 ... PREFIXnn, cryo_exchange_get_layers).
  * - Sea ice receives wind as well as ocean current (I_Uwind1, I_Vwind1): the
  *   partner sends whatever wind it has (examples/toy_ocean sends a uniform
  *   one), so one coupled setup needs no forcing file.
