@@ -513,6 +513,9 @@ static void collect_warnings(cryo_config *cfg, const cryo_nml_group *g) {
   else
     warn_group_ignored(cfg, &g[G_SEAICE], "model = 'landice'");
   if (seaice)
+    warn_ignored(cfg, &g[G_COUPLING], "rate_factor",
+                 "model = 'seaice' (the rate factor is land ice's)");
+  if (seaice)
     warn_group_ignored(cfg, &g[G_LANDICE], "model = 'seaice'");
   else
     warn_landice(cfg, &g[G_LANDICE]);
@@ -683,14 +686,17 @@ static int read_config(cryo_config *cfg, const char *text, const char *path, cry
   /* One key per coupling field, named as in the exchange table, holding its
    * OASIS name (namcouple) when it differs from the default. */
   /* Names longer than OASIS keeps are refused at their line (coupling/cryo_oasis.h). */
-  cryo_nml_key coupling_keys[2 + CRYO_COUPLING_FIELDS] = {
+  cryo_nml_key coupling_keys[3 + CRYO_COUPLING_FIELDS] = {
       {"component", CRYO_NML_STRING, cfg->coupling.component, 1, NULL, CRYO_OASIS_COMP_NAME_MAX + 1,
        1, 0, NULL, 0, NULL},
       {"grid_name", CRYO_NML_STRING, cfg->coupling.grid_name, 1, NULL, CRYO_OASIS_GRID_NAME_MAX + 1,
        1, 0, NULL, 0, NULL},
+      /* two digits of the layer follow the prefix in each OASIS name */
+      {"rate_factor", CRYO_NML_STRING, cfg->coupling.rate_factor, 1, NULL,
+       CRYO_OASIS_VAR_NAME_MAX - 1, 1, 0, NULL, 0, NULL},
   };
   for (int f = 0; f < CRYO_COUPLING_FIELDS; ++f)
-    coupling_keys[2 + f] = (cryo_nml_key){cryo_exchange_fields[f].name,
+    coupling_keys[3 + f] = (cryo_nml_key){cryo_exchange_fields[f].name,
                                           CRYO_NML_STRING,
                                           cfg->coupling.names[f],
                                           1,

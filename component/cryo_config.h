@@ -98,6 +98,9 @@ typedef struct cryo_coupling_config {
   char component[CRYO_NAME_LEN]; /* OASIS component name (6 characters at most) */
   char grid_name[CRYO_NAME_LEN]; /* OASIS grid name of the component, '' = not written */
   char names[16][CRYO_NAME_LEN]; /* OASIS field names, in the order of the field table */
+  /* land ice: namcouple name prefix of the Glen rate factor received per
+   * layer (PREFIX01 ...), '' = not received (docs/landice.md) */
+  char rate_factor[CRYO_NAME_LEN];
   int nnames;
 } cryo_coupling_config;
 

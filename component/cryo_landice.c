@@ -422,9 +422,48 @@ static int landice_create(cryo_component *c) {
     for (int f = 0; f < CRYO_NFIELD; ++f)
       xc.oasis_names[f] = c->cfg.coupling.names[f];
     xc.oasis_grid_name = c->cfg.coupling.grid_name;
+    xc.oasis_rate_factor = c->cfg.coupling.rate_factor;
+    xc.n_layers = p->n_layers;
     CRYO_CALL(
         cryo_exchange_create(&c->exchange, forcing, CRYO_MODEL_LANDICE, &c->grid, &xc, &c->err));
   }
+  return CRYO_OK;
+}
+
+/* The Glen rate factor of the interval starting at t received through OASIS
+ * (&cryo_coupling rate_factor, docs/landice.md, Basal and rheology fields), in
+ * the units of the geometry file's rate_factor (Pa-n a-1), every value finite
+ * and in the range of &cryo_landice rate_factor as a file's and a host's are.
+ * The check comes after the collective receive and halo exchange, so that a
+ * rank that finds a bad value leaves no other waiting (cryo_run shares its
+ * message). */
+static int receive_rate_factor(cryo_component *c, long long t) {
+  cryo_field *f = &c->fields[cryo_field_find(c, "rate_factor")];
+  const cryo_block *b = &c->grid.block;
+  const int nz = f->nlev;
+  double *v = malloc(sizeof(double) * ((size_t)b->nx * b->ny * nz + 1));
+  CRYO_CHECK(v, &c->err, CRYO_ERR_MEMORY, "out of memory for the received rate factor");
+  int status = cryo_exchange_get_layers(c->exchange, (double)t, nz, v, &c->err);
+  for (int j = 0; j < b->ny && status == CRYO_OK; ++j)
+    for (int i = 0; i < b->nx; ++i)
+      memcpy(f->host + CRYO_CELL(b, i, j) * nz, v + ((long)j * b->nx + i) * nz,
+             sizeof(double) * (size_t)nz);
+  free(v);
+  CRYO_CALL(status);
+  cryo_field_to_device(c, f);
+  CRYO_CALL(cryo_field_halo(c, f));
+  for (int j = 0; j < b->ny; ++j)
+    for (int i = 0; i < b->nx; ++i)
+      for (int k = 0; k < nz; ++k) {
+        const double a = f->host[CRYO_CELL(b, i, j) * nz + k];
+        CRYO_CHECK(isfinite(a) && a >= f->lo && a <= f->hi, &c->err, CRYO_ERR_DATA,
+                   "forcing = 'oasis': rate factor %s%02d (layer %d of %d from the bed) received "
+                   "at t = %lld s is %g %s at cell (i, j) = (%d, %d): must be finite and in [%g, "
+                   "%g] (the range of &cryo_landice rate_factor)",
+                   c->cfg.coupling.rate_factor, k + 1, k + 1, nz, t, a, f->units, b->i0 + i,
+                   b->j0 + j, f->lo, f->hi);
+      }
+  f->given = 1;
   return CRYO_OK;
 }
 
@@ -443,6 +482,7 @@ static int landice_get_forcing(cryo_component *c, long long t) {
       f->host[q] *= to_m_per_year;
     cryo_field_to_device(c, f);
   }
+  if (m->coupled && c->cfg.coupling.rate_factor[0]) CRYO_CALL(receive_rate_factor(c, t));
   return CRYO_OK;
 }
 

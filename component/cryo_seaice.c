@@ -206,12 +206,12 @@ static int seaice_create(cryo_component *c) {
       CRYO_CALL(cryo_output_var_add(c, en[k].name, "m s-1", en[k].standard_name, en[k].long_name,
                                     en[k].name, 0, 1, 1));
     }
-    /* the current as received (east, north or along the grid lines, as
-     * vector_frame says) and as the dynamics uses it, along the grid lines
-     * at the nodes: where a coupled run's remapping and rotation can be
-     * checked (docs/seaice.md) */
-    static const char *const ocean[4] = {"uocean", "vocean", "uocn", "vocn"};
-    for (int k = 0; k < 4; ++k) {
+    /* the current and the wind as received (east, north or along the grid
+     * lines, as vector_frame says) and the current as the dynamics uses it,
+     * along the grid lines at the nodes: where a coupled run's remapping and
+     * rotation can be checked (docs/seaice.md) */
+    static const char *const ocean[6] = {"uocean", "vocean", "uocn", "vocn", "uwind", "vwind"};
+    for (int k = 0; k < 6; ++k) {
       const cryo_field *f = &c->fields[cryo_field_find(c, ocean[k])];
       CRYO_CALL(cryo_output_var_add(c, f->name, f->units, f->standard_name, f->long_name, f->name,
                                     0, 1, 1));
@@ -398,6 +398,12 @@ static int seaice_put_results(cryo_component *c, long long t) {
   else
     cryo_seaice_coupling_fields(&c->cfg.seaice.p, &c->grid.block, s->u, s->v, s->uocn, s->vocn,
                                 s->h, s->a, s->mask, r[0], r[1], r[2], r[3], r[4], r[5]);
+  /* a T fold's copied cells computed their fields in their own (reversed)
+   * frames, equal to their originals' only to round-off: they take the
+   * originals' bits, so that an ocean receives one value per cell of the
+   * sphere (cell scalars and east/north components keep their sign) */
+  if (c->grid.block.fold == CRYO_FOLD_T)
+    CRYO_CALL(cryo_halo_exchange(c->halo, CRYO_AT_CELL, 1, 6, r, &c->err));
   if (!m->coupled) return CRYO_OK;
   for (int k = 0; k < 6; ++k) {
     cryo_field *f = &c->fields[m->result_field[k]];
