@@ -6,7 +6,11 @@
  * `coordinates` attribute: lon, lat (degrees) with their cell bounds
  * lon_bnds, lat_bnds and lon_node, lat_node at the nodes on the sphere, or
  * x_c, y_c (m) with x_bnds, y_bnds and x_node_c, y_node_c for a planar file
- * (the names of the grid file format, scripts/make_grid.py).
+ * (the names of the grid file format, scripts/make_grid.py). With
+ * output_grid = 'reference' they are left out (gathering and writing them
+ * was a third of the 2 km Arctic's start-up): the global attribute
+ * grid_file names the file that holds them, and the data variables name no
+ * coordinates.
  * The file is NetCDF classic with 64-bit offsets, written by NetCDF's own
  * I/O layer: after a failed write (a full disk) HDF5, behind NetCDF-4,
  * cannot close the file and crashes the process at exit, while the classic
@@ -189,7 +193,7 @@ static int write_file_coords(cryo_component *c, int ncid, const int ids[6], cons
 }
 
 /* Create the file and define every variable (rank 0); coords: a grid
- * file's, NULL for the built-in box. */
+ * file's, NULL for the built-in box or a grid file referenced. */
 static int output_define(cryo_component *c, const file_coords *coords) {
   cryo_output *o = c->output;
   const char *path = c->cfg.run.output_file;
@@ -222,7 +226,8 @@ static int output_define(cryo_component *c, const file_coords *coords) {
   int coord_ids[6];
   if (coords) CRYO_CALL(define_file_coords(c, ncid, dx, dy, dxn, dyn, coord_ids));
   /* a grid file's cells have no 1-D axes: x and y are indices */
-  for (int a = 0; a < (coords ? 0 : 4); ++a) {
+  const int referenced = c->gridfile && !coords;
+  for (int a = 0; a < (c->gridfile ? 0 : 4); ++a) {
     NC_TRY(c, nc_def_var(ncid, axes[a].name, NC_DOUBLE, 1, &axes[a].dim, &axes[a].id),
            axes[a].name);
     CRYO_CALL(put_text(c, ncid, axes[a].id, "units", "m"));
@@ -261,7 +266,7 @@ static int output_define(cryo_component *c, const file_coords *coords) {
     CRYO_CALL(put_text(c, ncid, o->var[v], "long_name", ov->long_name));
     const char *coordinates = node ? "y_node x_node" : "y x";
     if (coords) coordinates = node ? names_of(c)->node_coords : names_of(c)->cell_coords;
-    CRYO_CALL(put_text(c, ncid, o->var[v], "coordinates", coordinates));
+    if (!referenced) CRYO_CALL(put_text(c, ncid, o->var[v], "coordinates", coordinates));
   }
   CRYO_CALL(put_text(c, ncid, NC_GLOBAL, "Conventions", "CF-1.8"));
   CRYO_CALL(put_text(c, ncid, NC_GLOBAL, "title", c->model->name));
@@ -271,10 +276,11 @@ static int output_define(cryo_component *c, const file_coords *coords) {
   CRYO_CALL(put_text(c, ncid, NC_GLOBAL, "namelist_file", c->cfg.source));
   CRYO_CALL(put_text(c, ncid, NC_GLOBAL, "namelist", c->namelist_text));
   CRYO_CALL(put_text(c, ncid, NC_GLOBAL, "warnings", c->cfg.warnings));
+  if (referenced) CRYO_CALL(put_text(c, ncid, NC_GLOBAL, "grid_file", c->cfg.grid.grid_file));
   NC_TRY(c, nc_enddef(ncid), "ending definitions");
   if (coords) {
     CRYO_CALL(write_file_coords(c, ncid, coord_ids, coords));
-  } else {
+  } else if (!referenced) {
     CRYO_CALL(write_axis(c, ncid, axes[0].id, b->nx_global, b->dx, 0.5));
     CRYO_CALL(write_axis(c, ncid, axes[1].id, b->ny_global, b->dy, 0.5));
     CRYO_CALL(write_axis(c, ncid, axes[2].id, b->nx_global + 1, b->dx, 0.0));
@@ -514,7 +520,8 @@ int cryo_output_open(cryo_component *c, int *due) {
   /* gathered by every rank whether or not rank 0 creates a file: only rank 0
    * knows whether one is there to continue */
   file_coords coords = {0};
-  if (c->gridfile) status = file_coords_gather(c, &coords);
+  const int copy = c->gridfile && !strcmp(c->cfg.run.output_grid, "copy");
+  if (copy) status = file_coords_gather(c, &coords);
   if (c->rank == 0 && status == CRYO_OK) {
     cryo_output *o = calloc(1, sizeof *o);
     status = o ? CRYO_OK : CRYO_ERROR(&c->err, CRYO_ERR_MEMORY, "out of memory for output");
@@ -527,7 +534,7 @@ int cryo_output_open(cryo_component *c, int *due) {
       if (c->cfg.run.restart_in[0] && exists)
         status = output_reopen(c, &has_now);
       else
-        status = output_create(c, c->gridfile ? &coords : NULL);
+        status = output_create(c, copy ? &coords : NULL);
     }
     /* The record at the start is due unless already there, and, in a
      * continued run, only when it falls on the output times. */
