@@ -58,9 +58,6 @@
 #define AREA_FACTOR 2.0
 #define MAX_CELLS   1000000 /* along x or y, as &cryo_grid nx, ny */
 #define ATT_LEN     256
-/* Bytes NetCDF's classic layer reads per system call (its default is the
- * file system's block, 4 kB). */
-#define GRIDFILE_CHUNK (4u << 20)
 
 static const double deg = M_PI / 180.0;
 
@@ -194,8 +191,7 @@ static int open_file(gf_file *f, const char *path, const char *source, cryo_err 
   f->err = err;
   f->ncid = -1;
   snprintf(f->where, sizeof f->where, "%s '%s'", source, path);
-  size_t chunk = GRIDFILE_CHUNK;
-  int s = nc__open(path, NC_NOWRITE, &chunk, &f->ncid);
+  int s = nc_open(path, NC_NOWRITE, &f->ncid);
   if (s != NC_NOERR) {
     f->ncid = -1;
     return cryo_nc_error(s, CRYO_ERR_FILE, err, "%s", f->where);
