@@ -53,6 +53,7 @@ static const char *const li_calving[] = {"all", "floating", NULL};
 static const char *const li_melt_source[] = {"received", "mismip+", NULL};
 static const char *const vector_frames[] = {"east_north", "grid", NULL};
 static const char *const decompositions[] = {"ocean", "even", NULL};
+static const char *const output_grids[] = {"copy", "reference", NULL};
 
 void cryo_config_defaults(cryo_config *cfg) {
   memset(cfg, 0, sizeof *cfg);
@@ -70,6 +71,7 @@ void cryo_config_defaults(cryo_config *cfg) {
   strcpy(r->forcing_vars[3], "vocean");
   strcpy(r->device, "auto");
   strcpy(r->halo_device_buffers, "auto");
+  strcpy(r->output_grid, "copy");
   cryo_grid_config *g = &cfg->grid;
   g->nx = 64;
   g->ny = 64;
@@ -473,6 +475,11 @@ static void collect_warnings(cryo_config *cfg, const cryo_nml_group *g) {
   char why[160];
   cfg->warnings[0] = '\0';
   if (!r->output_file[0]) warn_ignored(cfg, &g[G_RUN], "output_interval", "output_file = ''");
+  if (!r->output_file[0])
+    warn_ignored(cfg, &g[G_RUN], "output_grid", "output_file = ''");
+  else if (!cfg->grid.grid_file[0])
+    warn_ignored(cfg, &g[G_RUN], "output_grid",
+                 "grid_file = '' (the built-in box's axes are always written)");
   if (!r->restart_out[0]) warn_ignored(cfg, &g[G_RUN], "restart_interval", "restart_out = ''");
   if (strcmp(r->forcing, "netcdf")) {
     snprintf(why, sizeof why, "forcing = '%s' (only 'netcdf' reads a file)", r->forcing);
@@ -571,6 +578,7 @@ static int read_config(cryo_config *cfg, const char *text, const char *path, cry
       REAL_KEY("output_interval", &t.output_interval, 0, big, "s"),
       REAL_KEY("restart_interval", &t.restart_interval, 0, big, "s"),
       STR_KEY("output_file", r->output_file, NULL),
+      STR_KEY("output_grid", r->output_grid, output_grids),
       STR_KEY("restart_out", r->restart_out, NULL),
       STR_KEY("restart_in", r->restart_in, NULL),
       STR_KEY("forcing", r->forcing, forcings),

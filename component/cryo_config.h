@@ -22,6 +22,9 @@ typedef struct cryo_run_config {
   long long output_interval;       /* s, 0 = no output */
   long long restart_interval;      /* s, 0 = only at the end of the run */
   char output_file[CRYO_PATH_LEN]; /* '' = no output */
+  /* 'copy': a grid file's coordinates go into the output; 'reference': the
+   * output names the grid file instead (1.4 GB less at the 2 km Arctic) */
+  char output_grid[CRYO_NAME_LEN];
   char restart_out[CRYO_PATH_LEN]; /* file-name prefix, '' = no restarts */
   char restart_in[CRYO_PATH_LEN];  /* '' = cold start */
   char forcing[CRYO_NAME_LEN];     /* 'analytic' | 'netcdf' | 'oasis' | 'host' */
