@@ -62,7 +62,8 @@ void cryo_seaice_quad_stress_kernel(const cryo_seaice_params *p, const cryo_bloc
                                     cryo_seaice_state *s) {
   const double re2 = 1.0 / (p->ecc * p->ecc);
   const quad_stress_args fresh = {{p->pstar, p->c_strength, 1.0 + re2, 1.0 - re2, re2,
-                                   p->delta_min * p->delta_min, 1.0 / p->alpha},
+                                   p->delta_min * p->delta_min, 1.0 / p->alpha, 1.0 + p->tensile_k,
+                                   1.0 - p->tensile_k},
                                   b->nx + 2,
                                   CRYO_NCELL(b),
                                   s->u,
@@ -81,8 +82,9 @@ void cryo_seaice_quad_stress_kernel(const cryo_seaice_params *p, const cryo_bloc
 
 typedef struct {
   double dt, beta, rho_ice, h_min;
-  double tau_air; /* rho_a C_a, kg m-3 */
-  double drag_o;  /* rho_o C_o, kg m-3 */
+  double tau_air;    /* rho_a C_a, kg m-3 */
+  double drag_o;     /* rho_o C_o, kg m-3 */
+  double cosw, sinw; /* cos, sin of the turning angle theta (its sign follows f per node) */
 } quad_velocity_consts;
 
 /* Force, area and area-weighted tracers of cell q at its corner k = (Xk, Yk). */
@@ -162,12 +164,17 @@ quad_velocity_node(long n, long cur, long nxc, quad_velocity_consts k, int na, c
   const double tau = ac * k.tau_air * sqrt(ua * ua + va * va);
   const double c = ac * k.drag_o * sqrt((uo - up) * (uo - up) + (vo - vp) * (vo - vp));
   const double gc = k.dt * m * fcor[n];
-  const double d = (1.0 + k.beta) * m + k.dt * c;
-  const double ru = m * (k.beta * up + u_n[n]) + k.dt * (fx + tau * ua + c * uo) - gc * vo;
-  const double rv = m * (k.beta * vp + v_n[n]) + k.dt * (fy + tau * va + c * vo) + gc * uo;
-  const double rdet = 1.0 / (d * d + gc * gc);
-  u[n] = (d * ru + gc * rv) * rdet;
-  v[n] = (d * rv - gc * ru) * rdet;
+  /* turning angle as on the rectangles (seaice_velocity.c), theta' = theta sign(f) */
+  const double sinw = fcor[n] < 0.0 ? -k.sinw : k.sinw;
+  const double d = (1.0 + k.beta) * m + k.dt * c * k.cosw;
+  const double gt = gc + k.dt * c * sinw;
+  const double ru =
+      m * (k.beta * up + u_n[n]) + k.dt * (fx + tau * ua + c * (k.cosw * uo - sinw * vo)) - gc * vo;
+  const double rv =
+      m * (k.beta * vp + v_n[n]) + k.dt * (fy + tau * va + c * (sinw * uo + k.cosw * vo)) + gc * uo;
+  const double rdet = 1.0 / (d * d + gt * gt);
+  u[n] = (d * ru + gt * rv) * rdet;
+  v[n] = (d * rv - gt * ru) * rdet;
 }
 
 typedef struct {
@@ -200,7 +207,8 @@ QUAD_VELOCITY_LOOP(quad_velocity_dg1, 3)
 void cryo_seaice_quad_velocity_kernel(const cryo_seaice_params *p, const cryo_block *b,
                                       cryo_seaice_state *s) {
   const quad_velocity_args fresh = {
-      {p->dt, p->beta, p->rho_ice, p->h_min, p->rho_air * p->c_air, p->rho_ocean * p->c_ocean},
+      {p->dt, p->beta, p->rho_ice, p->h_min, p->rho_air * p->c_air, p->rho_ocean * p->c_ocean,
+       cos(p->turning_angle * (CRYO_PI / 180.0)), sin(p->turning_angle * (CRYO_PI / 180.0))},
       b->nx,
       (long)(b->nx + 1) * (b->ny + 1),
       s->s11,

@@ -137,9 +137,10 @@ quad_cell_geometry(const double *r, const double *e1, double *g, double *frame) 
 
 /* Parameters of the stress update, private scalars of the launch. */
 typedef struct {
-  double pstar, cstr;   /* P*, C */
-  double k1, k2, k3;    /* 1 + e^-2, 1 - e^-2, e^-2 */
-  double dmin2, ralpha; /* Delta_min^2, 1 / alpha */
+  double pstar, cstr;    /* P*, C */
+  double k1, k2, k3;     /* 1 + e^-2, 1 - e^-2, e^-2 */
+  double dmin2, ralpha;  /* Delta_min^2, 1 / alpha */
+  double tens_p, tens_m; /* 1 + k_t, 1 - k_t (tensile strength, kernels/seaice_stress.c) */
 } quad_stress_consts;
 
 #if defined(_OPENACC)
@@ -189,9 +190,9 @@ quad_stress_cell(long c, long n00, long nxn, quad_stress_consts k, const double 
                                 k.pstar, k.cstr);
     const double delta = sqrt(k.dmin2 + k.k1 * (e11 * e11 + e22 * e22) + 2.0 * k.k2 * e11 * e22 +
                               4.0 * k.k3 * e12 * e12);
-    const double zeta = pg / (2.0 * delta);
-    const double t11 = zeta * (k.k1 * e11 + k.k2 * e22) - 0.5 * pg;
-    const double t22 = zeta * (k.k1 * e22 + k.k2 * e11) - 0.5 * pg;
+    const double zeta = pg * k.tens_p / (2.0 * delta);
+    const double t11 = zeta * (k.k1 * e11 + k.k2 * e22) - 0.5 * pg * k.tens_m;
+    const double t22 = zeta * (k.k1 * e22 + k.k2 * e11) - 0.5 * pg * k.tens_m;
     const double t12 = 2.0 * zeta * k.k3 * e12;
     const double phi[3] = {1.0, X, Y};
 #pragma GCC unroll 3

@@ -1,0 +1,154 @@
+/* mpi-run ranks: 1 (tests/mpi-run runs this program once per count) */
+/* Tests of the sea-ice dynamics options (docs/seaice.md): each against an
+ * analytic steady state or the state it must converge to.
+ *
+ * Free drift (P* = 0, A = 1, 6x6 cells of 8 km, periodic, ocean at rest,
+ * 3000 steps of 120 s): each node obeys F = U (k s e^{i theta'} + i m f), U the
+ * velocity as a complex number, s = |U|, k = rho_o C_o, m = rho_i h, F the
+ * driving force; s solves s^2 (k^2 s^2 + 2 k s m f sin theta' + m^2 f^2) = |F|^2
+ * (bisection to 1e-15 relative). Every node within 1e-8 |U_exact| of it:
+ * 1. turning angle 25 degrees, wind (10, 0) m/s, h = 2 m: F = rho_a C_a |u_a| u_a;
+ * 1b. turning angle -25 degrees with f < 0 (southern hemisphere): the same
+ *     speed, the mirror image of 1;
+ * 2. sea-surface tilt, no wind, ssh = G x with G = 1e-5 (1 m over 100 km),
+ *    h = 1 m: F = -m g G x-hat, and the geostrophic term of the ocean (at rest)
+ *    gone; with ssh_tilt off the same ssh moves nothing.
+ */
+#include <CUnit/Basic.h>
+#include <complex.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "seaice.h"
+#include "test_seaice_common.h"
+
+/* Halo of a single block periodic in x and y; ctx is the block. */
+static int halo_periodic(void *ctx, cryo_location loc, int nlev, int nfield,
+                         double *const *fields) {
+  const cryo_block *b = ctx;
+  const int node = loc == CRYO_AT_NODE, last = node ? b->nx + 1 : b->nx;
+  for (int f = 0; f < nfield; ++f)
+    for (int j = -1; j <= last; ++j)
+      for (int i = -1; i <= last; ++i) {
+        if (i >= 0 && i < b->nx && j >= 0 && j < b->ny) continue;
+        const int is = (i + b->nx) % b->nx, js = (j + b->ny) % b->ny;
+        const long d = node ? CRYO_NODE(b, i, j) : CRYO_CELL(b, i, j);
+        const long s = node ? CRYO_NODE(b, is, js) : CRYO_CELL(b, is, js);
+        for (int k = 0; k < nlev; ++k)
+          fields[f][d * nlev + k] = fields[f][s * nlev + k];
+      }
+  return 0;
+}
+
+/* Steady free drift under force F (N m-2, complex x + i y): U. */
+static double complex drift_exact(const cryo_seaice_params *p, double hice, double complex F) {
+  const double k = p->rho_ocean * p->c_ocean, mf = p->rho_ice * hice * p->coriolis;
+  const double th = p->turning_angle * (CRYO_PI / 180.0) * (p->coriolis < 0 ? -1.0 : 1.0);
+  const double f2 = creal(F) * creal(F) + cimag(F) * cimag(F);
+  double lo = 0.0, hi = 10.0;
+  for (int it = 0; it < 200 && hi - lo > 1e-15 * hi; ++it) {
+    const double s = 0.5 * (lo + hi);
+    const double g = s * s * (k * k * s * s + 2.0 * k * s * mf * sin(th) + mf * mf);
+    if (g < f2)
+      lo = s;
+    else
+      hi = s;
+  }
+  const double s = 0.5 * (lo + hi);
+  return F / (k * s * cexp(I * th) + I * mf);
+}
+
+/* A periodic 6x6 block of uniform ice h, a = 1, P* = 0, run for 3000 steps; the
+ * largest distance of a node velocity from U. s.ssh is set by `ssh` (cell
+ * centre x in m -> m) on every cell, ring included, when not NULL. */
+static double drift_error(const cryo_seaice_params *p, double hice, double uair,
+                          double (*ssh)(double x), double complex U) {
+  cryo_block b = test_si_block(6, 6, 8000.0, 8000.0);
+  b.periodic_x = b.periodic_y = 1;
+  const cryo_comm_ops periodic = {&b, halo_periodic, test_si_sum_none, test_si_max_none};
+  cryo_seaice_state s;
+  test_si_state_alloc(p, &b, &s);
+  s.ssh = calloc((size_t)CRYO_NCELL(&b), sizeof(double));
+  for (long c = 0; c < CRYO_NCELL(&b); ++c) {
+    s.mask[c] = 1.0;
+    s.h[c] = hice;
+    s.a[c] = 1.0;
+  }
+  if (ssh)
+    for (int j = -1; j <= b.ny; ++j)
+      for (int i = -1; i <= b.nx; ++i)
+        s.ssh[CRYO_CELL(&b, i, j)] = ssh((i + 0.5) * b.dx);
+  for (long n = 0; n < CRYO_NNODE(&b); ++n)
+    s.uair[n] = uair;
+  for (int step = 0; step < 3000; ++step)
+    CU_ASSERT_EQUAL_FATAL(cryo_seaice_step(p, &b, &s, &periodic), 0);
+  double err = 0.0;
+  for (int j = 0; j <= b.ny; ++j)
+    for (int i = 0; i <= b.nx; ++i) {
+      const long n = CRYO_NODE(&b, i, j);
+      err = fmax(err, cabs(s.u[n] + I * s.v[n] - U));
+    }
+  free(s.ssh);
+  s.ssh = NULL;
+  test_si_state_free(p, &s);
+  return err;
+}
+
+static cryo_seaice_params drift_params(void) {
+  cryo_seaice_params p;
+  cryo_seaice_params_cyclone(&p);
+  p.pstar = 0.0;
+  return p;
+}
+
+static void test_turning_angle(void) {
+  cryo_seaice_params p = drift_params();
+  const double hice = 2.0, ua = 10.0;
+  const double complex F = p.rho_air * p.c_air * ua * ua;
+  const double complex U0 = drift_exact(&p, hice, F);
+  p.turning_angle = 25.0;
+  const double complex U = drift_exact(&p, hice, F);
+  /* turning the drag changes the drift: the test can tell the two apart */
+  CU_ASSERT(cabs(U - U0) > 0.05 * cabs(U));
+  const double err = drift_error(&p, hice, ua, NULL, U);
+  CU_ASSERT(err <= 1e-8 * cabs(U));
+  /* the southern hemisphere with the angle given with its sign: f < 0 turns
+   * theta' = theta sign(f) back to +25 degrees of rotation sense, the mirror image */
+  p.coriolis = -p.coriolis;
+  p.turning_angle = 25.0;
+  const double complex Us = drift_exact(&p, hice, F);
+  CU_ASSERT(fabs(creal(Us) - creal(U)) <= 1e-12 && fabs(cimag(Us) + cimag(U)) <= 1e-12);
+  CU_ASSERT(drift_error(&p, hice, ua, NULL, Us) <= 1e-8 * cabs(Us));
+}
+
+#define TILT_G 1e-5 /* sea-surface slope, m per m */
+
+static double ssh_slope(double x) {
+  return TILT_G * x;
+}
+
+static void test_ssh_tilt(void) {
+  cryo_seaice_params p = drift_params();
+  const double hice = 1.0;
+  p.ssh_tilt = 1;
+  const double complex F = -p.rho_ice * hice * p.gravity * TILT_G;
+  const double complex U = drift_exact(&p, hice, F);
+  CU_ASSERT(cabs(U) > 0.01);
+  CU_ASSERT(drift_error(&p, hice, 0.0, ssh_slope, U) <= 1e-8 * cabs(U));
+  /* off: the geostrophic approximation of the (resting) ocean, no force */
+  p.ssh_tilt = 0;
+  CU_ASSERT(drift_error(&p, hice, 0.0, ssh_slope, 0.0) == 0.0);
+}
+
+int main(void) {
+  if (CU_initialize_registry() != CUE_SUCCESS) return 2;
+  CU_pSuite s = CU_add_suite("seaice_options", NULL, NULL);
+  CU_add_test(s, "free drift with a turning angle", test_turning_angle);
+  CU_add_test(s, "free drift down a sea-surface tilt", test_ssh_tilt);
+  CU_basic_set_mode(CU_BRM_VERBOSE);
+  CU_basic_run_tests();
+  const unsigned failures = CU_get_number_of_failures();
+  CU_cleanup_registry();
+  return failures ? 1 : 0;
+}
