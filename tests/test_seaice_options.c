@@ -20,6 +20,21 @@
  *    as mEVP with 10000 iterations (with 20000 the difference changes by
  *    1e-10 m/s); the default 100 mEVP iterations are 6.2e-3 m/s from it
  *    (asserted > 1e-4).
+ * 4. Basal stress (Lemieux et al. 2015): uniform ice of 2 m, a = 1 over water
+ *    14.5 m deep everywhere (h_c = 1.933 m, T_b = 1 N m-2), P* = 0, f = 0, ocean
+ *    at rest: under a wind whose stress is 0.8 T_b the ice creeps at the
+ *    analytic u (tau = T_b u / (u + u0) + rho_o C_o u^2: 8.9e-5 m/s, fast,
+ *    asserted < 1e-3); at 1.2 T_b it drifts at the analytic 0.279 m/s; both to
+ *    1e-6 relative, v = 0.
+ * 5. Tensile strength (Konig Beatty and Holland 2010): a band of 1 m ice 40 km
+ *    across a channel (2 km cells, periodic in y, open water either side, f = 0)
+ *    pulled apart by a wind of stress +-tau either side of its centre line,
+ *    so that sigma_11 at the centre is tau times 20 km; its yield in uniaxial
+ *    extension is P/2 ((1 + k_t) sqrt(1 + e^-2) - (1 - k_t)) (7448 N m-1 for
+ *    k_t = 0.2, 1623 for k_t = 0). Adaptive EVP, 500 iterations, 20 steps:
+ *    at 0.9 of the k_t = 0.2 yield the band's largest divergence is at most
+ *    10 Delta_min (intact); at 1.1 of it, and with k_t = 0 under the 0.9
+ *    wind, a crack opens (divergence > 1e-6 s-1).
  */
 #include <CUnit/Basic.h>
 #include <complex.h>
@@ -226,12 +241,173 @@ static void test_aevp_converges(void) {
   }
 }
 
+/* Basal stress: the steady drift speed u (f = 0, ocean at rest, along the
+ * wind) under air stress tau: tau = T_b u / (u + u0) + k u^2 (bisection). */
+static double basal_exact(const cryo_seaice_params *p, double tb, double tau) {
+  const double k = p->rho_ocean * p->c_ocean;
+  double lo = 0.0, hi = 10.0;
+  for (int it = 0; it < 300 && hi - lo > 1e-15 * hi; ++it) {
+    const double u = 0.5 * (lo + hi);
+    if (tb * u / (u + p->basal_u0) + k * u * u < tau)
+      lo = u;
+    else
+      hi = u;
+  }
+  return 0.5 * (lo + hi);
+}
+
+/* Uniform ice h = 2 m, a = 1 on a periodic 6 x 6 grid of water depth h_w
+ * (a shoal everywhere), P* = 0, f = 0, wind uair along x, 3000 steps: the
+ * largest |u - u_exact| and the mean speed. */
+static void basal_run(const cryo_seaice_params *p, double hw, double uair, double *u_mean,
+                      double *v_max) {
+  cryo_block b = test_si_block(6, 6, 8000.0, 8000.0);
+  b.periodic_x = b.periodic_y = 1;
+  const cryo_comm_ops periodic = {&b, halo_periodic, test_si_sum_none, test_si_max_none};
+  cryo_seaice_state s;
+  test_si_state_alloc(p, &b, &s);
+  s.bathymetry = calloc((size_t)CRYO_NCELL(&b), sizeof(double));
+  for (long c = 0; c < CRYO_NCELL(&b); ++c) {
+    s.mask[c] = 1.0;
+    s.h[c] = 2.0;
+    s.a[c] = 1.0;
+    s.bathymetry[c] = hw;
+  }
+  for (long n = 0; n < CRYO_NNODE(&b); ++n)
+    s.uair[n] = uair;
+  for (int step = 0; step < 3000; ++step)
+    CU_ASSERT_EQUAL_FATAL(cryo_seaice_step(p, &b, &s, &periodic), 0);
+  double sum = 0.0, vmax = 0.0;
+  for (int j = 0; j <= b.ny; ++j)
+    for (int i = 0; i <= b.nx; ++i) {
+      sum += s.u[CRYO_NODE(&b, i, j)];
+      vmax = fmax(vmax, fabs(s.v[CRYO_NODE(&b, i, j)]));
+    }
+  *u_mean = sum / ((b.nx + 1) * (b.ny + 1));
+  *v_max = vmax;
+  free(s.bathymetry);
+  s.bathymetry = NULL;
+  test_si_state_free(p, &s);
+}
+
+static void test_basal_stress(void) {
+  cryo_seaice_params p = drift_params();
+  p.coriolis = 0.0;
+  p.basal_stress = 1;
+  const double hw = 14.5; /* h_c = h_w / k1 = 1.933 m under 2 m of ice */
+  const double tb = p.basal_k2 * (2.0 - hw / p.basal_k1);
+  const double ta = p.rho_air * p.c_air;
+  const double threshold = sqrt(tb / ta); /* wind speed whose stress is T_b */
+  printf("\n  T_b = %.4g N m-2, threshold wind %.4g m/s", tb, threshold);
+  const double winds[2] = {0.8 * threshold, 1.2 * threshold};
+  for (int k = 0; k < 2; ++k) {
+    const double exact = basal_exact(&p, tb, ta * winds[k] * winds[k]);
+    double u, v;
+    basal_run(&p, hw, winds[k], &u, &v);
+    printf("; wind %.4g m/s: u = %.6g m/s (exact %.6g)", winds[k], u, exact);
+    CU_ASSERT(fabs(u - exact) <= 1e-6 * exact && v == 0.0);
+    if (k == 0) CU_ASSERT(u < 1e-3); /* fast: creeping at about u0 tau / (T_b - tau) */
+    if (k == 1) CU_ASSERT(u > 0.1);
+  }
+  printf(" ");
+}
+
+/* Halo of a block periodic in y only: the rows below and above wrap, the
+ * columns beyond the x edges stay as they are (mask 0: walls). */
+static int halo_periodic_y(void *ctx, cryo_location loc, int nlev, int nfield,
+                           double *const *fields) {
+  const cryo_block *b = ctx;
+  const int node = loc == CRYO_AT_NODE, last = node ? b->nx + 1 : b->nx;
+  const int ylast = node ? b->ny + 1 : b->ny;
+  for (int f = 0; f < nfield; ++f)
+    for (int j = -1; j <= ylast; ++j) {
+      if (j >= 0 && j < b->ny) continue;
+      const int js = (j + b->ny) % b->ny;
+      for (int i = -1; i <= last; ++i) {
+        const long d = node ? CRYO_NODE(b, i, j) : CRYO_CELL(b, i, j);
+        const long s = node ? CRYO_NODE(b, i, js) : CRYO_CELL(b, i, js);
+        for (int k = 0; k < nlev; ++k)
+          fields[f][d * nlev + k] = fields[f][s * nlev + k];
+      }
+    }
+  return 0;
+}
+
+#define STRIP_NX   40 /* cells across, 2 km each */
+#define STRIP_ICE0 10 /* the band of ice: cells [10, 30) */
+#define STRIP_ICE1 30
+
+/* A band of ice (h = 1 m, a = 1) across a channel periodic in y, open water
+ * either side, f = 0, pulled apart by a wind of stress +-tau (x beyond or
+ * before the band's centre line); after `steps` macro steps the largest
+ * divergence rate of the band's cells, s-1. */
+static double strip_divergence(const cryo_seaice_params *p, double tau, int steps) {
+  cryo_block b = test_si_block(STRIP_NX, 4, 2000.0, 2000.0);
+  b.periodic_y = 1;
+  const cryo_comm_ops ops = {&b, halo_periodic_y, test_si_sum_none, test_si_max_none};
+  cryo_seaice_state s;
+  test_si_state_alloc(p, &b, &s);
+  s.alpha_evp = calloc((size_t)CRYO_NCELL(&b), sizeof(double));
+  for (int j = 0; j < b.ny; ++j)
+    for (int i = STRIP_ICE0; i < STRIP_ICE1; ++i) {
+      s.h[CRYO_CELL(&b, i, j)] = 1.0;
+      s.a[CRYO_CELL(&b, i, j)] = 1.0;
+    }
+  double *mask[1] = {s.mask};
+  halo_periodic_y(&b, CRYO_AT_CELL, 1, 1, mask);
+  const double ua = sqrt(tau / (p->rho_air * p->c_air)), mid = 0.5 * (STRIP_ICE0 + STRIP_ICE1);
+  for (int j = -1; j <= b.ny + 1; ++j)
+    for (int i = -1; i <= b.nx + 1; ++i)
+      s.uair[CRYO_NODE(&b, i, j)] = i > mid ? ua : i < mid ? -ua : 0.0;
+  for (int step = 0; step < steps; ++step)
+    CU_ASSERT_EQUAL_FATAL(cryo_seaice_step(p, &b, &s, &ops), 0);
+  cryo_seaice_diag_rates(&b, s.u, s.v, s.mask, s.shear, s.divergence);
+  double dmax = 0.0;
+  for (int j = 0; j < b.ny; ++j)
+    for (int i = STRIP_ICE0; i < STRIP_ICE1; ++i)
+      dmax = fmax(dmax, s.divergence[CRYO_CELL(&b, i, j)]);
+  free(s.alpha_evp);
+  s.alpha_evp = NULL;
+  test_si_state_free(p, &s);
+  return dmax;
+}
+
+static void test_tensile_strength(void) {
+  cryo_seaice_params p;
+  cryo_seaice_params_cyclone(&p);
+  p.coriolis = 0.0;
+  /* converged to the VP state each step: the benchmark's 100 mEVP iterations
+   * let the ice move while the stress builds up, and a crack, once open, stays */
+  p.adaptive_evp = 1;
+  p.n_evp = 500;
+  const double kt = 0.2, P = p.pstar * 1.0, k1 = 1.0 + 1.0 / (p.ecc * p.ecc);
+  /* uniaxial extension (v = 0): sigma_11 on the yield curve */
+  const double yield_kt = 0.5 * P * ((1.0 + kt) * sqrt(k1) - (1.0 - kt));
+  const double yield_0 = 0.5 * P * (sqrt(k1) - 1.0);
+  const double half = 0.5 * (STRIP_ICE1 - STRIP_ICE0) * 2000.0; /* m of ice pulled each way */
+  const double f[3] = {0.9, 1.1, 0.9};
+  for (int c = 0; c < 3; ++c) {
+    p.tensile_k = c < 2 ? kt : 0.0;
+    const double y = c < 2 ? yield_kt : yield_0;
+    const double tau = f[c] * yield_kt / half;
+    const double d = strip_divergence(&p, tau, 20);
+    printf("\n  k_t %.2g: sigma_11 at the centre %.3g of the yield %.4g N m-1, max divergence %.3g "
+           "s-1",
+           p.tensile_k, tau * half / y, y, d);
+    /* intact: creep at the Delta_min scale; else a crack opens at the centre line */
+    CU_ASSERT(c == 0 ? d <= 10.0 * p.delta_min : d > 1e-6);
+  }
+  printf(" ");
+}
+
 int main(void) {
   if (CU_initialize_registry() != CUE_SUCCESS) return 2;
   CU_pSuite s = CU_add_suite("seaice_options", NULL, NULL);
   CU_add_test(s, "free drift with a turning angle", test_turning_angle);
   CU_add_test(s, "free drift down a sea-surface tilt", test_ssh_tilt);
   CU_add_test(s, "adaptive EVP converges to the VP state", test_aevp_converges);
+  CU_add_test(s, "landfast ice: basal stress threshold", test_basal_stress);
+  CU_add_test(s, "landfast ice: tensile strength holds the pack", test_tensile_strength);
   CU_basic_set_mode(CU_BRM_VERBOSE);
   CU_basic_run_tests();
   const unsigned failures = CU_get_number_of_failures();
