@@ -273,11 +273,11 @@ static int check_config(cryo_config *cfg, const time_keys *t, cryo_err *err) {
     CRYO_CHECK(!sp->basal_stress || cfg->seaice.bathymetry_file[0], err, CRYO_ERR_MISSING,
                "%s: &cryo_seaice basal_stress = .true. needs bathymetry_file (the water depth)",
                src);
-    /* the quadrilateral kernels have the turning angle and the tensile
-     * strength; these three options are written for the built-in box */
-    static const char *const box_only[3] = {"ssh_tilt", "adaptive_evp", "basal_stress"};
-    const int on[3] = {sp->ssh_tilt, sp->adaptive_evp, sp->basal_stress};
-    for (int k = 0; k < 3; ++k)
+    /* the quadrilateral kernels have the turning angle, the tensile strength
+     * and the adaptive EVP; these two options are written for the built-in box */
+    static const char *const box_only[2] = {"ssh_tilt", "basal_stress"};
+    const int on[2] = {sp->ssh_tilt, sp->basal_stress};
+    for (int k = 0; k < 2; ++k)
       CRYO_CHECK(!on[k] || !cfg->grid.grid_file[0], err, CRYO_ERR_UNSUPPORTED,
                  "%s: &cryo_seaice %s = .true. is implemented for the built-in box only, not "
                  "for grid_file = '%s'",

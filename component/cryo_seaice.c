@@ -99,7 +99,9 @@ static int init_geometry(cryo_component *c, cryo_field *mask) {
   CRYO_CALL(cryo_status_agree(c, check_fold_pivots(c, mask)));
   CRYO_CALL(cryo_mpi_check(MPI_Allreduce(MPI_IN_PLACE, &width, 1, MPI_DOUBLE, MPI_MIN, c->comm),
                            "MPI_Allreduce (narrowest cell)", &c->err));
-  if (isfinite(width)) CRYO_CALL(cryo_config_check_mevp(&c->cfg, width, &c->err));
+  /* the adaptive EVP sets alpha and beta cell by cell: no fixed pair to check */
+  if (isfinite(width) && !c->cfg.seaice.p.adaptive_evp)
+    CRYO_CALL(cryo_config_check_mevp(&c->cfg, width, &c->err));
   for (int k = 0; k < 4; ++k)
     cryo_field_to_device(c, f[k]);
   if (!b->fold) return CRYO_OK;

@@ -813,7 +813,8 @@ static void fly_stress_dg0(void) {
         f[3 * k + x] = g->e1[3 * nk[k] + x];
       }
     quad_cell_geometry(r, f, geo, NULL);
-    quad_stress_cell(e, n00, nxn, g->k, geo, g->u, g->v, g->h, g->a, 1, g->s11, g->s12, g->s22);
+    quad_stress_cell(e, n00, nxn, g->k, geo, g->u, g->v, g->h, g->a, 1, 0, g->s11, g->s12, g->s22,
+                     NULL);
   }
 }
 
@@ -823,7 +824,7 @@ static void run_quad_stress_fly(void *vc) {
   const double re2 = 1.0 / (p->ecc * p->ecc);
   const fly_args fresh = {{p->pstar, p->c_strength, 1.0 + re2, 1.0 - re2, re2,
                            p->delta_min * p->delta_min, 1.0 / p->alpha, 1.0 + p->tensile_k,
-                           1.0 - p->tensile_k},
+                           1.0 - p->tensile_k, 0.0, p->h_min, p->aevp_alpha_min},
                           c->b.nx + 2,
                           CRYO_NCELL(&c->b),
                           c->s.u,
