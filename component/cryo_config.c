@@ -89,6 +89,7 @@ void cryo_config_defaults(cryo_config *cfg) {
   cfg->seaice.a_init = 1.0;
   cfg->seaice.max_speed = 10.0;
   cfg->seaice.max_thickness = 100.0;
+  strcpy(cfg->seaice.bathymetry_var, "bathymetry");
   cryo_landice_params_default(&cfg->landice.p);
   strcpy(cfg->landice.geometry_case, "ismip-hom-a");
   strcpy(cfg->landice.basal, "no_slip");
@@ -265,6 +266,24 @@ static int check_config(cryo_config *cfg, const time_keys *t, cryo_err *err) {
                "%s: forcing = 'analytic' is the cyclone benchmark's and needs &cryo_seaice "
                "init = 'cyclone'",
                src);
+    const cryo_seaice_params *sp = &cfg->seaice.p;
+    CRYO_CHECK(!sp->ssh_tilt || strcmp(r->forcing, "analytic"), err, CRYO_ERR_RANGE,
+               "%s: &cryo_seaice ssh_tilt = .true. takes the sea-surface height from the forcing "
+               "(field 'ssh'), but forcing = 'analytic' has none: use forcing = 'netcdf', "
+               "'host' or 'oasis', or ssh_tilt = .false. (the geostrophic approximation)",
+               src);
+    CRYO_CHECK(!sp->basal_stress || cfg->seaice.bathymetry_file[0], err, CRYO_ERR_MISSING,
+               "%s: &cryo_seaice basal_stress = .true. needs bathymetry_file (the water depth)",
+               src);
+    /* the quadrilateral kernels have the turning angle, the tensile strength
+     * and the adaptive EVP; these two options are written for the built-in box */
+    static const char *const box_only[2] = {"ssh_tilt", "basal_stress"};
+    const int on[2] = {sp->ssh_tilt, sp->basal_stress};
+    for (int k = 0; k < 2; ++k)
+      CRYO_CHECK(!on[k] || !cfg->grid.grid_file[0], err, CRYO_ERR_UNSUPPORTED,
+                 "%s: &cryo_seaice %s = .true. is implemented for the built-in box only, not "
+                 "for grid_file = '%s'",
+                 src, box_only[k], cfg->grid.grid_file);
   } else {
     cryo_landice_config *l = &cfg->landice;
     l->p.no_slip = !strcmp(l->basal, "no_slip");
@@ -309,7 +328,7 @@ static int check_config(cryo_config *cfg, const time_keys *t, cryo_err *err) {
              r->coupling_interval, r->model, dt);
   /* A grid file's cells have no single size: the condition is checked with
    * the narrowest cell once the geometry is known (component/cryo_seaice.c). */
-  if (!strcmp(r->model, "seaice") && !cfg->grid.grid_file[0])
+  if (!strcmp(r->model, "seaice") && !cfg->grid.grid_file[0] && !cfg->seaice.p.adaptive_evp)
     CRYO_CALL(cryo_config_check_mevp(cfg, fmin(cfg->grid.dx, cfg->grid.dy), err));
   return CRYO_OK;
 }
@@ -412,9 +431,24 @@ static void warn_seaice(cryo_config *cfg, const cryo_nml_group *g) {
   snprintf(why, sizeof why, "init = '%s' (only 'file' reads it)", si->init);
   if (strcmp(si->init, "file")) warn_ignored(cfg, g, "init_file", why);
   if (si->p.pstar == 0.0) {
-    static const char *const rheology[] = {"c_strength", "ecc", "delta_min"};
-    for (int k = 0; k < 3; ++k)
+    static const char *const rheology[] = {"c_strength", "ecc", "delta_min", "tensile_k"};
+    for (int k = 0; k < 4; ++k)
       warn_ignored(cfg, g, rheology[k], "pstar = 0 (no internal stress)");
+  }
+  if (!si->p.ssh_tilt) warn_ignored(cfg, g, "gravity", "ssh_tilt = .false.");
+  if (si->p.adaptive_evp) {
+    warn_ignored(cfg, g, "alpha", "adaptive_evp = .true. (alpha is set per cell)");
+    warn_ignored(cfg, g, "beta", "adaptive_evp = .true. (beta is set per node)");
+  } else {
+    static const char *const aevp[] = {"aevp_c", "aevp_cstar", "aevp_alpha_min"};
+    for (int k = 0; k < 3; ++k)
+      warn_ignored(cfg, g, aevp[k], "adaptive_evp = .false.");
+  }
+  if (!si->p.basal_stress) {
+    static const char *const basal[] = {"bathymetry_file", "bathymetry_var", "basal_k1",
+                                        "basal_k2",        "basal_alphab",   "basal_u0"};
+    for (int k = 0; k < 6; ++k)
+      warn_ignored(cfg, g, basal[k], "basal_stress = .false.");
   }
 }
 
@@ -628,6 +662,21 @@ static int read_config(cryo_config *cfg, const char *text, const char *path, cry
       STR_KEY("init_file", si->init_file, NULL),
       REAL_KEY("max_speed", &si->max_speed, 1e-3, 1e6, "m s-1"),
       REAL_KEY("max_thickness", &si->max_thickness, 1e-3, 1e6, "m"),
+      SI_KEY("turning_angle"),
+      BOOL_KEY("ssh_tilt", &sp->ssh_tilt),
+      SI_KEY("gravity"),
+      BOOL_KEY("adaptive_evp", &sp->adaptive_evp),
+      SI_KEY("aevp_c"),
+      SI_KEY("aevp_cstar"),
+      SI_KEY("aevp_alpha_min"),
+      BOOL_KEY("basal_stress", &sp->basal_stress),
+      STR_KEY("bathymetry_file", si->bathymetry_file, NULL),
+      STR_KEY("bathymetry_var", si->bathymetry_var, NULL),
+      SI_KEY("basal_k1"),
+      SI_KEY("basal_k2"),
+      SI_KEY("basal_alphab"),
+      SI_KEY("basal_u0"),
+      SI_KEY("tensile_k"),
   };
   const cryo_nml_key landice_keys[] = {
       LI_KEY("n_layers"),

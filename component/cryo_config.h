@@ -10,7 +10,7 @@
 
 #define CRYO_PATH_LEN        512
 #define CRYO_NAME_LEN        64
-#define CRYO_COUPLING_FIELDS 15 /* CRYO_NFIELD of coupling/cryo_exchange.h */
+#define CRYO_COUPLING_FIELDS 16 /* CRYO_NFIELD of coupling/cryo_exchange.h */
 
 typedef struct cryo_run_config {
   char model[CRYO_NAME_LEN];       /* 'seaice' | 'landice' */
@@ -62,6 +62,8 @@ typedef struct cryo_seaice_config {
   char stress_precision[CRYO_NAME_LEN]; /* 'double' | 'single' */
   double max_speed;                     /* m s-1: a larger ice speed stops the run (state check) */
   double max_thickness;                 /* m: likewise for the cell-mean thickness */
+  char bathymetry_file[CRYO_PATH_LEN];  /* water depth for the basal stress (basal_stress) */
+  char bathymetry_var[CRYO_NAME_LEN];   /* its variable, m, positive down */
 } cryo_seaice_config;
 
 typedef struct cryo_landice_config {
@@ -100,7 +102,7 @@ typedef struct cryo_invert_config {
 typedef struct cryo_coupling_config {
   char component[CRYO_NAME_LEN]; /* OASIS component name (6 characters at most) */
   char grid_name[CRYO_NAME_LEN]; /* OASIS grid name of the component, '' = not written */
-  char names[16][CRYO_NAME_LEN]; /* OASIS field names, in the order of the field table */
+  char names[CRYO_COUPLING_FIELDS][CRYO_NAME_LEN]; /* OASIS field names, in table order */
   /* land ice: namcouple name prefix of the Glen rate factor received per
    * layer (PREFIX01 ...), '' = not received (docs/landice.md) */
   char rate_factor[CRYO_NAME_LEN];

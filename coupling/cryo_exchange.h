@@ -75,7 +75,15 @@ typedef struct cryo_exchange_config {
    * bed up (&cryo_coupling rate_factor); NULL or "" when it is not received. */
   const char *oasis_rate_factor;
   int n_layers;
+  /* 1: the sea-surface height (field ssh) is received too; 0: the providers
+   * neither read nor couple it (a run without &cryo_seaice ssh_tilt). */
+  int with_ssh;
 } cryo_exchange_config;
+
+/* Whether the exchange created with cfg moves field f (ssh only with_ssh). */
+static inline int cryo_exchange_field_used(const cryo_exchange_config *cfg, int f) {
+  return f != CRYO_F_SSH || cfg->with_ssh;
+}
 
 typedef struct cryo_exchange cryo_exchange;
 

@@ -78,6 +78,7 @@ static const char *const default_names[CRYO_NFIELD] = {
     [CRYO_F_AICE] = "I_IceFrc",    [CRYO_F_HICE] = "I_IceTck",  [CRYO_F_TAUX_IO] = "I_OTaux1",
     [CRYO_F_TAUY_IO] = "I_OTauy1", [CRYO_F_SMB] = "I_LiSmb1",   [CRYO_F_BASAL_MELT] = "I_LiBmt1",
     [CRYO_F_THK] = "I_LiThk1",     [CRYO_F_USURF] = "I_LiSrf1", [CRYO_F_ICEMASK] = "I_LiMsk1",
+    [CRYO_F_SSH] = "I_SSHght",
 };
 
 /* Grid name of cryodyn's cells in the namcouple (namelists/namcouple_seaice_remap). */
@@ -267,7 +268,7 @@ static int set_names(cryo_exchange *x, const cryo_exchange_config *cfg, cryo_err
              b->nx, b->ny);
   for (int f = 0; f < CRYO_NFIELD; ++f) {
     o->var[f] = -1;
-    if (cryo_exchange_fields[f].model != x->model) continue;
+    if (cryo_exchange_fields[f].model != x->model || !cryo_exchange_field_used(cfg, f)) continue;
     const char *n =
         cfg->oasis_names[f] && cfg->oasis_names[f][0] ? cfg->oasis_names[f] : default_names[f];
     CRYO_CHECK(strlen(n) <= CRYO_OASIS_VAR_NAME_MAX, err, CRYO_ERR_RANGE,
