@@ -15,6 +15,8 @@
  * - uwind/vwind are the wind 10 m above the surface.
  * - taux_io/tauy_io are the stress the ocean exerts on the ice (CF:
  *   upward_x_stress_at_sea_ice_base); the stress on the ocean is its negative.
+ * - ssh is received only by runs that use it (&cryo_seaice ssh_tilt; the
+ *   exchange config's with_ssh): other runs neither read nor couple it.
  * - smb and basal_melt are mass fluxes in kg m-2 s-1, the units in which
  *   atmosphere and ocean models exchange them, so that neither side needs the
  *   other's ice density; divide by rho_ice for m s-1 of ice.
@@ -69,7 +71,9 @@
   CRYO_FIELD_ROW(X, USURF, "usurf", CRYO_CF_SURFACE_ALTITUDE, "ice surface elevation", OUT,        \
                  LANDICE)                                                                          \
   CRYO_FIELD_ROW(X, ICEMASK, "icemask", "1", "land_ice_area_fraction", "land ice mask (1: ice)",   \
-                 OUT, LANDICE)
+                 OUT, LANDICE)                                                                     \
+  CRYO_FIELD_ROW(X, SSH, "ssh", "m", "sea_surface_height_above_geoid", "sea surface height", IN,   \
+                 SEAICE)
 
 /* Which dynamical core a field belongs to. */
 typedef enum cryo_model_kind { CRYO_MODEL_SEAICE = 0, CRYO_MODEL_LANDICE = 1 } cryo_model_kind;

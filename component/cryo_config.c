@@ -35,6 +35,7 @@ typedef struct {
   { n, CRYO_NML_STRING, d, 1, NULL, sizeof(d), 1, 0, choices, 0, NULL }
 
 static const char *const models[] = {"seaice", "landice", NULL};
+static const char *const tasks[] = {"forward", "invert", NULL};
 static const char *const forcings[] = {"analytic", "netcdf", "oasis", "host", NULL};
 static const char *const calendars[] = {
     "proleptic_gregorian", "gregorian", "standard", "noleap", "365_day", NULL};
@@ -52,11 +53,13 @@ static const char *const li_calving[] = {"all", "floating", NULL};
 static const char *const li_melt_source[] = {"received", "mismip+", NULL};
 static const char *const vector_frames[] = {"east_north", "grid", NULL};
 static const char *const decompositions[] = {"ocean", "even", NULL};
+static const char *const output_grids[] = {"copy", "reference", NULL};
 
 void cryo_config_defaults(cryo_config *cfg) {
   memset(cfg, 0, sizeof *cfg);
   cryo_run_config *r = &cfg->run;
   strcpy(r->model, "seaice");
+  strcpy(r->task, "forward");
   strcpy(r->start, "2000-01-01 00:00:00");
   strcpy(r->calendar, "proleptic_gregorian");
   r->run_length = 0;
@@ -68,6 +71,7 @@ void cryo_config_defaults(cryo_config *cfg) {
   strcpy(r->forcing_vars[3], "vocean");
   strcpy(r->device, "auto");
   strcpy(r->halo_device_buffers, "auto");
+  strcpy(r->output_grid, "copy");
   cryo_grid_config *g = &cfg->grid;
   g->nx = 64;
   g->ny = 64;
@@ -85,6 +89,7 @@ void cryo_config_defaults(cryo_config *cfg) {
   cfg->seaice.a_init = 1.0;
   cfg->seaice.max_speed = 10.0;
   cfg->seaice.max_thickness = 100.0;
+  strcpy(cfg->seaice.bathymetry_var, "bathymetry");
   cryo_landice_params_default(&cfg->landice.p);
   strcpy(cfg->landice.geometry_case, "ismip-hom-a");
   strcpy(cfg->landice.basal, "no_slip");
@@ -98,6 +103,18 @@ void cryo_config_defaults(cryo_config *cfg) {
   cfg->landice.max_speed = 1.0e5;
   cfg->landice.max_thickness = 1.0e4;
   cfg->landice.remove_icebergs = 1;
+  cryo_invert_config *inv = &cfg->invert;
+  inv->gamma = 0.0;
+  inv->adjoint_rtol = 0.0;
+  inv->discrepancy = 0.0;
+  inv->opts = (cryo_landice_invert_opts){.max_iter = 50,
+                                         .memory = 10,
+                                         .max_backtrack = 20,
+                                         .gtol = 1e-6,
+                                         .ftol = 0.0,
+                                         .misfit_target = 0.0,
+                                         .step_max = 1.0,
+                                         .armijo = 1e-4};
   strcpy(cfg->coupling.component, "cryody");
   strcpy(cfg->coupling.grid_name, "cryt");
 }
@@ -162,6 +179,48 @@ int cryo_config_check_mevp(const cryo_config *cfg, double d, cryo_err *err) {
   return CRYO_OK;
 }
 
+/* task = 'invert': a land-ice run with a nonlinear sliding law on a friction
+ * bed and a fixed thickness, and the files of &cryo_invert, none of them the
+ * same path as an input it would overwrite. */
+static int check_invert(const cryo_config *cfg, cryo_err *err) {
+  const cryo_landice_config *l = &cfg->landice;
+  const cryo_invert_config *inv = &cfg->invert;
+  const char *src = cfg->source;
+  CRYO_CHECK(!strcmp(cfg->run.model, "landice"), err, CRYO_ERR_RANGE,
+             "%s: &cryo_run task = 'invert' needs model = 'landice' (the basal inversion)", src);
+  CRYO_CHECK(l->p.sliding_law != CRYO_LANDICE_SLIDING_LINEAR, err, CRYO_ERR_RANGE,
+             "%s: &cryo_run task = 'invert' needs &cryo_landice sliding_law 'weertman', 'schoof' "
+             "or 'tsai' (the inversion is for their per-cell C); sliding_law = 'linear'",
+             src);
+  const int friction = l->p.geometry_case == CRYO_LANDICE_CASE_ISMIP_HOM_C ||
+                       (l->p.geometry_case != CRYO_LANDICE_CASE_ISMIP_HOM_A && !l->p.no_slip);
+  CRYO_CHECK(friction, err, CRYO_ERR_RANGE,
+             "%s: &cryo_run task = 'invert' needs a friction bed: &cryo_landice basal = "
+             "'friction' (case = '%s' has no slip)",
+             src, l->geometry_case);
+  CRYO_CHECK(!l->evolve_thickness, err, CRYO_ERR_RANGE,
+             "%s: &cryo_run task = 'invert' inverts for one geometry: &cryo_landice "
+             "evolve_thickness must be .false.",
+             src);
+  CRYO_CHECK(inv->obs_file[0], err, CRYO_ERR_MISSING,
+             "%s: &cryo_run task = 'invert' needs &cryo_invert obs_file", src);
+  CRYO_CHECK(inv->result_file[0], err, CRYO_ERR_MISSING,
+             "%s: &cryo_run task = 'invert' needs &cryo_invert result_file", src);
+  const char *inputs[3] = {inv->obs_file, l->geometry_file, l->fields_file};
+  const char *names[3] = {"&cryo_invert obs_file", "&cryo_landice geometry_file",
+                          "&cryo_landice fields_file"};
+  for (int k = 0; k < 3; ++k) {
+    CRYO_CHECK(strcmp(inv->result_file, inputs[k]) && strcmp(inv->log_file, inputs[k]), err,
+               CRYO_ERR_RANGE,
+               "%s: &cryo_invert result_file or log_file is '%s', the same as %s: the input "
+               "would be overwritten",
+               src, inputs[k], names[k]);
+  }
+  CRYO_CHECK(!inv->log_file[0] || strcmp(inv->log_file, inv->result_file), err, CRYO_ERR_RANGE,
+             "%s: &cryo_invert log_file and result_file are both '%s'", src, inv->log_file);
+  return CRYO_OK;
+}
+
 /* Checks that involve several names, after every group was read. */
 static int check_config(cryo_config *cfg, const time_keys *t, cryo_err *err) {
   cryo_run_config *r = &cfg->run;
@@ -207,6 +266,24 @@ static int check_config(cryo_config *cfg, const time_keys *t, cryo_err *err) {
                "%s: forcing = 'analytic' is the cyclone benchmark's and needs &cryo_seaice "
                "init = 'cyclone'",
                src);
+    const cryo_seaice_params *sp = &cfg->seaice.p;
+    CRYO_CHECK(!sp->ssh_tilt || strcmp(r->forcing, "analytic"), err, CRYO_ERR_RANGE,
+               "%s: &cryo_seaice ssh_tilt = .true. takes the sea-surface height from the forcing "
+               "(field 'ssh'), but forcing = 'analytic' has none: use forcing = 'netcdf', "
+               "'host' or 'oasis', or ssh_tilt = .false. (the geostrophic approximation)",
+               src);
+    CRYO_CHECK(!sp->basal_stress || cfg->seaice.bathymetry_file[0], err, CRYO_ERR_MISSING,
+               "%s: &cryo_seaice basal_stress = .true. needs bathymetry_file (the water depth)",
+               src);
+    /* the quadrilateral kernels have the turning angle, the tensile strength
+     * and the adaptive EVP; these two options are written for the built-in box */
+    static const char *const box_only[2] = {"ssh_tilt", "basal_stress"};
+    const int on[2] = {sp->ssh_tilt, sp->basal_stress};
+    for (int k = 0; k < 2; ++k)
+      CRYO_CHECK(!on[k] || !cfg->grid.grid_file[0], err, CRYO_ERR_UNSUPPORTED,
+                 "%s: &cryo_seaice %s = .true. is implemented for the built-in box only, not "
+                 "for grid_file = '%s'",
+                 src, box_only[k], cfg->grid.grid_file);
   } else {
     cryo_landice_config *l = &cfg->landice;
     l->p.no_slip = !strcmp(l->basal, "no_slip");
@@ -244,18 +321,19 @@ static int check_config(cryo_config *cfg, const time_keys *t, cryo_err *err) {
       cfg->grid.dy = l->p.domain_length / cfg->grid.ny;
     }
   }
+  if (!strcmp(r->task, "invert")) CRYO_CALL(check_invert(cfg, err));
   double steps = (double)r->coupling_interval / dt;
   CRYO_CHECK(dt > 0 && steps == floor(steps), err, CRYO_ERR_RANGE,
              "%s: coupling_interval = %lld s is not a multiple of the %s time step dt = %g s", src,
              r->coupling_interval, r->model, dt);
   /* A grid file's cells have no single size: the condition is checked with
    * the narrowest cell once the geometry is known (component/cryo_seaice.c). */
-  if (!strcmp(r->model, "seaice") && !cfg->grid.grid_file[0])
+  if (!strcmp(r->model, "seaice") && !cfg->grid.grid_file[0] && !cfg->seaice.p.adaptive_evp)
     CRYO_CALL(cryo_config_check_mevp(cfg, fmin(cfg->grid.dx, cfg->grid.dy), err));
   return CRYO_OK;
 }
 
-enum { G_RUN, G_GRID, G_SEAICE, G_LANDICE, G_COUPLING, G_COUNT };
+enum { G_RUN, G_GRID, G_SEAICE, G_LANDICE, G_INVERT, G_COUPLING, G_COUNT };
 
 /* The line where key `name` of group g was given, 0 if it was not. */
 static int key_line(const cryo_nml_group *g, const char *name) {
@@ -353,9 +431,24 @@ static void warn_seaice(cryo_config *cfg, const cryo_nml_group *g) {
   snprintf(why, sizeof why, "init = '%s' (only 'file' reads it)", si->init);
   if (strcmp(si->init, "file")) warn_ignored(cfg, g, "init_file", why);
   if (si->p.pstar == 0.0) {
-    static const char *const rheology[] = {"c_strength", "ecc", "delta_min"};
-    for (int k = 0; k < 3; ++k)
+    static const char *const rheology[] = {"c_strength", "ecc", "delta_min", "tensile_k"};
+    for (int k = 0; k < 4; ++k)
       warn_ignored(cfg, g, rheology[k], "pstar = 0 (no internal stress)");
+  }
+  if (!si->p.ssh_tilt) warn_ignored(cfg, g, "gravity", "ssh_tilt = .false.");
+  if (si->p.adaptive_evp) {
+    warn_ignored(cfg, g, "alpha", "adaptive_evp = .true. (alpha is set per cell)");
+    warn_ignored(cfg, g, "beta", "adaptive_evp = .true. (beta is set per node)");
+  } else {
+    static const char *const aevp[] = {"aevp_c", "aevp_cstar", "aevp_alpha_min"};
+    for (int k = 0; k < 3; ++k)
+      warn_ignored(cfg, g, aevp[k], "adaptive_evp = .false.");
+  }
+  if (!si->p.basal_stress) {
+    static const char *const basal[] = {"bathymetry_file", "bathymetry_var", "basal_k1",
+                                        "basal_k2",        "basal_alphab",   "basal_u0"};
+    for (int k = 0; k < 6; ++k)
+      warn_ignored(cfg, g, basal[k], "basal_stress = .false.");
   }
 }
 
@@ -416,6 +509,11 @@ static void collect_warnings(cryo_config *cfg, const cryo_nml_group *g) {
   char why[160];
   cfg->warnings[0] = '\0';
   if (!r->output_file[0]) warn_ignored(cfg, &g[G_RUN], "output_interval", "output_file = ''");
+  if (!r->output_file[0])
+    warn_ignored(cfg, &g[G_RUN], "output_grid", "output_file = ''");
+  else if (!cfg->grid.grid_file[0])
+    warn_ignored(cfg, &g[G_RUN], "output_grid",
+                 "grid_file = '' (the built-in box's axes are always written)");
   if (!r->restart_out[0]) warn_ignored(cfg, &g[G_RUN], "restart_interval", "restart_out = ''");
   if (strcmp(r->forcing, "netcdf")) {
     snprintf(why, sizeof why, "forcing = '%s' (only 'netcdf' reads a file)", r->forcing);
@@ -456,9 +554,16 @@ static void collect_warnings(cryo_config *cfg, const cryo_nml_group *g) {
   else
     warn_group_ignored(cfg, &g[G_SEAICE], "model = 'landice'");
   if (seaice)
+    warn_ignored(cfg, &g[G_COUPLING], "rate_factor",
+                 "model = 'seaice' (the rate factor is land ice's)");
+  if (seaice)
     warn_group_ignored(cfg, &g[G_LANDICE], "model = 'seaice'");
   else
     warn_landice(cfg, &g[G_LANDICE]);
+  if (strcmp(r->task, "invert")) {
+    snprintf(why, sizeof why, "task = '%s' (only 'invert' uses &cryo_invert)", r->task);
+    warn_group_ignored(cfg, &g[G_INVERT], why);
+  }
   if (strcmp(r->forcing, "oasis")) {
     snprintf(why, sizeof why, "forcing = '%s' (only 'oasis' uses &cryo_coupling)", r->forcing);
     warn_group_ignored(cfg, &g[G_COUPLING], why);
@@ -499,6 +604,7 @@ static int read_config(cryo_config *cfg, const char *text, const char *path, cry
 
   const cryo_nml_key run_keys[] = {
       {"model", CRYO_NML_STRING, r->model, 1, NULL, sizeof r->model, 1, 0, models, 1, NULL},
+      STR_KEY("task", r->task, tasks),
       STR_KEY("start", r->start, NULL),
       STR_KEY("calendar", r->calendar, calendars),
       KEY("run_length", CRYO_NML_REAL, &t.run_length, 1, big, 1, "s"),
@@ -506,6 +612,7 @@ static int read_config(cryo_config *cfg, const char *text, const char *path, cry
       REAL_KEY("output_interval", &t.output_interval, 0, big, "s"),
       REAL_KEY("restart_interval", &t.restart_interval, 0, big, "s"),
       STR_KEY("output_file", r->output_file, NULL),
+      STR_KEY("output_grid", r->output_grid, output_grids),
       STR_KEY("restart_out", r->restart_out, NULL),
       STR_KEY("restart_in", r->restart_in, NULL),
       STR_KEY("forcing", r->forcing, forcings),
@@ -555,6 +662,21 @@ static int read_config(cryo_config *cfg, const char *text, const char *path, cry
       STR_KEY("init_file", si->init_file, NULL),
       REAL_KEY("max_speed", &si->max_speed, 1e-3, 1e6, "m s-1"),
       REAL_KEY("max_thickness", &si->max_thickness, 1e-3, 1e6, "m"),
+      SI_KEY("turning_angle"),
+      BOOL_KEY("ssh_tilt", &sp->ssh_tilt),
+      SI_KEY("gravity"),
+      BOOL_KEY("adaptive_evp", &sp->adaptive_evp),
+      SI_KEY("aevp_c"),
+      SI_KEY("aevp_cstar"),
+      SI_KEY("aevp_alpha_min"),
+      BOOL_KEY("basal_stress", &sp->basal_stress),
+      STR_KEY("bathymetry_file", si->bathymetry_file, NULL),
+      STR_KEY("bathymetry_var", si->bathymetry_var, NULL),
+      SI_KEY("basal_k1"),
+      SI_KEY("basal_k2"),
+      SI_KEY("basal_alphab"),
+      SI_KEY("basal_u0"),
+      SI_KEY("tensile_k"),
   };
   const cryo_nml_key landice_keys[] = {
       LI_KEY("n_layers"),
@@ -585,6 +707,7 @@ static int read_config(cryo_config *cfg, const char *text, const char *path, cry
       LI_KEY("slope"),
       LI_KEY("thickness"),
       STR_KEY("geometry_file", li->geometry_file, NULL),
+      STR_KEY("fields_file", li->fields_file, NULL),
       STR_KEY("solver_log", li->solver_log, NULL),
       REAL_KEY("background_slope", &li->background_slope, -45, 45, "degrees"),
       LI_KEY("eps_reg"),
@@ -600,17 +723,37 @@ static int read_config(cryo_config *cfg, const char *text, const char *path, cry
       REAL_KEY("max_speed", &li->max_speed, 1e-3, 1e12, "m a-1"),
       REAL_KEY("max_thickness", &li->max_thickness, 1e-3, 1e6, "m"),
   };
+  cryo_invert_config *inv = &cfg->invert;
+  cryo_landice_invert_opts *io = &inv->opts;
+  const cryo_nml_key invert_keys[] = {
+      STR_KEY("obs_file", inv->obs_file, NULL),
+      STR_KEY("result_file", inv->result_file, NULL),
+      STR_KEY("log_file", inv->log_file, NULL),
+      REAL_KEY("gamma", &inv->gamma, 0, big, NULL),
+      REAL_KEY("discrepancy", &inv->discrepancy, 0, 100, NULL),
+      INT_KEY("max_iter", &io->max_iter, 1, 1e6),
+      INT_KEY("memory", &io->memory, 1, CRYO_LANDICE_LBFGS_MAX),
+      INT_KEY("max_backtrack", &io->max_backtrack, 1, 100),
+      REAL_KEY("gtol", &io->gtol, 0, 1, NULL),
+      REAL_KEY("ftol", &io->ftol, 0, 1, NULL),
+      REAL_KEY("step_max", &io->step_max, 1e-6, 10, NULL),
+      REAL_KEY("armijo", &io->armijo, 1e-8, 0.5, NULL),
+      REAL_KEY("adjoint_rtol", &inv->adjoint_rtol, 0, 1e-2, NULL),
+  };
   /* One key per coupling field, named as in the exchange table, holding its
    * OASIS name (namcouple) when it differs from the default. */
   /* Names longer than OASIS keeps are refused at their line (coupling/cryo_oasis.h). */
-  cryo_nml_key coupling_keys[2 + CRYO_COUPLING_FIELDS] = {
+  cryo_nml_key coupling_keys[3 + CRYO_COUPLING_FIELDS] = {
       {"component", CRYO_NML_STRING, cfg->coupling.component, 1, NULL, CRYO_OASIS_COMP_NAME_MAX + 1,
        1, 0, NULL, 0, NULL},
       {"grid_name", CRYO_NML_STRING, cfg->coupling.grid_name, 1, NULL, CRYO_OASIS_GRID_NAME_MAX + 1,
        1, 0, NULL, 0, NULL},
+      /* two digits of the layer follow the prefix in each OASIS name */
+      {"rate_factor", CRYO_NML_STRING, cfg->coupling.rate_factor, 1, NULL,
+       CRYO_OASIS_VAR_NAME_MAX - 1, 1, 0, NULL, 0, NULL},
   };
   for (int f = 0; f < CRYO_COUPLING_FIELDS; ++f)
-    coupling_keys[2 + f] = (cryo_nml_key){cryo_exchange_fields[f].name,
+    coupling_keys[3 + f] = (cryo_nml_key){cryo_exchange_fields[f].name,
                                           CRYO_NML_STRING,
                                           cfg->coupling.names[f],
                                           1,
@@ -623,12 +766,14 @@ static int read_config(cryo_config *cfg, const char *text, const char *path, cry
                                           NULL};
 #define N(a) (int)(sizeof(a) / sizeof((a)[0]))
   int given_run[N(run_keys)], given_grid[N(grid_keys)], given_seaice[N(seaice_keys)],
-      given_landice[N(landice_keys)], given_coupling[N(coupling_keys)];
+      given_landice[N(landice_keys)], given_invert[N(invert_keys)],
+      given_coupling[N(coupling_keys)];
   const cryo_nml_group groups[G_COUNT] = {
       [G_RUN] = {"cryo_run", run_keys, N(run_keys), 1, given_run},
       [G_GRID] = {"cryo_grid", grid_keys, N(grid_keys), 1, given_grid},
       [G_SEAICE] = {"cryo_seaice", seaice_keys, N(seaice_keys), 0, given_seaice},
       [G_LANDICE] = {"cryo_landice", landice_keys, N(landice_keys), 0, given_landice},
+      [G_INVERT] = {"cryo_invert", invert_keys, N(invert_keys), 0, given_invert},
       [G_COUPLING] = {"cryo_coupling", coupling_keys, N(coupling_keys), 0, given_coupling},
   };
   int status = text ? cryo_namelist_read_string(text, path, groups, G_COUNT, err)

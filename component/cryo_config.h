@@ -1,6 +1,6 @@
 /* The run configuration: every namelist option with its default, read from
- * the groups &cryo_run, &cryo_grid, &cryo_seaice, &cryo_landice and
- * &cryo_coupling (namelists/README.md documents each). */
+ * the groups &cryo_run, &cryo_grid, &cryo_seaice, &cryo_landice,
+ * &cryo_invert and &cryo_coupling (namelists/README.md documents each). */
 #ifndef CRYO_CONFIG_H
 #define CRYO_CONFIG_H
 
@@ -10,10 +10,11 @@
 
 #define CRYO_PATH_LEN        512
 #define CRYO_NAME_LEN        64
-#define CRYO_COUPLING_FIELDS 15 /* CRYO_NFIELD of coupling/cryo_exchange.h */
+#define CRYO_COUPLING_FIELDS 16 /* CRYO_NFIELD of coupling/cryo_exchange.h */
 
 typedef struct cryo_run_config {
   char model[CRYO_NAME_LEN];       /* 'seaice' | 'landice' */
+  char task[CRYO_NAME_LEN];        /* 'forward' | 'invert' (land ice: the basal inversion) */
   char start[CRYO_NAME_LEN];       /* 'YYYY-MM-DD hh:mm:ss' */
   char calendar[CRYO_NAME_LEN];    /* 'proleptic_gregorian' | 'noleap' */
   long long run_length;            /* s */
@@ -21,6 +22,9 @@ typedef struct cryo_run_config {
   long long output_interval;       /* s, 0 = no output */
   long long restart_interval;      /* s, 0 = only at the end of the run */
   char output_file[CRYO_PATH_LEN]; /* '' = no output */
+  /* 'copy': a grid file's coordinates go into the output; 'reference': the
+   * output names the grid file instead (1.4 GB less at the 2 km Arctic) */
+  char output_grid[CRYO_NAME_LEN];
   char restart_out[CRYO_PATH_LEN]; /* file-name prefix, '' = no restarts */
   char restart_in[CRYO_PATH_LEN];  /* '' = cold start */
   char forcing[CRYO_NAME_LEN];     /* 'analytic' | 'netcdf' | 'oasis' | 'host' */
@@ -58,12 +62,15 @@ typedef struct cryo_seaice_config {
   char stress_precision[CRYO_NAME_LEN]; /* 'double' | 'single' */
   double max_speed;                     /* m s-1: a larger ice speed stops the run (state check) */
   double max_thickness;                 /* m: likewise for the cell-mean thickness */
+  char bathymetry_file[CRYO_PATH_LEN];  /* water depth for the basal stress (basal_stress) */
+  char bathymetry_var[CRYO_NAME_LEN];   /* its variable, m, positive down */
 } cryo_seaice_config;
 
 typedef struct cryo_landice_config {
   cryo_landice_params p;
   char geometry_case[CRYO_NAME_LEN]; /* 'slab' | 'ismip-hom-a' | 'ismip-hom-c' | 'file' */
   char geometry_file[CRYO_PATH_LEN];
+  char fields_file[CRYO_PATH_LEN];    /* parameter fields (sliding_c, ...), '' = none */
   char solver_log[CRYO_PATH_LEN];     /* one line per Newton step, '' = none */
   double background_slope;            /* degrees, x tilt under a file geometry */
   char basal[CRYO_NAME_LEN];          /* 'no_slip' | 'friction' */
@@ -80,10 +87,25 @@ typedef struct cryo_landice_config {
   double max_thickness; /* m: likewise for the thickness */
 } cryo_landice_config;
 
+/* &cryo_invert: the basal inversion of task = 'invert' (docs/landice.md,
+ * Basal inversion). */
+typedef struct cryo_invert_config {
+  char obs_file[CRYO_PATH_LEN];    /* u_obs, v_obs, sigma at the nodes */
+  char result_file[CRYO_PATH_LEN]; /* sliding_c written here, read back as fields_file */
+  char log_file[CRYO_PATH_LEN];    /* one line per iteration, '' = none */
+  double gamma;                    /* Tikhonov weight on |grad log C|^2 */
+  double adjoint_rtol;             /* CG tolerance of the adjoint, 0: linear_rtol */
+  double discrepancy;              /* tau: stop at misfit <= tau N_obs / 2, 0 = off */
+  cryo_landice_invert_opts opts;   /* misfit_target set from discrepancy at init */
+} cryo_invert_config;
+
 typedef struct cryo_coupling_config {
   char component[CRYO_NAME_LEN]; /* OASIS component name (6 characters at most) */
   char grid_name[CRYO_NAME_LEN]; /* OASIS grid name of the component, '' = not written */
-  char names[16][CRYO_NAME_LEN]; /* OASIS field names, in the order of the field table */
+  char names[CRYO_COUPLING_FIELDS][CRYO_NAME_LEN]; /* OASIS field names, in table order */
+  /* land ice: namcouple name prefix of the Glen rate factor received per
+   * layer (PREFIX01 ...), '' = not received (docs/landice.md) */
+  char rate_factor[CRYO_NAME_LEN];
   int nnames;
 } cryo_coupling_config;
 
@@ -98,6 +120,7 @@ typedef struct cryo_config {
   cryo_grid_config grid;
   cryo_seaice_config seaice;
   cryo_landice_config landice;
+  cryo_invert_config invert;
   cryo_coupling_config coupling;
 } cryo_config;
 

@@ -5,6 +5,7 @@
 #include "cryo_check.h"
 #include "cryo_exchange.h"
 #include "cryo_impl.h"
+#include "cryo_invert.h"
 #include "cryo_namelist.h"
 #include "cryo_input.h"
 #include "cryo_ncvar.h"
@@ -32,6 +33,7 @@ typedef struct landice_model {
   int nlog;
   long long solves, newton_steps, cg_iterations; /* over the run */
   FILE *solver_log;                              /* rank 0, &cryo_landice solver_log */
+  cryo_invert *invert;                           /* task = 'invert', else NULL */
 } landice_model;
 
 static const cryo_role roles[] = {[CRYO_LANDICE_PROGNOSTIC] = CRYO_ROLE_PROGNOSTIC,
@@ -214,15 +216,15 @@ static int read_geometry(cryo_component *c) {
   return status;
 }
 
-/* The parameter fields of the geometry file (docs/landice.md, Basal and
- * rheology fields): optional rate_factor (layer, y, x) and sliding_c,
- * coulomb_c (y, x), each with its namelist key's units and range (the
- * fields' lo, hi); a field present is given, an absent one keeps the
- * namelist's uniform value. Read and checked on rank 0, broadcast; halo
- * cells from the global arrays, as read_geometry fills thk. */
-static int read_parameter_fields(cryo_component *c) {
+/* The parameter fields of the geometry file or of fields_file (`what`, the
+ * namelist key of `path`; docs/landice.md, Basal and rheology fields):
+ * optional rate_factor (layer, y, x) and sliding_c, coulomb_c (y, x), each
+ * with its namelist key's units and range (the fields' lo, hi); a field
+ * present is given, an absent one keeps its value so far. Read and checked on
+ * rank 0, broadcast; halo cells from the global arrays, as read_geometry
+ * fills thk. */
+static int read_parameter_fields(cryo_component *c, const char *path, const char *what) {
   const cryo_block *b = &c->grid.block;
-  const char *path = c->cfg.landice.geometry_file;
   const int nz = c->cfg.landice.p.n_layers;
   const size_t n = (size_t)b->nx_global * b->ny_global;
   const int first[3] = {0, nz, nz + 1}; /* the fields' first plane in g */
@@ -231,11 +233,11 @@ static int read_parameter_fields(cryo_component *c) {
   int status = CRYO_OK, found[3] = {0, 0, 0};
   if (c->rank == 0) {
     int ncid = -1, s = nc_open(path, NC_NOWRITE, &ncid);
-    if (s != NC_NOERR) status = cryo_nc_error(s, CRYO_ERR_FILE, &c->err, "geometry_file %s", path);
+    if (s != NC_NOERR) status = cryo_nc_error(s, CRYO_ERR_FILE, &c->err, "%s %s", what, path);
     for (int v = 0; v < 3 && status == CRYO_OK; ++v) {
       const cryo_field *f = &c->fields[cryo_field_find(c, param_fields[v])];
-      status = cryo_read_global_layers(c, ncid, path, "geometry_file", f->name, v ? 0 : nz,
-                                       f->units, 1, f->lo, f->hi, g + first[v] * n, &found[v]);
+      status = cryo_read_global_layers(c, ncid, path, what, f->name, v ? 0 : nz, f->units, 1, f->lo,
+                                       f->hi, g + first[v] * n, &found[v]);
     }
     if (ncid >= 0) nc_close(ncid);
   }
@@ -385,13 +387,16 @@ static int landice_create(cryo_component *c) {
                                 "ice velocity, y component", "velocity", 1, 2, nz + 1));
   if (p->geometry_case == CRYO_LANDICE_CASE_FILE) {
     CRYO_CALL(read_geometry(c));
-    CRYO_CALL(read_parameter_fields(c));
+    CRYO_CALL(read_parameter_fields(c, c->cfg.landice.geometry_file, "geometry_file"));
   } else {
     CRYO_CALL(cryo_landice_geometry(&c->grid.block, p, &m->s, &c->err));
   }
+  if (c->cfg.landice.fields_file[0])
+    CRYO_CALL(read_parameter_fields(c, c->cfg.landice.fields_file, "fields_file"));
   /* the fields a host reads before the first solve hold their values */
   m->s.given = given_bits(c);
   cryo_landice_fields_prepare(&c->grid.block, p, &m->s);
+  if (!strcmp(c->cfg.run.task, "invert")) CRYO_CALL(cryo_invert_create(c, &m->invert));
   const char *forcing = c->cfg.run.forcing;
   m->analytic = !strcmp(forcing, "analytic");
   m->host = !strcmp(forcing, "host");
@@ -417,9 +422,48 @@ static int landice_create(cryo_component *c) {
     for (int f = 0; f < CRYO_NFIELD; ++f)
       xc.oasis_names[f] = c->cfg.coupling.names[f];
     xc.oasis_grid_name = c->cfg.coupling.grid_name;
+    xc.oasis_rate_factor = c->cfg.coupling.rate_factor;
+    xc.n_layers = p->n_layers;
     CRYO_CALL(
         cryo_exchange_create(&c->exchange, forcing, CRYO_MODEL_LANDICE, &c->grid, &xc, &c->err));
   }
+  return CRYO_OK;
+}
+
+/* The Glen rate factor of the interval starting at t received through OASIS
+ * (&cryo_coupling rate_factor, docs/landice.md, Basal and rheology fields), in
+ * the units of the geometry file's rate_factor (Pa-n a-1), every value finite
+ * and in the range of &cryo_landice rate_factor as a file's and a host's are.
+ * The check comes after the collective receive and halo exchange, so that a
+ * rank that finds a bad value leaves no other waiting (cryo_run shares its
+ * message). */
+static int receive_rate_factor(cryo_component *c, long long t) {
+  cryo_field *f = &c->fields[cryo_field_find(c, "rate_factor")];
+  const cryo_block *b = &c->grid.block;
+  const int nz = f->nlev;
+  double *v = malloc(sizeof(double) * ((size_t)b->nx * b->ny * nz + 1));
+  CRYO_CHECK(v, &c->err, CRYO_ERR_MEMORY, "out of memory for the received rate factor");
+  int status = cryo_exchange_get_layers(c->exchange, (double)t, nz, v, &c->err);
+  for (int j = 0; j < b->ny && status == CRYO_OK; ++j)
+    for (int i = 0; i < b->nx; ++i)
+      memcpy(f->host + CRYO_CELL(b, i, j) * nz, v + ((long)j * b->nx + i) * nz,
+             sizeof(double) * (size_t)nz);
+  free(v);
+  CRYO_CALL(status);
+  cryo_field_to_device(c, f);
+  CRYO_CALL(cryo_field_halo(c, f));
+  for (int j = 0; j < b->ny; ++j)
+    for (int i = 0; i < b->nx; ++i)
+      for (int k = 0; k < nz; ++k) {
+        const double a = f->host[CRYO_CELL(b, i, j) * nz + k];
+        CRYO_CHECK(isfinite(a) && a >= f->lo && a <= f->hi, &c->err, CRYO_ERR_DATA,
+                   "forcing = 'oasis': rate factor %s%02d (layer %d of %d from the bed) received "
+                   "at t = %lld s is %g %s at cell (i, j) = (%d, %d): must be finite and in [%g, "
+                   "%g] (the range of &cryo_landice rate_factor)",
+                   c->cfg.coupling.rate_factor, k + 1, k + 1, nz, t, a, f->units, b->i0 + i,
+                   b->j0 + j, f->lo, f->hi);
+      }
+  f->given = 1;
   return CRYO_OK;
 }
 
@@ -438,6 +482,7 @@ static int landice_get_forcing(cryo_component *c, long long t) {
       f->host[q] *= to_m_per_year;
     cryo_field_to_device(c, f);
   }
+  if (m->coupled && c->cfg.coupling.rate_factor[0]) CRYO_CALL(receive_rate_factor(c, t));
   return CRYO_OK;
 }
 
@@ -506,6 +551,12 @@ static int landice_advance(cryo_component *c, long long seconds) {
   for (long k = 0; k < nsteps; ++k) {
     if (lc->remove_icebergs)
       CRYO_CALL(cryo_landice_remove_icebergs(b, &lc->p, &m->s, &c->ops, NULL, NULL, &c->err));
+    /* task = 'invert': the first interval's solve is the inversion's */
+    if (m->invert && m->solves == 0) {
+      CRYO_CALL(cryo_invert_run(c, m->invert, &m->s));
+      m->solves += 1;
+      continue;
+    }
     CRYO_CALL(cryo_landice_solve_velocity(b, &lc->p, &m->s, &c->ops, m->log,
                                           lc->p.newton_max_iter + 1, &m->nlog, &c->err));
     m->solves += 1;
@@ -576,6 +627,7 @@ static int landice_summary(cryo_component *c, char *buf, int len) {
     CRYO_CALL(cryo_landice_cell_sum(b, m->s.grounded_fraction, &c->ops, &grounded, &c->err));
     n += snprintf(buf + n, (size_t)(len - n), "  grounded %.6e m2", grounded * b->dx * b->dy);
   }
+  if (m->invert && n > 0 && n < len) cryo_invert_summary(m->invert, buf + n, len - n);
   if (c->cfg.landice.evolve_thickness && n > 0 && n < len) {
     double t[CRYO_LANDICE_BUDGET_COUNT];
     CRYO_CALL(cryo_landice_budget(b, &m->s, &c->ops, t, &c->err));
@@ -592,6 +644,7 @@ static void landice_destroy(cryo_component *c) {
   if (m) {
     free(m->log);
     if (m->solver_log) fclose(m->solver_log);
+    cryo_invert_destroy(&m->invert);
   }
   free(c->model_data);
   c->model_data = NULL;

@@ -6,7 +6,11 @@
  * `coordinates` attribute: lon, lat (degrees) with their cell bounds
  * lon_bnds, lat_bnds and lon_node, lat_node at the nodes on the sphere, or
  * x_c, y_c (m) with x_bnds, y_bnds and x_node_c, y_node_c for a planar file
- * (the names of the grid file format, scripts/make_grid.py).
+ * (the names of the grid file format, scripts/make_grid.py). With
+ * output_grid = 'reference' they are left out (gathering and writing them
+ * was a third of the 2 km Arctic's start-up): the global attribute
+ * grid_file names the file that holds them, and the data variables name no
+ * coordinates.
  * The file is NetCDF classic with 64-bit offsets, written by NetCDF's own
  * I/O layer: after a failed write (a full disk) HDF5, behind NetCDF-4,
  * cannot close the file and crashes the process at exit, while the classic
@@ -189,12 +193,18 @@ static int write_file_coords(cryo_component *c, int ncid, const int ids[6], cons
 }
 
 /* Create the file and define every variable (rank 0); coords: a grid
- * file's, NULL for the built-in box. */
+ * file's, NULL for the built-in box or a grid file referenced. */
 static int output_define(cryo_component *c, const file_coords *coords) {
   cryo_output *o = c->output;
   const char *path = c->cfg.run.output_file;
   NC_TRY(c, nc_create(path, NC_64BIT_OFFSET | NC_CLOBBER, &o->ncid), "creating the file");
-  int ncid = o->ncid;
+  int ncid = o->ncid, old_fill;
+  /* every value is written: prefilling (the grid file's coordinates at the
+   * end of the definitions, each record's variables as the record is
+   * added) would write each byte twice, 2.8 GB more at the 2 km Arctic. A
+   * record cut short leaves its time unwritten, read back as 0 (a hole in
+   * the file), not after the record before it: output_reopen drops it. */
+  NC_TRY(c, nc_set_fill(ncid, NC_NOFILL, &old_fill), "setting no prefill");
   const cryo_block *b = &c->grid.block;
   int dt, dx, dy, dxn, dyn, dz = -1;
   NC_TRY(c, nc_def_dim(ncid, "time", NC_UNLIMITED, &dt), "defining time");
@@ -216,7 +226,8 @@ static int output_define(cryo_component *c, const file_coords *coords) {
   int coord_ids[6];
   if (coords) CRYO_CALL(define_file_coords(c, ncid, dx, dy, dxn, dyn, coord_ids));
   /* a grid file's cells have no 1-D axes: x and y are indices */
-  for (int a = 0; a < (coords ? 0 : 4); ++a) {
+  const int referenced = c->gridfile && !coords;
+  for (int a = 0; a < (c->gridfile ? 0 : 4); ++a) {
     NC_TRY(c, nc_def_var(ncid, axes[a].name, NC_DOUBLE, 1, &axes[a].dim, &axes[a].id),
            axes[a].name);
     CRYO_CALL(put_text(c, ncid, axes[a].id, "units", "m"));
@@ -255,7 +266,7 @@ static int output_define(cryo_component *c, const file_coords *coords) {
     CRYO_CALL(put_text(c, ncid, o->var[v], "long_name", ov->long_name));
     const char *coordinates = node ? "y_node x_node" : "y x";
     if (coords) coordinates = node ? names_of(c)->node_coords : names_of(c)->cell_coords;
-    CRYO_CALL(put_text(c, ncid, o->var[v], "coordinates", coordinates));
+    if (!referenced) CRYO_CALL(put_text(c, ncid, o->var[v], "coordinates", coordinates));
   }
   CRYO_CALL(put_text(c, ncid, NC_GLOBAL, "Conventions", "CF-1.8"));
   CRYO_CALL(put_text(c, ncid, NC_GLOBAL, "title", c->model->name));
@@ -265,10 +276,11 @@ static int output_define(cryo_component *c, const file_coords *coords) {
   CRYO_CALL(put_text(c, ncid, NC_GLOBAL, "namelist_file", c->cfg.source));
   CRYO_CALL(put_text(c, ncid, NC_GLOBAL, "namelist", c->namelist_text));
   CRYO_CALL(put_text(c, ncid, NC_GLOBAL, "warnings", c->cfg.warnings));
+  if (referenced) CRYO_CALL(put_text(c, ncid, NC_GLOBAL, "grid_file", c->cfg.grid.grid_file));
   NC_TRY(c, nc_enddef(ncid), "ending definitions");
   if (coords) {
     CRYO_CALL(write_file_coords(c, ncid, coord_ids, coords));
-  } else {
+  } else if (!referenced) {
     CRYO_CALL(write_axis(c, ncid, axes[0].id, b->nx_global, b->dx, 0.5));
     CRYO_CALL(write_axis(c, ncid, axes[1].id, b->ny_global, b->dy, 0.5));
     CRYO_CALL(write_axis(c, ncid, axes[2].id, b->nx_global + 1, b->dx, 0.0));
@@ -346,7 +358,8 @@ static int output_reopen(cryo_component *c, int *has_now) {
   CRYO_CHECK(s == NC_NOERR, &c->err, s > 0 ? CRYO_ERR_FILE : CRYO_ERR_FORMAT,
              "%s: cannot reopen it to continue it: %s%s", path, nc_strerror(s),
              s > 0 ? "" : ": the file is corrupt or truncated");
-  int ncid = o->ncid;
+  int ncid = o->ncid, old_fill;
+  NC_TRY(c, nc_set_fill(ncid, NC_NOFILL, &old_fill), "setting no prefill (as output_define)");
   const cryo_block *b = &c->grid.block;
   CRYO_CALL(check_dim(c, ncid, "x", (size_t)b->nx_global));
   CRYO_CALL(check_dim(c, ncid, "y", (size_t)b->ny_global));
@@ -507,7 +520,8 @@ int cryo_output_open(cryo_component *c, int *due) {
   /* gathered by every rank whether or not rank 0 creates a file: only rank 0
    * knows whether one is there to continue */
   file_coords coords = {0};
-  if (c->gridfile) status = file_coords_gather(c, &coords);
+  const int copy = c->gridfile && !strcmp(c->cfg.run.output_grid, "copy");
+  if (copy) status = file_coords_gather(c, &coords);
   if (c->rank == 0 && status == CRYO_OK) {
     cryo_output *o = calloc(1, sizeof *o);
     status = o ? CRYO_OK : CRYO_ERROR(&c->err, CRYO_ERR_MEMORY, "out of memory for output");
@@ -520,7 +534,7 @@ int cryo_output_open(cryo_component *c, int *due) {
       if (c->cfg.run.restart_in[0] && exists)
         status = output_reopen(c, &has_now);
       else
-        status = output_create(c, c->gridfile ? &coords : NULL);
+        status = output_create(c, copy ? &coords : NULL);
     }
     /* The record at the start is due unless already there, and, in a
      * continued run, only when it falls on the output times. */
@@ -534,26 +548,30 @@ int cryo_output_open(cryo_component *c, int *due) {
   return cryo_status_from_root(c, status);
 }
 
-/* Rank 0: write record o->nrec of variable v from the gathered field. */
-static int write_var(cryo_component *c, int v, const double *global) {
+/* Rank 0: write record o->nrec of variable v from the gathered field;
+ * scratch holds its levels apart where the field has several (NULL when
+ * no output field has). */
+static int write_var(cryo_component *c, int v, const double *global, double *scratch) {
   const cryo_output_var *ov = &c->outvars[v];
   const cryo_field *f = &c->fields[ov->field];
   const cryo_block *b = &c->grid.block;
   int node = f->loc == CRYO_AT_NODE;
   size_t gx = (size_t)b->nx_global + node, gy = (size_t)b->ny_global + node;
   size_t npts = gx * gy;
-  double *out = malloc(npts * (size_t)ov->count * sizeof *out);
-  CRYO_CHECK(out, &c->err, CRYO_ERR_MEMORY, "out of memory writing '%s'", ov->name);
-  for (int k = 0; k < ov->count; ++k)
-    for (size_t p = 0; p < npts; ++p)
-      out[(size_t)k * npts + p] = global[p * f->nlev + ov->offset + k * ov->stride];
+  /* a field of one level is written as gathered */
+  const double *out = global;
+  if (f->nlev > 1) {
+    for (int k = 0; k < ov->count; ++k)
+      for (size_t p = 0; p < npts; ++p)
+        scratch[(size_t)k * npts + p] = global[p * f->nlev + ov->offset + k * ov->stride];
+    out = scratch;
+  }
   size_t startv[4] = {c->output->nrec, 0, 0, 0}, countv[4] = {1, 0, 0, 0};
   int nd = 1;
   if (ov->count > 1) countv[nd++] = (size_t)ov->count;
   countv[nd++] = gy;
   countv[nd++] = gx;
   int s = nc_put_vara_double(c->output->ncid, c->output->var[v], startv, countv, out);
-  free(out);
   char what[96];
   snprintf(what, sizeof what, "writing '%s' at time %lld s", ov->name, c->clock.time);
   NC_TRY(c, s, what);
@@ -567,7 +585,10 @@ int cryo_output_write(cryo_component *c) {
   int maxlev = 1;
   for (int v = 0; v < c->noutvars; ++v)
     if (c->fields[c->outvars[v].field].nlev > maxlev) maxlev = c->fields[c->outvars[v].field].nlev;
-  double *global = c->rank == 0 ? malloc(most * (size_t)maxlev * sizeof *global) : NULL;
+  /* the gathered field, and after it room for its levels apart */
+  const size_t size = most * (size_t)maxlev * (maxlev > 1 ? 2 : 1);
+  double *global = c->rank == 0 ? malloc(size * sizeof *global) : NULL;
+  double *scratch = global && maxlev > 1 ? global + most * (size_t)maxlev : NULL;
   if (c->rank == 0 && !global && status == CRYO_OK)
     status = CRYO_ERROR(&c->err, CRYO_ERR_MEMORY, "out of memory writing output");
   /* Every rank takes part in every gather, whatever rank 0's status. */
@@ -576,7 +597,7 @@ int cryo_output_write(cryo_component *c) {
     cryo_field_to_host(c, f);
     int s = cryo_grid_gather(&c->grid, f->loc, f->nlev, f->host, global, &c->err);
     if (status == CRYO_OK) status = s;
-    if (c->rank == 0 && status == CRYO_OK) status = write_var(c, v, global);
+    if (c->rank == 0 && status == CRYO_OK) status = write_var(c, v, global, scratch);
   }
   free(global);
   if (c->rank == 0 && status == CRYO_OK) {

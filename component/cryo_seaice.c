@@ -29,6 +29,7 @@ typedef struct seaice_model {
   int analytic;             /* forcing computed in place from the cyclone formulas */
   int host;                 /* forcing set by the host through cryo_set_field */
   int coupled;              /* results go out through OASIS */
+  int ssh_field;            /* registry index of the received sea-surface height, -1 without */
   double *u_east, *v_north; /* node velocity along east and north (grid files), output */
 } seaice_model;
 
@@ -98,7 +99,9 @@ static int init_geometry(cryo_component *c, cryo_field *mask) {
   CRYO_CALL(cryo_status_agree(c, check_fold_pivots(c, mask)));
   CRYO_CALL(cryo_mpi_check(MPI_Allreduce(MPI_IN_PLACE, &width, 1, MPI_DOUBLE, MPI_MIN, c->comm),
                            "MPI_Allreduce (narrowest cell)", &c->err));
-  if (isfinite(width)) CRYO_CALL(cryo_config_check_mevp(&c->cfg, width, &c->err));
+  /* the adaptive EVP sets alpha and beta cell by cell: no fixed pair to check */
+  if (isfinite(width) && !c->cfg.seaice.p.adaptive_evp)
+    CRYO_CALL(cryo_config_check_mevp(&c->cfg, width, &c->err));
   for (int k = 0; k < 4; ++k)
     cryo_field_to_device(c, f[k]);
   if (!b->fold) return CRYO_OK;
@@ -165,6 +168,17 @@ static int init_state(cryo_component *c, seaice_model *m) {
     cryo_field_to_device(c, init[k]);
     CRYO_CALL(cryo_field_halo(c, init[k]));
   }
+  if (sc->p.basal_stress) {
+    /* water depth of the basal stress (docs/seaice.md, Landfast ice); land may hold any
+     * depth, its nodes do not move */
+    cryo_field *depth = &c->fields[cryo_field_find(c, "bathymetry")];
+    const char *var = sc->bathymetry_var;
+    const double lo = 0.0, hi = 12000.0;
+    CRYO_CALL(cryo_read_cell_fields(c, sc->bathymetry_file, "bathymetry_file", 1, &var, &lo, &hi,
+                                    &depth));
+    cryo_field_to_device(c, depth);
+    CRYO_CALL(cryo_field_halo(c, depth));
+  }
   (void)m;
   return CRYO_OK;
 }
@@ -187,6 +201,22 @@ static int seaice_create(cryo_component *c) {
                              1, CRYO_ROLE_FORCING, &m->cell_forcing[k]));
     m->cell_field[k] = c->nfields - 1;
   }
+  /* the arrays of options (kernels/seaice.h), only when they are on */
+  const cryo_seaice_params *sp = &c->cfg.seaice.p;
+  m->ssh_field = -1;
+  if (sp->ssh_tilt) {
+    const cryo_field_info *fi = &cryo_exchange_fields[CRYO_F_SSH];
+    CRYO_CALL(cryo_field_add(c, fi->name, fi->units, fi->standard_name, fi->long_name, CRYO_AT_CELL,
+                             1, CRYO_ROLE_FORCING, &m->s.ssh));
+    m->ssh_field = c->nfields - 1;
+  }
+  if (sp->adaptive_evp)
+    CRYO_CALL(cryo_field_add(c, "alpha_evp", "1", "", "adaptive EVP relaxation parameter alpha",
+                             CRYO_AT_CELL, 1, CRYO_ROLE_WORK, &m->s.alpha_evp));
+  if (sp->basal_stress)
+    CRYO_CALL(cryo_field_add(c, "bathymetry", "m", "sea_floor_depth_below_geoid",
+                             "water depth under the ice (basal stress)", CRYO_AT_CELL, 1,
+                             CRYO_ROLE_STATIC, &m->s.bathymetry));
   static const char *const out[] = {"u", "v", "h", "a", "shear", "divergence"};
   for (int k = 0; k < 6; ++k) {
     const cryo_field *f = &c->fields[cryo_field_find(c, out[k])];
@@ -206,12 +236,12 @@ static int seaice_create(cryo_component *c) {
       CRYO_CALL(cryo_output_var_add(c, en[k].name, "m s-1", en[k].standard_name, en[k].long_name,
                                     en[k].name, 0, 1, 1));
     }
-    /* the current as received (east, north or along the grid lines, as
-     * vector_frame says) and as the dynamics uses it, along the grid lines
-     * at the nodes: where a coupled run's remapping and rotation can be
-     * checked (docs/seaice.md) */
-    static const char *const ocean[4] = {"uocean", "vocean", "uocn", "vocn"};
-    for (int k = 0; k < 4; ++k) {
+    /* the current and the wind as received (east, north or along the grid
+     * lines, as vector_frame says) and the current as the dynamics uses it,
+     * along the grid lines at the nodes: where a coupled run's remapping and
+     * rotation can be checked (docs/seaice.md) */
+    static const char *const ocean[6] = {"uocean", "vocean", "uocn", "vocn", "uwind", "vwind"};
+    for (int k = 0; k < 6; ++k) {
       const cryo_field *f = &c->fields[cryo_field_find(c, ocean[k])];
       CRYO_CALL(cryo_output_var_add(c, f->name, f->units, f->standard_name, f->long_name, f->name,
                                     0, 1, 1));
@@ -250,6 +280,7 @@ static int seaice_create(cryo_component *c) {
     for (int f = 0; f < CRYO_NFIELD; ++f)
       xc.oasis_names[f] = c->cfg.coupling.names[f];
     xc.oasis_grid_name = c->cfg.coupling.grid_name;
+    xc.with_ssh = sp->ssh_tilt;
     double *area = NULL; /* only while the provider describes the grid */
     if (c->gridfile) {
       const cryo_field *geom = &c->fields[cryo_field_find(c, "geom")];
@@ -281,6 +312,11 @@ static int seaice_get_forcing(cryo_component *c, long long t) {
     for (int k = 0; k < 4; ++k) {
       cryo_field *f = &c->fields[m->cell_field[k]];
       CRYO_CALL(cryo_exchange_get(c->exchange, (double)t, forcing_ids[k], f->host, &c->err));
+      cryo_field_to_device(c, f);
+    }
+    if (m->ssh_field >= 0) {
+      cryo_field *f = &c->fields[m->ssh_field];
+      CRYO_CALL(cryo_exchange_get(c->exchange, (double)t, CRYO_F_SSH, f->host, &c->err));
       cryo_field_to_device(c, f);
     }
   }
@@ -398,6 +434,12 @@ static int seaice_put_results(cryo_component *c, long long t) {
   else
     cryo_seaice_coupling_fields(&c->cfg.seaice.p, &c->grid.block, s->u, s->v, s->uocn, s->vocn,
                                 s->h, s->a, s->mask, r[0], r[1], r[2], r[3], r[4], r[5]);
+  /* a T fold's copied cells computed their fields in their own (reversed)
+   * frames, equal to their originals' only to round-off: they take the
+   * originals' bits, so that an ocean receives one value per cell of the
+   * sphere (cell scalars and east/north components keep their sign) */
+  if (c->grid.block.fold == CRYO_FOLD_T)
+    CRYO_CALL(cryo_halo_exchange(c->halo, CRYO_AT_CELL, 1, 6, r, &c->err));
   if (!m->coupled) return CRYO_OK;
   for (int k = 0; k < 6; ++k) {
     cryo_field *f = &c->fields[m->result_field[k]];

@@ -70,7 +70,20 @@ typedef struct cryo_exchange_config {
    * of block.dx x block.dy cells. */
   const struct cryo_gridfile *gridfile;
   const double *cell_area, *mask;
+  /* oasis, land ice: the namcouple name prefix of the Glen rate factor
+   * received per layer, PREFIX01 ... PREFIXnn for the n_layers layers from the
+   * bed up (&cryo_coupling rate_factor); NULL or "" when it is not received. */
+  const char *oasis_rate_factor;
+  int n_layers;
+  /* 1: the sea-surface height (field ssh) is received too; 0: the providers
+   * neither read nor couple it (a run without &cryo_seaice ssh_tilt). */
+  int with_ssh;
 } cryo_exchange_config;
+
+/* Whether the exchange created with cfg moves field f (ssh only with_ssh). */
+static inline int cryo_exchange_field_used(const cryo_exchange_config *cfg, int f) {
+  return f != CRYO_F_SSH || cfg->with_ssh;
+}
 
 typedef struct cryo_exchange cryo_exchange;
 
@@ -93,6 +106,16 @@ int cryo_exchange_get(cryo_exchange *x, double time, int field, double *buf, cry
  * CRYO_CELL layout; owned cells are read). The netcdf provider accepts and
  * drops it (the component's output writer records results). */
 int cryo_exchange_put(cryo_exchange *x, double time, int field, const double *buf, cryo_err *err);
+
+/* oasis provider, land ice with oasis_rate_factor set: the rate factor of
+ * the interval starting at `time`, layer by layer, into values: nlev (=
+ * n_layers) values per owned cell, the layer fastest, cells row-major
+ * [ny][nx]. Unchecked values (the component checks them against its own
+ * range). CRYO_ERR_STATE with another provider or when the rate factor is not
+ * received; CRYO_ERR_ARG for another nlev; CRYO_ERR_COUPLING when OASIS
+ * delivers nothing at that date. */
+int cryo_exchange_get_layers(cryo_exchange *x, double time, int nlev, double *values,
+                             cryo_err *err);
 
 /* host provider: store the values of IN field `field` that the host model
  * gives, n = nx*ny owned cells, row-major [ny][nx]. CRYO_ERR_STATE with any
@@ -125,6 +148,8 @@ typedef struct cryo_exchange_ops {
   int (*put)(cryo_exchange *x, double time, int field, const double *buf, cryo_err *err);
   int (*set_field)(cryo_exchange *x, int field, const double *values, cryo_err *err);
   int (*get_field)(cryo_exchange *x, int field, double *values, cryo_err *err);
+  /* may be NULL: only the oasis provider receives fields with layers */
+  int (*get_layers)(cryo_exchange *x, double time, int nlev, double *values, cryo_err *err);
   void (*destroy)(cryo_exchange *x);
 } cryo_exchange_ops;
 

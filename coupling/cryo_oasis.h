@@ -59,6 +59,17 @@ enum {
  * component not in $NBMODEL. */
 int cryo_oasis_check_namcouple(const char *path, const char *component, cryo_err *err);
 
+/* Check what the namcouple at `path` says of grid `grid`, the component's own
+ * (docs/global.md, Coupling through OASIS): on every $STRINGS grid line
+ * ("NX NY NX NY SOURCE TARGET ...") that names it, its sizes must be nx x ny,
+ * and the periodicity line after it ("P n" or "R n" for the source, then for
+ * the target) must say "P 0" for a grid periodic in x (periodic != 0: a
+ * global grid, the file's columns not repeated) and "R 0" for any other: OASIS
+ * itself takes either without complaint. CRYO_ERR_COUPLING naming the line and
+ * what is wrong; CRYO_ERR_FILE when the file cannot be read. */
+int cryo_oasis_check_namcouple_grid(const char *path, const char *grid, int nx, int ny,
+                                    int periodic, cryo_err *err);
+
 /* Join the coupled run as component `name` (at most CRYO_OASIS_COMP_NAME_MAX
  * characters, matching $NBMODEL in the namcouple); OASIS calls MPI_Init unless the
  * program already did. *compid: OASIS component id. */

@@ -140,6 +140,16 @@ int cryo_exchange_put(cryo_exchange *x, double time, int field, const double *bu
   return x->ops->put(x, time, field, buf, err);
 }
 
+int cryo_exchange_get_layers(cryo_exchange *x, double time, int nlev, double *values,
+                             cryo_err *err) {
+  CRYO_CHECK(x && values, err, CRYO_ERR_ARG, "cryo_exchange_get_layers: NULL argument");
+  CRYO_CHECK(x->ops->get_layers, err, CRYO_ERR_STATE,
+             "cryo_exchange_get_layers: fields with layers (the land-ice rate factor) come "
+             "through forcing = 'oasis' only (this run uses '%s')",
+             x->ops->name);
+  return x->ops->get_layers(x, time, nlev, values, err);
+}
+
 static int check_host_call(const cryo_exchange *x, int field, cryo_field_dir dir, long n,
                            const char *what, cryo_err *err) {
   CRYO_CHECK(x->ops->set_field && x->ops->get_field, err, CRYO_ERR_STATE,

@@ -67,6 +67,8 @@ static const struct {
     /* the fastest surface currents (tidal races) stay below 10 m s-1 */
     [CRYO_F_UOCEAN] = {-10.0, 10.0, "ocean surface velocity component"},
     [CRYO_F_VOCEAN] = {-10.0, 10.0, "ocean surface velocity component"},
+    /* dynamic topography and the largest tides stay within +-10 m */
+    [CRYO_F_SSH] = {-20.0, 20.0, "sea surface height"},
     /* 1e-2 kg m-2 s-1 is 315 m water equivalent a year, 20 times the largest
      * ablation or shelf melt observed; kg m-2 per day or mm a-1 fall outside */
     [CRYO_F_SMB] = {-1e-2, 1e-2, "surface mass balance"},
@@ -496,7 +498,8 @@ int cryo_exchange_netcdf_create(cryo_exchange *x, const cryo_exchange_config *cf
   CRYO_CHECK(p->path && p->tmp, err, CRYO_ERR_MEMORY, "netcdf exchange: out of memory");
   snprintf(p->start_date, sizeof p->start_date, "%s", cfg->start_date);
   for (int f = 0; f < CRYO_NFIELD; ++f) {
-    if (cryo_exchange_fields[f].model != x->model || cryo_exchange_fields[f].dir != CRYO_FIELD_IN)
+    if (cryo_exchange_fields[f].model != x->model || cryo_exchange_fields[f].dir != CRYO_FIELD_IN ||
+        !cryo_exchange_field_used(cfg, f))
       continue;
     const char *name = cfg->var_names[f] && cfg->var_names[f][0] ? cfg->var_names[f]
                                                                  : cryo_exchange_fields[f].name;

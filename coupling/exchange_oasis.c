@@ -45,6 +45,14 @@
  *   files, so the same-grid setups are unaffected; writing always keeps one
  *   code path and costs one global grid on rank 0 (11 doubles a cell) once per
  *   run.
+ * - A grid file periodic in x is described as it is, no column repeated;
+ *   a T fold's copied half of the top row is masked with the land, so that
+ *   remappings and OASIS's global integrals count each cell once
+ *   (docs/global.md, Coupling through OASIS). Before enddef rank 0 checks
+ *   that every namcouple grid line naming the grid gives its sizes and
+ *   'P 0' (periodic grid file) or 'R 0' (any other grid).
+ * - Land ice may receive the Glen rate factor per layer
+ *   (cfg->oasis_rate_factor: PREFIX01 ... PREFIXnn, cryo_exchange_get_layers).
  * - Sea ice receives wind as well as ocean current (I_Uwind1, I_Vwind1): the
  *   partner sends whatever wind it has (examples/toy_ocean sends a uniform
  *   one), so one coupled setup needs no forcing file.
@@ -57,6 +65,7 @@
 
 #include <limits.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -69,6 +78,7 @@ static const char *const default_names[CRYO_NFIELD] = {
     [CRYO_F_AICE] = "I_IceFrc",    [CRYO_F_HICE] = "I_IceTck",  [CRYO_F_TAUX_IO] = "I_OTaux1",
     [CRYO_F_TAUY_IO] = "I_OTauy1", [CRYO_F_SMB] = "I_LiSmb1",   [CRYO_F_BASAL_MELT] = "I_LiBmt1",
     [CRYO_F_THK] = "I_LiThk1",     [CRYO_F_USURF] = "I_LiSrf1", [CRYO_F_ICEMASK] = "I_LiMsk1",
+    [CRYO_F_SSH] = "I_SSHght",
 };
 
 /* Grid name of cryodyn's cells in the namcouple (namelists/namcouple_seaice_remap). */
@@ -81,6 +91,11 @@ typedef struct oasis_impl {
   double *owned;        /* nx*ny owned cells, x fastest */
   int have_get;         /* a get happened: step_date is valid */
   int step_date;        /* s, date of the latest get: the start of the current interval */
+  /* land ice: the rate factor's namcouple name prefix ("" when it is not
+   * received), its layers and their OASIS variable ids */
+  char rf_prefix[CRYO_OASIS_VAR_NAME_MAX - 1];
+  int rf_nlev;
+  int *rf_var;
 } oasis_impl;
 
 static oasis_impl *impl_of(cryo_exchange *x) {
@@ -149,9 +164,46 @@ static int oasis_put(cryo_exchange *x, double time, int field, const double *buf
   return CRYO_OK;
 }
 
+/* The namcouple name of the rate factor's layer k (0 = at the bed). */
+static void rf_name(const oasis_impl *o, int k, char name[CRYO_OASIS_VAR_NAME_MAX + 1]) {
+  /* k < 99 (set_names); the modulo tells the compiler so */
+  snprintf(name, CRYO_OASIS_VAR_NAME_MAX + 1, "%s%02u", o->rf_prefix, (unsigned)(k + 1) % 100u);
+}
+
+static int oasis_get_layers(cryo_exchange *x, double time, int nlev, double *values,
+                            cryo_err *err) {
+  oasis_impl *o = impl_of(x);
+  const cryo_block *b = &x->grid.block;
+  CRYO_CHECK(o->rf_nlev > 0, err, CRYO_ERR_STATE,
+             "forcing = 'oasis': no field with layers is received (&cryo_coupling rate_factor "
+             "is '')");
+  CRYO_CHECK(nlev == o->rf_nlev, err, CRYO_ERR_ARG,
+             "forcing = 'oasis': %d layers of the rate factor asked for, %d coupled", nlev,
+             o->rf_nlev);
+  const long n = (long)b->nx * b->ny;
+  for (int k = 0; k < nlev; ++k) {
+    char name[CRYO_OASIS_VAR_NAME_MAX + 1];
+    int date, kinfo;
+    rf_name(o, k, name);
+    CRYO_CALL(to_date(time, "get", name, &date, err));
+    CRYO_CALL(cryo_oasis_get(o->rf_var[k], date, b->nx, b->ny, o->owned, &kinfo, err));
+    CRYO_CHECK(kinfo != 0, err, CRYO_ERR_COUPLING,
+               "forcing = 'oasis': field %s (rate factor, layer %d of %d from the bed) was not "
+               "received at %d s: its coupling period in the namcouple must equal &cryo_run "
+               "coupling_interval, and the partner must send it at every coupling date",
+               name, k + 1, nlev, date);
+    for (long q = 0; q < n; ++q)
+      values[q * nlev + k] = o->owned[q];
+    o->have_get = 1;
+    o->step_date = date;
+  }
+  return CRYO_OK;
+}
+
 static void oasis_destroy(cryo_exchange *x) {
   oasis_impl *o = impl_of(x);
   if (!o) return;
+  free(o->rf_var);
   free(o->owned);
   free(o);
   x->impl = NULL;
@@ -163,6 +215,7 @@ static const cryo_exchange_ops oasis_ops = {
     .put = oasis_put,
     .set_field = NULL,
     .get_field = NULL,
+    .get_layers = oasis_get_layers,
     .destroy = oasis_destroy,
 };
 
@@ -215,7 +268,7 @@ static int set_names(cryo_exchange *x, const cryo_exchange_config *cfg, cryo_err
              b->nx, b->ny);
   for (int f = 0; f < CRYO_NFIELD; ++f) {
     o->var[f] = -1;
-    if (cryo_exchange_fields[f].model != x->model) continue;
+    if (cryo_exchange_fields[f].model != x->model || !cryo_exchange_field_used(cfg, f)) continue;
     const char *n =
         cfg->oasis_names[f] && cfg->oasis_names[f][0] ? cfg->oasis_names[f] : default_names[f];
     CRYO_CHECK(strlen(n) <= CRYO_OASIS_VAR_NAME_MAX, err, CRYO_ERR_RANGE,
@@ -223,6 +276,20 @@ static int set_names(cryo_exchange *x, const cryo_exchange_config *cfg, cryo_err
                cryo_exchange_fields[f].name, CRYO_OASIS_VAR_NAME_MAX);
     strcpy(o->names[f], n);
   }
+  const char *rf = cfg->oasis_rate_factor;
+  if (x->model != CRYO_MODEL_LANDICE || !rf || !rf[0]) return CRYO_OK;
+  CRYO_CHECK(strlen(rf) < sizeof o->rf_prefix, err, CRYO_ERR_RANGE,
+             "forcing = 'oasis': rate factor name prefix '%s' has more than %d characters (two "
+             "digits of the layer follow it)",
+             rf, (int)sizeof o->rf_prefix - 1);
+  CRYO_CHECK(cfg->n_layers >= 1 && cfg->n_layers <= 99, err, CRYO_ERR_RANGE,
+             "forcing = 'oasis': the rate factor is received in %d layers; OASIS names give room "
+             "for 1 to 99",
+             cfg->n_layers);
+  o->rf_var = malloc(sizeof(int) * (size_t)cfg->n_layers);
+  CRYO_CHECK(o->rf_var, err, CRYO_ERR_MEMORY, "oasis exchange: out of memory");
+  strcpy(o->rf_prefix, rf);
+  o->rf_nlev = cfg->n_layers;
   return CRYO_OK;
 }
 
@@ -261,6 +328,14 @@ static int file_point(const cryo_gridfile *gf, double x, double y, double *lon, 
   return CRYO_OK;
 }
 
+/* Whether global cell (gi, gj) is a T fold's copy of another top-row cell
+ * (kernels/halo.h, cryo_halo_fold_source): OASIS must see each cell of the
+ * sphere once, or a conservative remapping and its global integrals count
+ * the copied cells twice. */
+static int fold_copy(const cryo_block *b, int gi, int gj) {
+  return b->fold == CRYO_FOLD_T && gj == b->ny_global - 1 && gi > b->nx_global / 2;
+}
+
 /* This rank's owned cells, x fastest, CELL_NVAL values each. */
 static int pack_cells(const cryo_block *b, const cryo_exchange_config *cfg, double *out,
                       cryo_err *err) {
@@ -277,7 +352,7 @@ static int pack_cells(const cryo_block *b, const cryo_exchange_config *cfg, doub
         *lon = lon_near(*lon, v[CELL_LON]);
       }
       v[CELL_AREA] = isfinite(gf->area[q]) ? gf->area[q] : cfg->cell_area[q];
-      v[CELL_MASK] = cfg->mask[q] != 0.0 ? 0.0 : 1.0;
+      v[CELL_MASK] = cfg->mask[q] != 0.0 && !fold_copy(b, b->i0 + i, b->j0 + j) ? 0.0 : 1.0;
     }
   return CRYO_OK;
 }
@@ -380,11 +455,23 @@ static int define(cryo_exchange *x, const cryo_exchange_config *cfg, cryo_err *e
     int kinout = cryo_exchange_fields[f].dir == CRYO_FIELD_IN ? CRYO_OASIS_IN : CRYO_OASIS_OUT;
     CRYO_CALL(cryo_oasis_def_var(&o->var[f], o->names[f], part, kinout, err));
   }
+  for (int k = 0; k < o->rf_nlev; ++k) {
+    char name[CRYO_OASIS_VAR_NAME_MAX + 1];
+    rf_name(o, k, name);
+    CRYO_CALL(cryo_oasis_def_var(&o->rf_var[k], name, part, CRYO_OASIS_IN, err));
+  }
   int rank;
   CRYO_MPI(MPI_Comm_rank(x->grid.comm, &rank), "forcing = 'oasis': MPI_Comm_rank", err);
   /* x->grid.comm is congruent with OASIS's local communicator (check_comm): its
    * rank 0 is the component's root, the one rank the grid API accepts. */
   const char *grid = cfg->oasis_grid_name ? cfg->oasis_grid_name : default_grid_name;
+  /* OASIS itself takes any sizes and periodicity for a grid it only
+   * redistributes, and either periodicity for SCRIP's remappings. The
+   * built-in box is regional on the sphere (a patch at the equator) even
+   * where its block wraps around. */
+  if (rank == 0 && grid[0])
+    CRYO_CALL(cryo_oasis_check_namcouple_grid("namcouple", grid, b->nx_global, b->ny_global,
+                                              cfg->gridfile && b->periodic_x, err));
   if (rank == 0 && grid[0] && !cfg->gridfile)
     CRYO_CALL(
         cryo_oasis_write_plane_grid(grid, b->nx_global, b->ny_global, 0.0, 0.0, b->dx, b->dy, err));

@@ -244,6 +244,106 @@ int cryo_oasis_check_namcouple(const char *path, const char *component, cryo_err
   return status;
 }
 
+/* Up to `max` blank-separated words of line s (cut in place); returns how many. */
+static int nc_words(char *s, char **w, int max) {
+  int n = 0;
+  char *save;
+  for (char *t = strtok_r(s, " \t", &save); t && n < max; t = strtok_r(NULL, " \t", &save))
+    w[n++] = t;
+  return n;
+}
+
+/* Whether word w is a whole number >= 0; its value in *v. */
+static int nc_count(const char *w, long *v) {
+  char *end;
+  *v = strtol(w, &end, 10);
+  return end != w && *end == '\0' && *v >= 0;
+}
+
+/* One side (0 source, 1 target) of a grid line that names the grid: its sizes,
+ * and its periodicity pair (type, overlap) from the line after, if any. */
+static int nc_grid_side(const char *path, int ln, int pln, const char *grid, int side, long gnx,
+                        long gny, char *const *per, int nx, int ny, int periodic, cryo_err *err) {
+  static const char *const sides[2] = {"source", "target"};
+  CRYO_CHECK(gnx == nx && gny == ny, err, CRYO_ERR_COUPLING,
+             "%s:%d: grid '%s' (the %s grid) is %ld x %ld there, but the component's grid has "
+             "%d x %d cells",
+             path, ln, grid, sides[side], gnx, gny, nx, ny);
+  if (!per) return CRYO_OK;
+  long overlap;
+  const char *type = per[2 * side], *ovl = per[2 * side + 1];
+  CRYO_CHECK(nc_count(ovl, &overlap), err, CRYO_ERR_COUPLING,
+             "%s:%d: periodicity '%s %s' of grid '%s' (the %s grid): the number of overlapping "
+             "columns must be a whole number",
+             path, pln, type, ovl, grid, sides[side]);
+  CRYO_CHECK(strcmp(type, "R") || !periodic, err, CRYO_ERR_COUPLING,
+             "%s:%d: periodicity '%s %s' of grid '%s' (the %s grid) says regional, but the grid "
+             "is periodic in x (grid file periodic_x = 1): write 'P 0' (periodic, no column "
+             "repeated), as OASIS's user guide defines it for global grids",
+             path, pln, type, ovl, grid, sides[side]);
+  CRYO_CHECK(strcmp(type, "P") || periodic, err, CRYO_ERR_COUPLING,
+             "%s:%d: periodicity '%s %s' of grid '%s' (the %s grid) says periodic, but the grid "
+             "is regional (no periodic_x = 1 in its grid file): write 'R 0'",
+             path, pln, type, ovl, grid, sides[side]);
+  CRYO_CHECK(overlap == 0, err, CRYO_ERR_COUPLING,
+             "%s:%d: periodicity '%s %s' of grid '%s' (the %s grid) says its last %ld column(s) "
+             "repeat the first, but the component's grid repeats none: write '%s 0'",
+             path, pln, type, ovl, grid, sides[side], overlap, type);
+  return CRYO_OK;
+}
+
+/* The check of cryo_oasis_check_namcouple_grid on the namcouple text (cut in place). */
+static int nc_check_grid(char *text, const char *path, const char *grid, int nx, int ny,
+                         int periodic, cryo_err *err) {
+  int in_strings = 0, ln = 0, grid_ln = 0, sides = 0;
+  long size[4];
+  for (char *next = text; next;) {
+    char *s = next;
+    next = strchr(s, '\n');
+    if (next) *next++ = '\0';
+    ++ln;
+    char *w[8];
+    int n = nc_words(s, w, 8);
+    if (n == 0 || w[0][0] == '#') continue;
+    /* the line after a grid line that names the grid: its periodicity, when it is one */
+    if (grid_ln) {
+      int per = n == 4 && (!strcmp(w[0], "P") || !strcmp(w[0], "R")) &&
+                (!strcmp(w[2], "P") || !strcmp(w[2], "R"));
+      for (int k = 0; k < 2; ++k)
+        if (sides & (1 << k))
+          CRYO_CALL(nc_grid_side(path, grid_ln, ln, grid, k, size[2 * k], size[2 * k + 1],
+                                 per ? w : NULL, nx, ny, periodic, err));
+      grid_ln = 0;
+    }
+    if (w[0][0] == '$') {
+      in_strings = !strcmp(w[0], "$STRINGS");
+      continue;
+    }
+    if (!in_strings || n < 6) continue;
+    int counts = 1;
+    for (int k = 0; k < 4; ++k)
+      counts &= nc_count(w[k], &size[k]);
+    sides = counts ? (strcmp(w[4], grid) == 0) | (strcmp(w[5], grid) == 0) << 1 : 0;
+    if (sides) grid_ln = ln;
+  }
+  for (int k = 0; k < 2 && grid_ln; ++k)
+    if (sides & (1 << k))
+      CRYO_CALL(nc_grid_side(path, grid_ln, ln, grid, k, size[2 * k], size[2 * k + 1], NULL, nx, ny,
+                             periodic, err));
+  return CRYO_OK;
+}
+
+int cryo_oasis_check_namcouple_grid(const char *path, const char *grid, int nx, int ny,
+                                    int periodic, cryo_err *err) {
+  CRYO_CHECK(path && grid, err, CRYO_ERR_ARG,
+             "cryo_oasis_check_namcouple_grid: path and grid must be set");
+  char *text;
+  CRYO_CALL(cryo_file_read_text(path, &text, err));
+  int status = nc_check_grid(text, path, grid, nx, ny, periodic, err);
+  free(text);
+  return status;
+}
+
 int cryo_oasis_init_comp(int *compid, const char *name, cryo_err *err) {
   CRYO_CHECK(compid && name, err, CRYO_ERR_ARG,
              "cryo_oasis_init_comp: compid and name must be set");

@@ -465,13 +465,13 @@ typedef struct {
 static void run_stress(void *vc) {
   seaice_ctx *c = vc;
   cryo_seaice_stress_kernel(&c->p, &c->b, c->u, c->v, c->h, c->a, c->ice_mask, c->s11, c->s12,
-                            c->s22);
+                            c->s22, NULL);
 }
 
 static void run_velocity(void *vc) {
   seaice_ctx *c = vc;
   cryo_seaice_velocity_kernel(&c->p, &c->b, c->s11, c->s12, c->s22, c->h, c->a, c->ice_mask,
-                              c->uair, c->vair, c->uocn, c->vocn, c->u_n, c->v_n, c->u, c->v);
+                              c->uair, c->vair, c->uocn, c->vocn, c->u_n, c->v_n, NULL, c->u, c->v);
 }
 
 static void run_substep(void *vc) {
@@ -545,8 +545,8 @@ static void seaice_host_init(const cryo_seaice_params *p, const cryo_block *b, s
     }
   cryo_seaice_params p1 = *p;
   p1.alpha = 1.0;
-  ref_cryo_seaice_stress_kernel(&p1, b, s->u, s->v, s->h, s->a, s->ice_mask, s->s11, s->s12,
-                                s->s22);
+  ref_cryo_seaice_stress_kernel(&p1, b, s->u, s->v, s->h, s->a, s->ice_mask, s->s11, s->s12, s->s22,
+                                NULL);
 }
 
 static void seaice_host_free(seaice_host *s) {
@@ -609,14 +609,14 @@ static void seaice_check_cuda(seaice_ctx *c, seaice_host *hs, const char *size) 
   seaice_upload(c, hs);
   run_cuda_stress(c);
   ref_cryo_seaice_stress_kernel(&c->p, &c->b, hs->u, hs->v, hs->h, hs->a, hs->ice_mask, hs->s11,
-                                hs->s12, hs->s22);
+                                hs->s12, hs->s22, NULL);
   double d = fmax(dev_diff(c->s11, hs->s11, 3 * nc),
                   fmax(dev_diff(c->s12, hs->s12, 3 * nc), dev_diff(c->s22, hs->s22, 3 * nc)));
   check("CUDA seaice stress (s11,s12,s22)", size, d, 1e-12);
   run_cuda_velocity(c);
   ref_cryo_seaice_velocity_kernel(&c->p, &c->b, hs->s11, hs->s12, hs->s22, hs->h, hs->a,
                                   hs->ice_mask, hs->uair, hs->vair, hs->uocn, hs->vocn, hs->u_n,
-                                  hs->v_n, hs->u, hs->v);
+                                  hs->v_n, NULL, hs->u, hs->v);
   check("CUDA seaice velocity (u,v)", size,
         fmax(dev_diff(c->u, hs->u, nn), dev_diff(c->v, hs->v, nn)), 1e-12);
 }
@@ -628,14 +628,14 @@ static void seaice_check(seaice_ctx *c, seaice_host *hs, const char *size) {
   const size_t nc = (size_t)c->ncell, nn = (size_t)c->nnode;
   run_stress(c);
   ref_cryo_seaice_stress_kernel(&c->p, &c->b, hs->u, hs->v, hs->h, hs->a, hs->ice_mask, hs->s11,
-                                hs->s12, hs->s22);
+                                hs->s12, hs->s22, NULL);
   double d = fmax(dev_diff(c->s11, hs->s11, 3 * nc),
                   fmax(dev_diff(c->s12, hs->s12, 3 * nc), dev_diff(c->s22, hs->s22, 3 * nc)));
   check("seaice stress (s11,s12,s22)", size, d, 1e-12);
   run_velocity(c);
   ref_cryo_seaice_velocity_kernel(&c->p, &c->b, hs->s11, hs->s12, hs->s22, hs->h, hs->a,
                                   hs->ice_mask, hs->uair, hs->vair, hs->uocn, hs->vocn, hs->u_n,
-                                  hs->v_n, hs->u, hs->v);
+                                  hs->v_n, NULL, hs->u, hs->v);
   check("seaice velocity (u,v)", size, fmax(dev_diff(c->u, hs->u, nn), dev_diff(c->v, hs->v, nn)),
         1e-12);
   run_advect(c);
@@ -653,7 +653,7 @@ static void seaice_check(seaice_ctx *c, seaice_host *hs, const char *size) {
   to_dev(c->v, hs->v, nn);
   run_base_stress(c);
   ref_cryo_seaice_stress_kernel(&c->p, &c->b, hs->u, hs->v, hs->h, hs->a, hs->ice_mask, hs->s11,
-                                hs->s12, hs->s22);
+                                hs->s12, hs->s22, NULL);
   d = fmax(dev_diff(c->s11, hs->s11, 3 * nc),
            fmax(dev_diff(c->s12, hs->s12, 3 * nc), dev_diff(c->s22, hs->s22, 3 * nc)));
   check("seaice stress baseline (3 loops)", size, d, 1e-12);
@@ -813,7 +813,8 @@ static void fly_stress_dg0(void) {
         f[3 * k + x] = g->e1[3 * nk[k] + x];
       }
     quad_cell_geometry(r, f, geo, NULL);
-    quad_stress_cell(e, n00, nxn, g->k, geo, g->u, g->v, g->h, g->a, 1, g->s11, g->s12, g->s22);
+    quad_stress_cell(e, n00, nxn, g->k, geo, g->u, g->v, g->h, g->a, 1, 0, g->s11, g->s12, g->s22,
+                     NULL);
   }
 }
 
@@ -822,7 +823,8 @@ static void run_quad_stress_fly(void *vc) {
   const cryo_seaice_params *p = &c->p;
   const double re2 = 1.0 / (p->ecc * p->ecc);
   const fly_args fresh = {{p->pstar, p->c_strength, 1.0 + re2, 1.0 - re2, re2,
-                           p->delta_min * p->delta_min, 1.0 / p->alpha},
+                           p->delta_min * p->delta_min, 1.0 / p->alpha, 1.0 + p->tensile_k,
+                           1.0 - p->tensile_k, 0.0, p->h_min, p->aevp_alpha_min},
                           c->b.nx + 2,
                           CRYO_NCELL(&c->b),
                           c->s.u,

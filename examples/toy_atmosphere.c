@@ -13,6 +13,7 @@
  *                          [--rho-ice KG_M3] [--melt zero|mismip] [--geometry FILE]
  *                          [--rho-water KG_M3] [--sea-level M] [--omega PER_A] [--z0 M]
  *                          [--hc0 M] [--record FILE] [--start DATE]
+ *                          [--rate-factor-layers N]
  *
  * --smb pattern (default): the fixed pattern toy_smb_pattern() below, the same
  *   doubles that tests/coupled_landice.sh writes into the NetCDF forcing file of
@@ -31,6 +32,11 @@
  *   m rho_ice / 31536000 kg m-2 s-1. Defaults: the MISMIP+ omega 0.2 a-1,
  *   z0 -100 m, hc0 75 m, rho_water 1028 kg m-3, sea_level 0 m; rho_ice 910 kg m-3
  *   (cryodyn's default; MISMIP+ uses 918). Each must equal the namelist's value.
+ * --rate-factor-layers N (1 to 14, needs --geometry): the toy also sends, standing in
+ *   for a thermal model, the Glen rate factor of N layers from the bed up,
+ *   A_LiRf01 ... A_LiRfNN, each interval the same: the variable rate_factor
+ *   (layer, y, x) of FILE (Pa-n a-1, as cryodyn's geometry files hold it), sent
+ *   as it is (cryodyn's &cryo_coupling rate_factor; tests/coupled_landice_rate.sh).
  * --record FILE: every field sent (smb and basal_melt) is also written, gathered
  *   on rank 0, to FILE in the format of cryodyn's forcing = 'netcdf'
  *   (coupling/exchange_netcdf.c): record k holds interval k's values at time
@@ -80,8 +86,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define NSEND 2
-#define NRECV 3
+#define NSEND         2
+#define NRECV         3
+#define MAX_RF_LAYERS 14 /* with the NSEND fields, TOY_PARTNER_MAX_FIELDS */
 static const char *const send_names[NSEND] = {"A_LiSmb1", "A_LiBmt1"};
 static const char *const recv_names[NRECV] = {"A_LiThk1", "A_LiSrf1", "A_LiMsk1"};
 enum { SEND_SMB, SEND_MELT };
@@ -105,6 +112,7 @@ typedef struct options {
   const char *geometry; /* NetCDF file with topg and thk (y, x), or NULL */
   const char *record;   /* NetCDF forcing file to write, or NULL */
   const char *start;    /* reference date of the record's time axis */
+  int rf_layers;        /* --rate-factor-layers: layers of the rate factor sent, 0 for none */
 } options;
 
 /* Fixed mass balance at global cell (i, j) on coupling step `step`, kg m-2 s-1:
@@ -153,7 +161,8 @@ static int parse_options(int argc, char **argv, options *o, cryo_err *err) {
                  .hc0 = 75.0,
                  .geometry = NULL,
                  .record = NULL,
-                 .start = "2000-01-01 00:00:00"};
+                 .start = "2000-01-01 00:00:00",
+                 .rf_layers = 0};
   for (int a = 1; a < argc; a++) {
     const char *flag = argv[a];
     CRYO_CHECK(a + 1 < argc, err, CRYO_ERR_ARG, "cryodyn-toy-atmosphere: option %s needs a value",
@@ -185,7 +194,12 @@ static int parse_options(int argc, char **argv, options *o, cryo_err *err) {
       CRYO_CALL(parse_real(flag, val, 1e-3, 1e4, &o->hc0, err));
     else if (!strcmp(flag, "--geometry"))
       o->geometry = val;
-    else if (!strcmp(flag, "--record"))
+    else if (!strcmp(flag, "--rate-factor-layers")) {
+      CRYO_CALL(parse_int(flag, val, &o->rf_layers, err));
+      CRYO_CHECK(o->rf_layers <= MAX_RF_LAYERS, err, CRYO_ERR_RANGE,
+                 "cryodyn-toy-atmosphere: --rate-factor-layers %d: at most %d", o->rf_layers,
+                 MAX_RF_LAYERS);
+    } else if (!strcmp(flag, "--record"))
       o->record = val;
     else if (!strcmp(flag, "--start"))
       o->start = val;
@@ -202,9 +216,12 @@ static int parse_options(int argc, char **argv, options *o, cryo_err *err) {
           err, CRYO_ERR_UNKNOWN,
           "cryodyn-toy-atmosphere: unknown option %s (known: --nx --ny --run --period "
           "--smb --rate --ela --rho-ice --melt --geometry --rho-water --sea-level --omega --z0 "
-          "--hc0 --record --start)",
+          "--hc0 --record --start --rate-factor-layers)",
           flag);
   }
+  CRYO_CHECK(!o->rf_layers || o->geometry, err, CRYO_ERR_ARG,
+             "cryodyn-toy-atmosphere: --rate-factor-layers needs --geometry FILE (its "
+             "rate_factor)");
   CRYO_CHECK(!o->mismip || o->geometry, err, CRYO_ERR_ARG,
              "cryodyn-toy-atmosphere: --melt mismip needs --geometry FILE (its bed topg and "
              "initial thickness thk)");
@@ -274,6 +291,7 @@ typedef struct atmosphere {
   const options *o;
   tally t;
   double *topg, *thk0; /* this band, m; NULL without --geometry */
+  double *rf;          /* this band's rate factor, rf_layers planes; NULL without */
   int ncid;            /* --record file on rank 0, -1 otherwise */
   int var_time, var_smb, var_melt;
   double *global;     /* nx ny values on rank 0 */
@@ -316,6 +334,40 @@ static int read_band(const options *o, int ncid, const char *var, const toy_band
   return CRYO_OK;
 }
 
+/* With --rate-factor-layers: this band's rows of the (layer, y, x) variable
+ * rate_factor of the open geometry file, plane by plane. */
+static int read_rate_factor(atmosphere *at, int ncid, const toy_band *b, cryo_err *err) {
+  const options *o = at->o;
+  int id, ndims, dims[NC_MAX_VAR_DIMS];
+  size_t len[3];
+  CRYO_NC(nc_inq_varid(ncid, "rate_factor", &id), err,
+          "cryodyn-toy-atmosphere: --geometry %s: 'rate_factor'", o->geometry);
+  CRYO_NC(nc_inq_varndims(ncid, id, &ndims), err,
+          "cryodyn-toy-atmosphere: --geometry %s: 'rate_factor'", o->geometry);
+  CRYO_CHECK(ndims == 3, err, CRYO_ERR_FORMAT,
+             "cryodyn-toy-atmosphere: --geometry %s: 'rate_factor' has %d dimensions, must be "
+             "(layer, y, x)",
+             o->geometry, ndims);
+  CRYO_NC(nc_inq_vardimid(ncid, id, dims), err,
+          "cryodyn-toy-atmosphere: --geometry %s: 'rate_factor'", o->geometry);
+  for (int k = 0; k < 3; k++)
+    CRYO_NC(nc_inq_dimlen(ncid, dims[k], &len[k]), err,
+            "cryodyn-toy-atmosphere: --geometry %s: 'rate_factor'", o->geometry);
+  CRYO_CHECK(len[0] == (size_t)o->rf_layers && len[1] == (size_t)o->ny && len[2] == (size_t)o->nx,
+             err, CRYO_ERR_FORMAT,
+             "cryodyn-toy-atmosphere: --geometry %s: 'rate_factor' is %zu x %zu x %zu, must be "
+             "%d x %d x %d (--rate-factor-layers, --ny, --nx)",
+             o->geometry, len[0], len[1], len[2], o->rf_layers, o->ny, o->nx);
+  at->rf = malloc(sizeof(double) * (size_t)o->rf_layers * (size_t)(b->npts > 0 ? b->npts : 1));
+  CRYO_CHECK(at->rf, err, CRYO_ERR_MEMORY, "cryodyn-toy-atmosphere: no memory for rate_factor");
+  for (int k = 0; k < o->rf_layers; k++) {
+    size_t start[3] = {(size_t)k, (size_t)b->j0, 0}, count[3] = {1, (size_t)b->nyl, (size_t)o->nx};
+    CRYO_NC(nc_get_vara_double(ncid, id, start, count, at->rf + (size_t)k * b->npts), err,
+            "cryodyn-toy-atmosphere: --geometry %s: reading 'rate_factor'", o->geometry);
+  }
+  return CRYO_OK;
+}
+
 /* With --geometry: this band's bed topg and initial thickness thk. */
 static int read_geometry(atmosphere *at, const toy_band *b, cryo_err *err) {
   const options *o = at->o;
@@ -329,6 +381,7 @@ static int read_geometry(atmosphere *at, const toy_band *b, cryo_err *err) {
                           "cryodyn-toy-atmosphere: --geometry %s", o->geometry));
   int status = read_band(o, ncid, "topg", b, at->topg, err);
   if (status == CRYO_OK) status = read_band(o, ncid, "thk", b, at->thk0, err);
+  if (status == CRYO_OK && o->rf_layers) status = read_rate_factor(at, ncid, b, err);
   nc_close(ncid);
   return status;
 }
@@ -436,6 +489,8 @@ static void atmosphere_fill(void *ctx, int step, const toy_band *b, double *cons
       }
       snd[SEND_SMB][p] = smb;
       snd[SEND_MELT][p] = melt;
+      for (int k = 0; k < o->rf_layers; k++)
+        snd[NSEND + k][p] = at->rf[(long)k * b->npts + p];
     }
 }
 
@@ -508,11 +563,18 @@ int main(int argc, char **argv) {
   int rank;
   int status = parse_options(argc, argv, &o, &err);
   atmosphere at = {.o = &o, .t = {0, 0, 0, 0.0, 0.0, 0.0, 0.0}, .ncid = -1};
+  /* the fields sent: the table's, then the rate factor's layers */
+  char rf_names[MAX_RF_LAYERS][12];
+  const char *send_all[NSEND + MAX_RF_LAYERS] = {send_names[0], send_names[1]};
+  for (int k = 0; k < o.rf_layers && status == CRYO_OK; k++) {
+    snprintf(rf_names[k], sizeof rf_names[k], "A_LiRf%02d", k + 1);
+    send_all[NSEND + k] = rf_names[k];
+  }
   toy_partner p = {.program = "cryodyn-toy-atmosphere",
                    .component = "toyatm",
-                   .nsend = NSEND,
+                   .nsend = NSEND + (status == CRYO_OK ? o.rf_layers : 0),
                    .nrecv = NRECV,
-                   .send_names = send_names,
+                   .send_names = send_all,
                    .recv_names = recv_names,
                    .define = atmosphere_define,
                    .fill = atmosphere_fill,
@@ -533,6 +595,7 @@ int main(int argc, char **argv) {
            t.bad_bed, t.mass_err_max, t.dv_sum, t.melt_max);
   free(at.topg);
   free(at.thk0);
+  free(at.rf);
   free(at.global);
   free(at.counts);
   free(at.offs);

@@ -29,9 +29,21 @@
  *   the areas it gave OASIS ("stress integral x ... y ... N"), which a
  *   conservative remapping with OASIS's CONSERV GLOBAL keeps equal to
  *   cryodyn's (tests/coupled_latlon.sh).
- * --ocean solid (needs --latlon): the current is the solid-body rotation
- *   about the axis through --axis LON,LAT degrees (default 0,0), --u0 m s-1
- *   at 90 degrees from the axis (toy_solid_body), at the cell centres.
+ * --ocean solid (needs --latlon or --gridfile): the current is the
+ *   solid-body rotation about the axis through --axis LON,LAT degrees
+ *   (default 0,0), --u0 m s-1 at 90 degrees from the axis (toy_solid_body), at
+ *   the cell centres.
+ * --gridfile FILE: the toy's cells are those of cryodyn grid file FILE
+ *   (examples/toy_gridfile.h; --nx and --ny are its sizes), a global tripolar
+ *   grid included: described to OASIS with the file's centres, corners and
+ *   areas, its land and a T fold's copied cells masked, as cryodyn describes
+ *   the same file; vectors east and north. With the namcouple's grid of the
+ *   same size on both sides and no remapping, OASIS only redistributes
+ *   (tests/coupled_tripolar.sh).
+ * --dump FILE: rank 0 writes, after every coupling step, the 4 fields sent
+ *   and the 6 received, in the order of toy_ocn_send and toy_ocn_recv, each
+ *   ny x nx doubles (x fastest, the machine's byte order), to FILE, which must
+ *   not exist: the bits a test compares with cryodyn's output.
  *
  * --grid NAME (default toyt): the namcouple's name of this grid. Rank 0
  *   describes the grid (cell centres and corners from --x0 --y0 --dx --dy, laid
@@ -54,6 +66,7 @@
  * Prints "cryodyn-toy-ocean: PASS ..." on rank 0 and exits 0 when every check held;
  * otherwise stops the coupled run with a message and a non-zero exit code.
  * Launch (MPMD): mpirun -np 2 cryodyn x.nml : -np 1 cryodyn-toy-ocean --nx 40 --ny 30 ... */
+#include "toy_gridfile.h"
 #include "toy_ocean_fields.h"
 #include "toy_partner.h"
 
@@ -66,6 +79,8 @@ typedef struct options {
   enum check_kind check;
   int die_at;                                   /* coupling step at which to die, -1 for never */
   char grid_name[CRYO_OASIS_GRID_NAME_MAX + 1]; /* --grid NAME */
+  const char *gridfile;                         /* --gridfile FILE, NULL for none */
+  const char *dump;                             /* --dump FILE, NULL for none */
 } options;
 
 static int parse_options(int argc, char **argv, options *o, cryo_err *err) {
@@ -73,6 +88,7 @@ static int parse_options(int argc, char **argv, options *o, cryo_err *err) {
   o->check = CHECK_NONE;
   o->die_at = -1;
   strcpy(o->grid_name, "toyt");
+  o->gridfile = o->dump = NULL;
   for (int a = 1; a < argc; a++) {
     char msg[256];
     int used = toy_parse_option(argc, argv, &a, &o->s, msg, sizeof msg);
@@ -124,12 +140,16 @@ static int parse_options(int argc, char **argv, options *o, cryo_err *err) {
           "cryodyn-toy-ocean: --grid %s: must be a grid name of 1 to %d characters without '.'",
           val, CRYO_OASIS_GRID_NAME_MAX);
       strcpy(o->grid_name, val);
+    } else if (!strcmp(flag, "--gridfile")) {
+      o->gridfile = val;
+    } else if (!strcmp(flag, "--dump")) {
+      o->dump = val;
     } else {
       return CRYO_ERROR(
           err, CRYO_ERR_UNKNOWN,
           "cryodyn-toy-ocean: unknown option %s (known: --nx --ny --run --period --ocean "
           "--u0 --v0 --uwind --vwind --x0 --y0 --dx --dy --lx --ly --check "
-          "--die-at --grid --latlon --axis --radius)",
+          "--die-at --grid --latlon --axis --radius --gridfile --dump)",
           flag);
     }
   }
@@ -138,8 +158,11 @@ static int parse_options(int argc, char **argv, options *o, cryo_err *err) {
              o->s.period);
   CRYO_CHECK((long)o->s.nx * o->s.ny <= 10000000L, err, CRYO_ERR_RANGE,
              "cryodyn-toy-ocean: grid %d x %d has more than 1e7 points", o->s.nx, o->s.ny);
-  CRYO_CHECK(!o->s.solid || o->s.latlon, err, CRYO_ERR_ARG,
-             "cryodyn-toy-ocean: --ocean solid is a field on the sphere: it needs --latlon");
+  CRYO_CHECK(!o->s.solid || o->s.latlon || o->gridfile, err, CRYO_ERR_ARG,
+             "cryodyn-toy-ocean: --ocean solid is a field on the sphere: it needs --latlon or "
+             "--gridfile");
+  CRYO_CHECK(!(o->s.latlon && o->gridfile), err, CRYO_ERR_ARG,
+             "cryodyn-toy-ocean: --latlon and --gridfile each define the toy's grid: give one");
   return CRYO_OK;
 }
 
@@ -207,8 +230,55 @@ static void check_step(const options *o, int step, int j0, int nyl, double *cons
 /* The toy ocean's state through the run: its options, the check's tallies. */
 typedef struct ocean {
   const options *o;
+  const toy_gridfile *grid;     /* --gridfile's cells, NULL without */
   long bad, checked, first_bad; /* this rank's, then (finish) all ranks' bad and checked */
 } ocean;
+
+/* --dump: the nfield band fields f[] of every rank gathered to rank 0 and
+ * appended there to the dump file (created when `create`, never overwritten). */
+static int dump_fields(const options *o, int create, const toy_band *b, int nfield,
+                       double *const f[], cryo_err *err) {
+  const size_t n = (size_t)b->nx * b->ny;
+  double *all = b->rank == 0 ? malloc(sizeof(double) * n) : NULL;
+  int *counts = b->rank == 0 ? malloc(sizeof(int) * 2 * (size_t)b->size) : NULL;
+  int status = CRYO_OK, bad;
+  if (b->rank == 0 && (!all || !counts))
+    status = CRYO_ERROR(err, CRYO_ERR_MEMORY, "cryodyn-toy-ocean: --dump: out of memory");
+  FILE *out = NULL;
+  if (status == CRYO_OK && b->rank == 0) {
+    out = fopen(o->dump, create ? "wbx" : "ab");
+    if (!out)
+      status = CRYO_ERROR(err, CRYO_ERR_FILE,
+                          "cryodyn-toy-ocean: --dump %s: cannot %s it (it must not exist "
+                          "before the run: the toy overwrites no file)",
+                          o->dump, create ? "create" : "append to");
+    for (int r = 0; r < b->size && status == CRYO_OK; r++) {
+      const long j0 = (long)r * b->ny / b->size, j1 = (long)(r + 1) * b->ny / b->size;
+      counts[r] = (int)((j1 - j0) * b->nx);
+      counts[b->size + r] = (int)(j0 * b->nx);
+    }
+  }
+  /* every rank learns whether rank 0 can take the fields: all gather or none */
+  bad = status != CRYO_OK;
+  CRYO_CHECK(MPI_Bcast(&bad, 1, MPI_INT, 0, b->comm) == MPI_SUCCESS, err, CRYO_ERR_MPI,
+             "cryodyn-toy-ocean: --dump: MPI_Bcast failed");
+  if (bad && status == CRYO_OK)
+    status =
+        CRYO_ERROR(err, CRYO_ERR_FILE, "cryodyn-toy-ocean: --dump %s failed on rank 0", o->dump);
+  for (int k = 0; k < nfield && status == CRYO_OK; k++) {
+    if (MPI_Gatherv(f[k], (int)b->npts, MPI_DOUBLE, all, counts, counts ? counts + b->size : NULL,
+                    MPI_DOUBLE, 0, b->comm) != MPI_SUCCESS)
+      status = CRYO_ERROR(err, CRYO_ERR_MPI, "cryodyn-toy-ocean: --dump: MPI_Gatherv failed");
+    else if (out && fwrite(all, sizeof(double), n, out) != n)
+      status =
+          CRYO_ERROR(err, CRYO_ERR_FILE, "cryodyn-toy-ocean: --dump %s: write failed", o->dump);
+  }
+  if (out && fclose(out) != 0 && status == CRYO_OK)
+    status = CRYO_ERROR(err, CRYO_ERR_FILE, "cryodyn-toy-ocean: --dump %s: close failed", o->dump);
+  free(all);
+  free(counts);
+  return status;
+}
 
 /* Lat-lon grid: the area integral of the received stress over all ranks'
  * cells, sum of tau A with the areas given to OASIS, printed by rank 0. */
@@ -251,6 +321,10 @@ static int ocean_received(void *ctx, int step, const toy_band *b, double *const 
   (void)prev;
   check_step(oc->o, step, b->j0, b->nyl, rcv, snd, &oc->bad, &oc->checked, &oc->first_bad);
   if (oc->o->s.latlon) CRYO_CALL(print_stress_integral(oc->o, step, b, rcv, err));
+  if (oc->o->dump) {
+    CRYO_CALL(dump_fields(oc->o, step == 0, b, TOY_NOCN, snd, err));
+    CRYO_CALL(dump_fields(oc->o, 0, b, TOY_NICE, rcv, err));
+  }
   return CRYO_OK;
 }
 
@@ -299,7 +373,13 @@ static int write_latlon_grid(const options *o, cryo_err *err) {
 
 /* Rank 0 describes the grid for a remapping namcouple. */
 static int ocean_define(void *ctx, const toy_band *b, cryo_err *err) {
-  const options *o = ((const ocean *)ctx)->o;
+  const ocean *oc = ctx;
+  const options *o = oc->o;
+  if (b->rank == 0 && oc->grid) {
+    const toy_gridfile *g = oc->grid;
+    return cryo_oasis_write_grid(o->grid_name, g->nx, g->ny, g->lon, g->lat, g->clon, g->clat,
+                                 g->oasis_mask, g->area, err);
+  }
   if (b->rank == 0 && o->s.latlon) return write_latlon_grid(o, err);
   if (b->rank == 0)
     CRYO_CALL(cryo_oasis_write_plane_grid(o->grid_name, o->s.nx, o->s.ny, o->s.x0, o->s.y0, o->s.dx,
@@ -313,7 +393,16 @@ int main(int argc, char **argv) {
   options o;
   int rank;
   int status = parse_options(argc, argv, &o, &err);
-  ocean oc = {.o = &o, .first_bad = -1};
+  toy_gridfile grid = {0};
+  if (status == CRYO_OK && o.gridfile) {
+    status = toy_gridfile_read(o.gridfile, &grid, &err);
+    o.s.nx = grid.nx;
+    o.s.ny = grid.ny;
+    o.s.cell_lon = grid.lon;
+    o.s.cell_lat = grid.lat;
+    o.s.fold = grid.fold;
+  }
+  ocean oc = {.o = &o, .grid = o.gridfile ? &grid : NULL, .first_bad = -1};
   toy_partner p = {.program = "cryodyn-toy-ocean",
                    .component = "toyoce",
                    .nsend = TOY_NOCN,
@@ -327,6 +416,7 @@ int main(int argc, char **argv) {
                    .received = ocean_received,
                    .finish = ocean_finish};
   toy_partner_couple(&p, status, o.s.nx, o.s.ny, o.s.run, o.s.period, o.die_at, &oc, &rank, &err);
+  toy_gridfile_free(&grid);
   long bad = oc.bad, checked = oc.checked;
   const char *what = o.check == CHECK_PATTERN  ? "received values equal the sent pattern"
                      : o.check == CHECK_STRESS ? "moving ice points have a stress opposing "

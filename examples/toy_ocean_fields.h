@@ -57,6 +57,15 @@ typedef struct toy_setup {
    * axis, given east and north (toy_solid_body) */
   int solid;
   double axis_lon, axis_lat; /* degrees */
+  /* the centres (degrees, x fastest) of the toy's cells when they are a grid
+   * file's (examples/toy_ocean.c --gridfile), for the solid-body rotation;
+   * NULL on the toy's other grids */
+  const double *cell_lon, *cell_lat;
+  /* 'T' when those cells fold at their top row about cell centres: a copied
+   * cell (i > nx/2, ny - 1) takes the value of its original (nx - i, ny - 1),
+   * as an ocean model's own fold exchange makes them agree (NEMO's lbc_lnk);
+   * cryodyn keeps the original's value at both (docs/global.md) */
+  char fold;
 } toy_setup;
 
 static inline void toy_setup_defaults(toy_setup *s) {
@@ -208,7 +217,13 @@ static inline void toy_solid_body(const toy_setup *s, double lon /* degrees */,
 static inline void toy_forcing(const toy_setup *s, int i, int j, double out[TOY_NOCN]) {
   if (s->solid) {
     double lon, lat, clon[4], clat[4], area;
-    toy_latlon_cell(s, i, j, &lon, &lat, clon, clat, &area);
+    if (s->cell_lon) {
+      const int io = s->fold == 'T' && j == s->ny - 1 && i > s->nx / 2 ? s->nx - i : i;
+      lon = s->cell_lon[(long)j * s->nx + io];
+      lat = s->cell_lat[(long)j * s->nx + io];
+    } else {
+      toy_latlon_cell(s, i, j, &lon, &lat, clon, clat, &area);
+    }
     toy_solid_body(s, lon, lat, &out[TOY_OCN_U], &out[TOY_OCN_V]);
   } else if (s->analytic) {
     toy_analytic(s, s->x0 + (i + 0.5) * s->dx, s->y0 + (j + 0.5) * s->dy, &out[TOY_OCN_U],

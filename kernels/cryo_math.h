@@ -8,6 +8,8 @@
 #ifndef CRYO_MATH_H
 #define CRYO_MATH_H
 
+#define CRYO_PI 3.14159265358979323846
+
 #if defined(_OPENACC)
 #define CRYO_MATH_ROUTINE _Pragma("acc routine seq")
 #else

@@ -462,6 +462,66 @@ int cryo_landice_misfit_gradient(const cryo_block *b, const cryo_landice_params 
                                  const cryo_landice_misfit *obs, double cost[2], double *grad,
                                  int *iters, double *rel, struct cryo_err *err);
 
+/* ---- basal inversion (kernels/landice_invert.c) ---- */
+
+#define CRYO_LANDICE_LBFGS_MAX 20 /* most (s, y) pairs an inversion keeps */
+
+/* Options of cryo_landice_invert (docs/landice.md, Basal inversion). */
+typedef struct cryo_landice_invert_opts {
+  int max_iter;         /* L-BFGS iterations, >= 1 */
+  int memory;           /* (s, y) pairs kept, 1 .. CRYO_LANDICE_LBFGS_MAX */
+  int max_backtrack;    /* step halvings of one line search, >= 1 */
+  double gtol;          /* stop when |g| <= gtol |g_0| (2-norm over cells), >= 0 */
+  double ftol;          /* stop when J_(k-1) - J_k <= ftol J_(k-1), >= 0 */
+  double misfit_target; /* stop when the misfit <= this (discrepancy principle), >= 0; 0: off */
+  double step_max;      /* first step: the largest change of log C in a cell, > 0 */
+  double armijo;        /* c1 of the sufficient decrease J(a) <= J + c1 a g.d, in (0, 1) */
+} cryo_landice_invert_opts;
+
+/* Why cryo_landice_invert stopped. */
+enum cryo_landice_invert_stop {
+  CRYO_LANDICE_STOP_GTOL = 0,
+  CRYO_LANDICE_STOP_FTOL,
+  CRYO_LANDICE_STOP_DISCREPANCY,
+  CRYO_LANDICE_STOP_MAX_ITER,
+  CRYO_LANDICE_STOP_LINE_SEARCH /* no step of max_backtrack halvings decreased J */
+};
+
+/* One accepted iterate of the inversion (record 0: the first guess). */
+typedef struct cryo_landice_invert_log {
+  int iter;                            /* k */
+  double cost, misfit, regularization; /* J = misfit + regularization at the iterate */
+  double grad_norm;                    /* |dJ/dlog C|, 2-norm over cells */
+  double step;                         /* accepted step length along the direction (0 at k = 0) */
+  int evaluations;                     /* cost and gradient evaluations so far */
+  int adjoint_iterations;              /* CG iterations of this iterate's adjoint solve */
+} cryo_landice_invert_log;
+
+/* Doubles of the work block of cryo_landice_invert: (5 + 2 memory) cell
+ * planes of CRYO_NCELL and one velocity, CRYO_NNODE 2 (n_layers + 1). */
+long cryo_landice_invert_doubles(const cryo_block *b, const cryo_landice_params *p, int memory);
+
+/* Minimize J(log C) = misfit + regularization (cryo_landice_misfit_gradient)
+ * over the per-cell log s->sliding_c by L-BFGS (Nocedal 1980) with an Armijo
+ * backtracking line search, starting from s->sliding_c (> 0, halo filled or
+ * not) and s->vel (any velocity: it starts the first solve). Every trial
+ * solve starts from the accepted iterate's velocity, so the iterates depend on
+ * nothing but the data; every dot product and norm is a reproducible sum over
+ * owned cells: the same bits for any decomposition. On return s->sliding_c
+ * (halo filled) and s->vel hold the last accepted iterate. history (may be
+ * NULL) receives one record per accepted iterate, record 0 the first guess,
+ * up to capacity (beyond it the last slot holds the newest); *n_log (may be
+ * NULL) the records held; *stop (may be NULL) an enum
+ * cryo_landice_invert_stop. work: cryo_landice_invert_doubles device
+ * doubles. A trial whose velocity solve fails counts as no decrease (its
+ * step is halved). Errors: CRYO_ERR_RANGE for bad opts; those of
+ * cryo_landice_misfit_gradient and, at the first guess, of the solve. */
+int cryo_landice_invert(const cryo_block *b, const cryo_landice_params *p, cryo_landice_state *s,
+                        const cryo_comm_ops *ops, const cryo_landice_misfit *obs,
+                        const cryo_landice_invert_opts *opts, double *work,
+                        cryo_landice_invert_log *history, int capacity, int *n_log, int *stop,
+                        struct cryo_err *err);
+
 /* Remove marine ice that nothing holds (kernels/landice_icebergs.c): the
  * ice columns not connected, through shared nodes, to a column with a
  * grounded share or on a closed domain edge. Their thickness goes to the

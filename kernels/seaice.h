@@ -54,6 +54,23 @@ typedef struct cryo_seaice_params {
   int stress_single; /* 1: the stress update works in single precision (state stays double) */
   int quad;          /* 1: general quadrilateral cells from the geometry arrays (a grid file),
                         0: uniform dx x dy rectangles (the built-in box) */
+  /* Ocean-ice coupling terms (docs/seaice.md, Ocean-ice coupling terms) */
+  double turning_angle; /* theta of the ice-ocean stress, degrees, with the sign of f (CICE) */
+  int ssh_tilt;         /* 1: tilt -m g grad(ssh) from the received sea-surface height,
+                           0: the geostrophic approximation m f k x u_o */
+  double gravity;       /* m s-2 */
+  /* Adaptive EVP (docs/seaice.md, Adaptive EVP; Kimmritz et al. 2016) */
+  int adaptive_evp;      /* 1: alpha = beta per cell from the local stability parameter */
+  double aevp_c;         /* c of gamma = zeta (c pi)^2 dt / (A_c m) */
+  double aevp_cstar;     /* alpha beta = c* gamma */
+  double aevp_alpha_min; /* lower bound of alpha and beta */
+  /* Landfast ice (docs/seaice.md, Landfast ice) */
+  int basal_stress;    /* 1: grounding stress of Lemieux et al. (2015) from the water depth */
+  double basal_k1;     /* critical thickness h_c = a h_w / k1 */
+  double basal_k2;     /* N m-3 */
+  double basal_alphab; /* concentration factor of T_b */
+  double basal_u0;     /* m s-1, regularization of C_b */
+  double tensile_k;    /* k_t, isotropic tensile strength k_t P (Konig Beatty and Holland 2010) */
 } cryo_seaice_params;
 
 /* Number of dG coefficients of h and a for a tracer order (0 -> 1, 1 -> 3). */
@@ -84,6 +101,12 @@ typedef struct cryo_seaice_state {
   double *rot;  /* cell, 2: cos, sin of the cell frame's E1 from east */
   double *fcor; /* node: Coriolis parameter 2 Omega sin(lat) (or &cryo_seaice coriolis), s-1 */
   double *nrot; /* node, 2: cos, sin of the node's grid direction e1 from east */
+  /* Fields of options (NULL when the option is off). */
+  double *ssh;        /* cell: sea-surface height, m, received as forcing (p->ssh_tilt),
+                         halo ring filled */
+  double *alpha_evp;  /* cell: alpha = beta of the adaptive EVP (p->adaptive_evp), written
+                         by the stress kernel for cells with ice, read by the velocity kernel */
+  double *bathymetry; /* cell: water depth, m (p->basal_stress), halo ring filled */
 } cryo_seaice_state;
 
 /* General quadrilateral cells (docs/seaice.md, Curvilinear grids on the sphere).
@@ -199,15 +222,22 @@ void cryo_seaice_ice_cells_kernel(const cryo_seaice_params *p, const cryo_block 
 
 /* mEVP stress update (Jendersie et al. 2025, Listing 1) over every cell with ice_mask 2
  * including the halo ring: strain of the bilinear velocity at the Gauss points, VP stress
- * with P = P* h exp(-C (1 - a)) and smooth Delta, relaxation
- * s += (proj(s_vp) - s) / alpha onto the 3 dG coefficients. */
+ * with P = P* h exp(-C (1 - a)) and smooth Delta (with tensile_k > 0 the shifted ellipse of
+ * Konig Beatty and Holland 2010), relaxation s += (proj(s_vp) - s) / alpha onto the 3 dG
+ * coefficients. With p->adaptive_evp alpha is the cell's own (Kimmritz et al. 2016),
+ * computed from the current strain and written to alpha_evp (else alpha_evp is unused and
+ * may be NULL). */
 void cryo_seaice_stress_kernel(const cryo_seaice_params *p, const cryo_block *b, const double *u,
                                const double *v, const double *h, const double *a,
-                               const double *ice_mask, double *s11, double *s12, double *s22);
+                               const double *ice_mask, double *s11, double *s12, double *s22,
+                               double *alpha_evp);
 
 /* mEVP velocity update (docs/seaice.md) over nodes [0,nx] x [0,ny], in place in
  * (u, v): divergence of stress gathered from the node's 4 cells in fixed order,
- * air drag, semi-implicit ocean drag, Coriolis with sea-surface tilt (implicit).
+ * air drag, semi-implicit ocean drag (turned by turning_angle), Coriolis with
+ * sea-surface tilt (implicit; geostrophic, or from opt->ssh with p->ssh_tilt),
+ * beta from opt->alpha_evp with p->adaptive_evp, basal stress from
+ * opt->bathymetry with p->basal_stress. opt may be NULL when all three are off.
  * Nodes next to land (an ice_mask 0 among the 4 cells: no slip) or with open
  * water all around (every ice_mask 1) get u = v = 0. */
 void cryo_seaice_velocity_kernel(const cryo_seaice_params *p, const cryo_block *b,
@@ -215,7 +245,7 @@ void cryo_seaice_velocity_kernel(const cryo_seaice_params *p, const cryo_block *
                                  const double *h, const double *a, const double *ice_mask,
                                  const double *uair, const double *vair, const double *uocn,
                                  const double *vocn, const double *u_n, const double *v_n,
-                                 double *u, double *v);
+                                 const cryo_seaice_state *opt, double *u, double *v);
 
 /* u_n = u, v_n = v at every node, halo included: the start of a macro step. */
 void cryo_seaice_velocity_save_kernel(const cryo_block *b, const double *u, const double *v,

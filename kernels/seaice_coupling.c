@@ -1,7 +1,8 @@
 /* Cell-centred fields the sea ice sends to an ocean (docs/seaice.md):
  * ice velocity as the mean of the cell's 4 nodes, concentration and thickness
  * as the cell means (dG coefficient 0), and the stress of the ocean on the
- * ice A rho_o C_o |u_o - u| (u_o - u) as the mean of its 4 node values.
+ * ice A rho_o C_o |u_o - u| R (u_o - u) as the mean of its 4 node values, R
+ * the rotation by the turning angle theta sign(f) (seaice_velocity.c).
  * Bytes per owned cell: reads 4 node values of u, v, uocn, vocn (shared with
  * neighbours: about 4 x 8 each), h, a, mask (24); writes 6 x 8 = 48. */
 #include "seaice.h"
@@ -18,6 +19,8 @@ void cryo_seaice_coupling_fields(const cryo_seaice_params *p, const cryo_block *
   const long ncells = (long)b->nx * b->ny;
   const int na = CRYO_SEAICE_NA(p->tracer_order);
   const double drag = p->rho_ocean * p->c_ocean;
+  const double turn = p->turning_angle * (CRYO_PI / 180.0) * (p->coriolis < 0.0 ? -1.0 : 1.0);
+  const double cosw = cos(turn), sinw = sin(turn);
   CRYO_DEVICE_LOOP((u, v, uocn, vocn, h, a, mask, uice, vice, aice, hice, taux, tauy))
   for (long q = 0; q < ncells; ++q) {
     const int i = (int)(q % nx), j = (int)(q / nx);
@@ -30,8 +33,8 @@ void cryo_seaice_coupling_fields(const cryo_seaice_params *p, const cryo_block *
       const double s = drag * sqrt(du * du + dv * dv);
       su += u[nodes[k]];
       sv += v[nodes[k]];
-      tx += s * du;
-      ty += s * dv;
+      tx += s * (cosw * du - sinw * dv);
+      ty += s * (sinw * du + cosw * dv);
     }
     const double on = mask[c], conc = a[c * na];
     uice[c] = on * 0.25 * su;

@@ -194,31 +194,49 @@ static void cell_clear(double *geom, double *rot) {
   rot[0] = rot[1] = 0.0;
 }
 
-/* One pass over the rows of cells: the walk of each cell row's lower node
- * row gives that row's nodes too (the last cell row's upper walk the top
- * row), so no node row is walked more than twice. */
+/* Cell rows walked together: each node row is walked once per band of
+ * GEOMETRY_ROWS cell rows and twice only at the band's edges, instead of
+ * twice for every row (9 walks for 8 rows rather than 16: the node rows'
+ * positions and frames were half of the geometry's time on the 2 km Arctic).
+ * The walks live on the stack (about 4 kB). */
+#define GEOMETRY_ROWS 8
+
+/* Bands of cell rows: walk r of a band stands on node row j0 + r; the cells
+ * of row j0 + r lie between walks r and r + 1, whose lower walk gives that
+ * node row's nodes too (the last cell row's upper walk the top row). */
 void cryo_seaice_geometry(const cryo_block *b, const cryo_seaice_grid_points *g, double *geom,
                           double *rot, double *fcor, double *nrot) {
-  for (int j = -1; j <= b->ny; ++j) {
-    row_walk lo, hi;
-    walk_start(&lo, b, g, -1, j);
-    walk_start(&hi, b, g, -1, j + 1);
+  for (int j0 = -1; j0 <= b->ny; j0 += GEOMETRY_ROWS) {
+    const int nr = b->ny + 1 - j0 < GEOMETRY_ROWS ? b->ny + 1 - j0 : GEOMETRY_ROWS;
+    row_walk w[GEOMETRY_ROWS + 1];
+    for (int r = 0; r <= nr; ++r)
+      walk_start(&w[r], b, g, -1, j0 + r);
     for (int i = -1; i <= b->nx; ++i) {
-      if (i > -1) walk_next(&lo), walk_next(&hi);
-      const long q = CRYO_CELL(b, i, j);
-      double *gq = geom + q * CRYO_SEAICE_NGEOM, *rq = rot + q * 2;
-      for (int k = 0; k < CRYO_SEAICE_NGEOM; ++k)
-        gq[k] = 0.0;
-      rq[0] = rq[1] = 0.0;
-      if (g->cell_ok[q] && lo.n[1].ok && lo.n[2].ok && hi.n[1].ok && hi.n[2].ok)
-        cell_geometry(b, g, i, j, &lo, &hi, gq, rq);
-      if (!cell_finite(gq, rq)) cell_clear(gq, rq);
-      node_geometry(b, g, i, j, &lo.n[1], lo.e1[0], fcor, nrot);
-      if (j == b->ny) node_geometry(b, g, i, j + 1, &hi.n[1], hi.e1[0], fcor, nrot);
+      if (i > -1)
+        for (int r = 0; r <= nr; ++r)
+          walk_next(&w[r]);
+      for (int r = 0; r < nr; ++r) {
+        const int j = j0 + r;
+        const row_walk *lo = &w[r], *hi = &w[r + 1];
+        const long q = CRYO_CELL(b, i, j);
+        double *gq = geom + q * CRYO_SEAICE_NGEOM, *rq = rot + q * 2;
+        for (int k = 0; k < CRYO_SEAICE_NGEOM; ++k)
+          gq[k] = 0.0;
+        rq[0] = rq[1] = 0.0;
+        if (g->cell_ok[q] && lo->n[1].ok && lo->n[2].ok && hi->n[1].ok && hi->n[2].ok)
+          cell_geometry(b, g, i, j, lo, hi, gq, rq);
+        if (!cell_finite(gq, rq)) cell_clear(gq, rq);
+        node_geometry(b, g, i, j, &lo->n[1], lo->e1[0], fcor, nrot);
+        if (j == b->ny) node_geometry(b, g, i, j + 1, &hi->n[1], hi->e1[0], fcor, nrot);
+      }
     }
-    /* the last node of the row (and of the top row) */
-    node_geometry(b, g, b->nx + 1, j, &lo.n[2], lo.e1[1], fcor, nrot);
-    if (j == b->ny) node_geometry(b, g, b->nx + 1, j + 1, &hi.n[2], hi.e1[1], fcor, nrot);
+    /* the last node of each row (and of the top row) */
+    for (int r = 0; r < nr; ++r) {
+      const int j = j0 + r;
+      node_geometry(b, g, b->nx + 1, j, &w[r].n[2], w[r].e1[1], fcor, nrot);
+      if (j == b->ny)
+        node_geometry(b, g, b->nx + 1, j + 1, &w[r + 1].n[2], w[r + 1].e1[1], fcor, nrot);
+    }
   }
 }
 

@@ -26,7 +26,20 @@ void cryo_seaice_params_cyclone(cryo_seaice_params *p) {
                             .coriolis = 1.46e-4,
                             .h_min = 1.0e-4,
                             .a_min = 1.0e-6,
-                            .tracer_order = 0};
+                            .tracer_order = 0,
+                            .turning_angle = 0.0,
+                            .ssh_tilt = 0,
+                            .gravity = 9.81,
+                            .adaptive_evp = 0,
+                            .aevp_c = 0.5,
+                            .aevp_cstar = 4.0,
+                            .aevp_alpha_min = 5.0,
+                            .basal_stress = 0,
+                            .basal_k1 = 7.5,
+                            .basal_k2 = 15.0,
+                            .basal_alphab = 20.0,
+                            .basal_u0 = 5.0e-5,
+                            .tensile_k = 0.0};
 }
 
 #define SI_REAL(key, member, lo, hi, units)                                                        \
@@ -53,6 +66,16 @@ static const cryo_param_range seaice_ranges[] = {
     SI_REAL("h_min", h_min, 1e-12, 1, "m"),
     SI_REAL("a_min", a_min, 0, 0.01, NULL),
     SI_INT("tracer_order", tracer_order, 0, 1),
+    SI_REAL("turning_angle", turning_angle, -90, 90, "degrees"),
+    SI_REAL("gravity", gravity, 0.1, 100, "m s-2"),
+    SI_REAL("aevp_c", aevp_c, 1e-3, 10, NULL),
+    SI_REAL("aevp_cstar", aevp_cstar, 1, 100, NULL),
+    SI_REAL("aevp_alpha_min", aevp_alpha_min, 1, 1e6, NULL),
+    SI_REAL("basal_k1", basal_k1, 1, 100, NULL),
+    SI_REAL("basal_k2", basal_k2, 0, 1e3, "N m-3"),
+    SI_REAL("basal_alphab", basal_alphab, 0, 100, NULL),
+    SI_REAL("basal_u0", basal_u0, 1e-8, 1, "m s-1"),
+    SI_REAL("tensile_k", tensile_k, 0, 0.99, NULL),
 };
 
 int cryo_seaice_param_ranges(const cryo_param_range **t) {

@@ -18,7 +18,9 @@
  * node's grid frame. The lumped mass is rho_i max(H, h_min) times the node's
  * area sum_K int_K phi det J = sum_K (d0 + (d1 X_k + d2 Y_k) / 3), H the
  * area-weighted mean of the cells' tracers at the corner; Coriolis from fcor.
- * On rectangles both reduce to the rectangle kernels' formulas.
+ * On rectangles both reduce to the rectangle kernels' formulas, and so do the
+ * options these kernels have: the turning angle, the tensile strength and
+ * the adaptive EVP (alpha from the cell's area 4 d0).
  *
  * Minimum bytes (dG0 tracers, doubles): stress 184 B per cell as on the
  * rectangles plus the 14 geometry values, 296 B; velocity 160 B per node plus
@@ -36,7 +38,7 @@ typedef struct {
   quad_stress_consts k;
   long nxc, ncell; /* cells per row and in all, halo ring included */
   const double *u, *v, *h, *a, *ice_mask, *geom;
-  double *s11, *s12, *s22;
+  double *s11, *s12, *s22, *alpha_evp;
 } quad_stress_args;
 
 static quad_stress_args quad_stress_dev;
@@ -44,45 +46,54 @@ CRYO_DEVICE_ARGS(quad_stress_dev)
 
 /* Cell index e over the whole array, halo ring included; its lower-left node
  * is e + j + 1 (rows of nodes are one longer). */
-#define QUAD_STRESS_LOOP(name, na)                                                                 \
+#define QUAD_STRESS_LOOP(name, na, ad)                                                             \
   static void name(void) {                                                                         \
     CRYO_DEVICE_LOOP_NOMAP                                                                         \
     for (long e = 0; e < quad_stress_dev.ncell; ++e) {                                             \
       const quad_stress_args *g = &quad_stress_dev;                                                \
       if (g->ice_mask[e] == 2.0)                                                                   \
         quad_stress_cell(e, e + (int)e / (int)g->nxc, g->nxc + 1, g->k,                            \
-                         g->geom + e * CRYO_SEAICE_NGEOM, g->u, g->v, g->h, g->a, na, g->s11,      \
-                         g->s12, g->s22);                                                          \
+                         g->geom + e * CRYO_SEAICE_NGEOM, g->u, g->v, g->h, g->a, na, ad, g->s11,  \
+                         g->s12, g->s22, g->alpha_evp);                                            \
     }                                                                                              \
   }
-QUAD_STRESS_LOOP(quad_stress_dg0, 1)
-QUAD_STRESS_LOOP(quad_stress_dg1, 3)
+QUAD_STRESS_LOOP(quad_stress_dg0, 1, 0)
+QUAD_STRESS_LOOP(quad_stress_dg1, 3, 0)
+QUAD_STRESS_LOOP(quad_stress_dg0_aevp, 1, 1)
+QUAD_STRESS_LOOP(quad_stress_dg1_aevp, 3, 1)
 
 void cryo_seaice_quad_stress_kernel(const cryo_seaice_params *p, const cryo_block *b,
                                     cryo_seaice_state *s) {
-  const double re2 = 1.0 / (p->ecc * p->ecc);
-  const quad_stress_args fresh = {{p->pstar, p->c_strength, 1.0 + re2, 1.0 - re2, re2,
-                                   p->delta_min * p->delta_min, 1.0 / p->alpha},
-                                  b->nx + 2,
-                                  CRYO_NCELL(b),
-                                  s->u,
-                                  s->v,
-                                  s->h,
-                                  s->a,
-                                  s->ice_mask,
-                                  s->geom,
-                                  s->s11,
-                                  s->s12,
-                                  s->s22};
+  const double re2 = 1.0 / (p->ecc * p->ecc), cpi = p->aevp_c * CRYO_PI;
+  const quad_stress_args fresh = {
+      {p->pstar, p->c_strength, 1.0 + re2, 1.0 - re2, re2, p->delta_min * p->delta_min,
+       1.0 / p->alpha, 1.0 + p->tensile_k, 1.0 - p->tensile_k,
+       p->aevp_cstar * cpi * cpi * p->dt / p->rho_ice, p->h_min, p->aevp_alpha_min},
+      b->nx + 2,
+      CRYO_NCELL(b),
+      s->u,
+      s->v,
+      s->h,
+      s->a,
+      s->ice_mask,
+      s->geom,
+      s->s11,
+      s->s12,
+      s->s22,
+      s->alpha_evp};
   cryo_device_args_acquire(&quad_stress_dev, &fresh, sizeof fresh);
-  (p->tracer_order == 1 ? quad_stress_dg1 : quad_stress_dg0)();
+  if (p->adaptive_evp)
+    (p->tracer_order == 1 ? quad_stress_dg1_aevp : quad_stress_dg0_aevp)();
+  else
+    (p->tracer_order == 1 ? quad_stress_dg1 : quad_stress_dg0)();
   cryo_device_args_release();
 }
 
 typedef struct {
   double dt, beta, rho_ice, h_min;
-  double tau_air; /* rho_a C_a, kg m-3 */
-  double drag_o;  /* rho_o C_o, kg m-3 */
+  double tau_air;    /* rho_a C_a, kg m-3 */
+  double drag_o;     /* rho_o C_o, kg m-3 */
+  double cosw, sinw; /* cos, sin of the turning angle theta (its sign follows f per node) */
 } quad_velocity_consts;
 
 /* Force, area and area-weighted tracers of cell q at its corner k = (Xk, Yk). */
@@ -137,7 +148,7 @@ quad_velocity_node(long n, long cur, long nxc, quad_velocity_consts k, int na, c
                    const double *s11, const double *s12, const double *s22, const double *h,
                    const double *a, const double *ice_mask, const double *fcor, const double *uair,
                    const double *vair, const double *uocn, const double *vocn, const double *u_n,
-                   const double *v_n, double *u, double *v) {
+                   const double *v_n, const double *alpha_evp, double *u, double *v) {
   const long cul = cur - 1, clr = cur - nxc, cll = clr - 1;
   /* 0 next to land, 1 with open water all around (ice_mask values 0, 1, 2) */
   const double kind = ice_mask[cll] * ice_mask[clr] * ice_mask[cul] * ice_mask[cur];
@@ -161,20 +172,35 @@ quad_velocity_node(long n, long cur, long nxc, quad_velocity_consts k, int na, c
   const double up = u[n], vp = v[n];
   const double tau = ac * k.tau_air * sqrt(ua * ua + va * va);
   const double c = ac * k.drag_o * sqrt((uo - up) * (uo - up) + (vo - vp) * (vo - vp));
+  double beta = k.beta;
+  if (alpha_evp) {
+    /* adaptive EVP: the mean alpha of the node's cells with ice (seaice_velocity.c) */
+    const long cells[4] = {cll, clr, cul, cur};
+    double sum = 0.0, count = 0.0;
+#pragma GCC unroll 4
+    for (int q = 0; q < 4; ++q)
+      if (ice_mask[cells[q]] == 2.0) sum += alpha_evp[cells[q]], count += 1.0;
+    beta = sum / count;
+  }
   const double gc = k.dt * m * fcor[n];
-  const double d = (1.0 + k.beta) * m + k.dt * c;
-  const double ru = m * (k.beta * up + u_n[n]) + k.dt * (fx + tau * ua + c * uo) - gc * vo;
-  const double rv = m * (k.beta * vp + v_n[n]) + k.dt * (fy + tau * va + c * vo) + gc * uo;
-  const double rdet = 1.0 / (d * d + gc * gc);
-  u[n] = (d * ru + gc * rv) * rdet;
-  v[n] = (d * rv - gc * ru) * rdet;
+  /* turning angle as on the rectangles (seaice_velocity.c), theta' = theta sign(f) */
+  const double sinw = fcor[n] < 0.0 ? -k.sinw : k.sinw;
+  const double d = (1.0 + beta) * m + k.dt * c * k.cosw;
+  const double gt = gc + k.dt * c * sinw;
+  const double ru =
+      m * (beta * up + u_n[n]) + k.dt * (fx + tau * ua + c * (k.cosw * uo - sinw * vo)) - gc * vo;
+  const double rv =
+      m * (beta * vp + v_n[n]) + k.dt * (fy + tau * va + c * (sinw * uo + k.cosw * vo)) + gc * uo;
+  const double rdet = 1.0 / (d * d + gt * gt);
+  u[n] = (d * ru + gt * rv) * rdet;
+  v[n] = (d * rv - gt * ru) * rdet;
 }
 
 typedef struct {
   quad_velocity_consts k;
   long nx, nnode; /* owned cells per row; owned nodes (nx + 1)(ny + 1) */
   const double *s11, *s12, *s22, *h, *a, *ice_mask, *geom, *fcor, *uair, *vair, *uocn, *vocn, *u_n,
-      *v_n;
+      *v_n, *alpha_evp; /* alpha_evp NULL without the adaptive EVP */
   double *u, *v;
 } quad_velocity_args;
 
@@ -191,7 +217,7 @@ CRYO_DEVICE_ARGS(quad_velocity_dev)
       quad_velocity_node((long)(j + 1) * (nx + 3) + i + 1, (long)(j + 1) * (nx + 2) + i + 1,       \
                          nx + 2, g->k, na, g->geom, g->s11, g->s12, g->s22, g->h, g->a,            \
                          g->ice_mask, g->fcor, g->uair, g->vair, g->uocn, g->vocn, g->u_n, g->v_n, \
-                         g->u, g->v);                                                              \
+                         g->alpha_evp, g->u, g->v);                                                \
     }                                                                                              \
   }
 QUAD_VELOCITY_LOOP(quad_velocity_dg0, 1)
@@ -200,7 +226,8 @@ QUAD_VELOCITY_LOOP(quad_velocity_dg1, 3)
 void cryo_seaice_quad_velocity_kernel(const cryo_seaice_params *p, const cryo_block *b,
                                       cryo_seaice_state *s) {
   const quad_velocity_args fresh = {
-      {p->dt, p->beta, p->rho_ice, p->h_min, p->rho_air * p->c_air, p->rho_ocean * p->c_ocean},
+      {p->dt, p->beta, p->rho_ice, p->h_min, p->rho_air * p->c_air, p->rho_ocean * p->c_ocean,
+       cos(p->turning_angle * (CRYO_PI / 180.0)), sin(p->turning_angle * (CRYO_PI / 180.0))},
       b->nx,
       (long)(b->nx + 1) * (b->ny + 1),
       s->s11,
@@ -217,6 +244,7 @@ void cryo_seaice_quad_velocity_kernel(const cryo_seaice_params *p, const cryo_bl
       s->vocn,
       s->u_n,
       s->v_n,
+      p->adaptive_evp ? s->alpha_evp : NULL,
       s->u,
       s->v};
   cryo_device_args_acquire(&quad_velocity_dev, &fresh, sizeof fresh);

@@ -137,9 +137,12 @@ quad_cell_geometry(const double *r, const double *e1, double *g, double *frame) 
 
 /* Parameters of the stress update, private scalars of the launch. */
 typedef struct {
-  double pstar, cstr;   /* P*, C */
-  double k1, k2, k3;    /* 1 + e^-2, 1 - e^-2, e^-2 */
-  double dmin2, ralpha; /* Delta_min^2, 1 / alpha */
+  double pstar, cstr;    /* P*, C */
+  double k1, k2, k3;     /* 1 + e^-2, 1 - e^-2, e^-2 */
+  double dmin2, ralpha;  /* Delta_min^2, 1 / alpha */
+  double tens_p, tens_m; /* 1 + k_t, 1 - k_t (tensile strength, kernels/seaice_stress.c) */
+  double aevp_fac;       /* adaptive EVP: c* (c pi)^2 dt / rho_i (kernels/seaice_stress.c) */
+  double h_min, alpha_min;
 } quad_stress_consts;
 
 #if defined(_OPENACC)
@@ -151,14 +154,16 @@ static inline __attribute__((always_inline)) double quad_strength(double hq, dou
 }
 
 /* The stress update of cell c with lower-left node n00 (rows of nxn nodes)
- * and geometry g (kernels/seaice_quad.c). */
+ * and geometry g (kernels/seaice_quad.c); with adaptive = 1 alpha is the
+ * cell's own, from its area 4 d0 (kernels/seaice_stress.c), and stored in
+ * alpha_evp[c]. */
 #if defined(_OPENACC)
 #pragma acc routine seq
 #endif
 static inline __attribute__((always_inline)) void
 quad_stress_cell(long c, long n00, long nxn, quad_stress_consts k, const double *g, const double *u,
-                 const double *v, const double *h, const double *a, int na, double *s11,
-                 double *s12, double *s22) {
+                 const double *v, const double *h, const double *a, int na, int adaptive,
+                 double *s11, double *s12, double *s22, double *alpha_evp) {
   const long nk[4] = {n00, n00 + 1, n00 + nxn, n00 + nxn + 1};
   double uc[4], vc[4];
 #pragma GCC unroll 4
@@ -169,6 +174,7 @@ quad_stress_cell(long c, long n00, long nxn, quad_stress_consts k, const double 
   if (na == 3) quad_centroid(d0, d1, d2, &xc, &yc);
   const double pc = na == 1 ? quad_strength(h[c], a[c], k.pstar, k.cstr) : 0.0;
   double p11[3] = {0, 0, 0}, p12[3] = {0, 0, 0}, p22[3] = {0, 0, 0};
+  double zsum = 0.0; /* adaptive EVP: sum of zeta over the Gauss points */
 #pragma GCC unroll 4
   for (int q = 0; q < 4; ++q) {
     const double X = (q & 1) ? QUAD_GAUSS : -QUAD_GAUSS;
@@ -189,10 +195,11 @@ quad_stress_cell(long c, long n00, long nxn, quad_stress_consts k, const double 
                                 k.pstar, k.cstr);
     const double delta = sqrt(k.dmin2 + k.k1 * (e11 * e11 + e22 * e22) + 2.0 * k.k2 * e11 * e22 +
                               4.0 * k.k3 * e12 * e12);
-    const double zeta = pg / (2.0 * delta);
-    const double t11 = zeta * (k.k1 * e11 + k.k2 * e22) - 0.5 * pg;
-    const double t22 = zeta * (k.k1 * e22 + k.k2 * e11) - 0.5 * pg;
+    const double zeta = pg * k.tens_p / (2.0 * delta);
+    const double t11 = zeta * (k.k1 * e11 + k.k2 * e22) - 0.5 * pg * k.tens_m;
+    const double t22 = zeta * (k.k1 * e22 + k.k2 * e11) - 0.5 * pg * k.tens_m;
     const double t12 = 2.0 * zeta * k.k3 * e12;
+    zsum += zeta;
     const double phi[3] = {1.0, X, Y};
 #pragma GCC unroll 3
     for (int m = 0; m < 3; ++m) {
@@ -202,12 +209,20 @@ quad_stress_cell(long c, long n00, long nxn, quad_stress_consts k, const double 
     }
   }
   const double wk[3] = {0.25, 0.75, 0.75};
+  double ralpha = k.ralpha;
+  if (adaptive) {
+    const double hm = cryo_max(h[c * na], k.h_min);
+    const double alpha = sqrt(k.aevp_fac * (0.25 * zsum) / (4.0 * d0 * hm));
+    const double alpha_c = cryo_max(alpha, k.alpha_min);
+    alpha_evp[c] = alpha_c;
+    ralpha = 1.0 / alpha_c;
+  }
 #pragma GCC unroll 3
   for (int m = 0; m < 3; ++m) {
     const long i = c * 3 + m;
-    s11[i] += (wk[m] * p11[m] - s11[i]) * k.ralpha;
-    s12[i] += (wk[m] * p12[m] - s12[i]) * k.ralpha;
-    s22[i] += (wk[m] * p22[m] - s22[i]) * k.ralpha;
+    s11[i] += (wk[m] * p11[m] - s11[i]) * ralpha;
+    s12[i] += (wk[m] * p12[m] - s12[i]) * ralpha;
+    s22[i] += (wk[m] * p22[m] - s22[i]) * ralpha;
   }
 }
 

@@ -194,9 +194,13 @@ void cryo_seaice_quad_coupling_fields(const cryo_seaice_params *p, const cryo_bl
   const long ncells = (long)b->nx * b->ny;
   const int na = CRYO_SEAICE_NA(p->tracer_order);
   const double drag = p->rho_ocean * p->c_ocean;
+  /* the stress turned by the turning angle, with the sign of f (seaice_quad.c) */
+  const double cosw = cos(p->turning_angle * (CRYO_PI / 180.0));
+  const double sinw = sin(p->turning_angle * (CRYO_PI / 180.0));
   const double *u = s->u, *v = s->v, *uocn = s->uocn, *vocn = s->vocn, *h = s->h, *a = s->a;
-  const double *mask = s->mask, *geom = s->geom, *rot = s->rot;
-  CRYO_DEVICE_LOOP((u, v, uocn, vocn, h, a, mask, geom, rot, uice, vice, aice, hice, taux, tauy))
+  const double *mask = s->mask, *geom = s->geom, *rot = s->rot, *fcor = s->fcor;
+  CRYO_DEVICE_LOOP(
+      (u, v, uocn, vocn, h, a, mask, geom, rot, fcor, uice, vice, aice, hice, taux, tauy))
   for (long q = 0; q < ncells; ++q) {
     const int i = (int)(q % nx), j = (int)(q / nx);
     const long c = (long)(j + 1) * (nx + 2) + (i + 1);
@@ -208,11 +212,12 @@ void cryo_seaice_quad_coupling_fields(const cryo_seaice_params *p, const cryo_bl
       const long n = nodes[k];
       const double du = uocn[n] - u[n], dv = vocn[n] - v[n];
       const double st = drag * sqrt(du * du + dv * dv);
+      const double sw = fcor[n] < 0.0 ? -sinw : sinw;
       double xc, yc;
       quad_to_cell(g, k, u[n], v[n], &xc, &yc);
       su += xc;
       sv += yc;
-      quad_to_cell(g, k, st * du, st * dv, &xc, &yc);
+      quad_to_cell(g, k, st * (cosw * du - sw * dv), st * (sw * du + cosw * dv), &xc, &yc);
       tx += xc;
       ty += yc;
     }

@@ -103,9 +103,10 @@ int cryo_seaice_step(const cryo_seaice_params *p, const cryo_block *b, cryo_seai
       cryo_seaice_quad_stress_kernel(p, b, s);
       cryo_seaice_quad_velocity_kernel(p, b, s);
     } else {
-      cryo_seaice_stress_kernel(p, b, s->u, s->v, s->h, s->a, s->ice_mask, s->s11, s->s12, s->s22);
+      cryo_seaice_stress_kernel(p, b, s->u, s->v, s->h, s->a, s->ice_mask, s->s11, s->s12, s->s22,
+                                s->alpha_evp);
       cryo_seaice_velocity_kernel(p, b, s->s11, s->s12, s->s22, s->h, s->a, s->ice_mask, s->uair,
-                                  s->vair, s->uocn, s->vocn, s->u_n, s->v_n, s->u, s->v);
+                                  s->vair, s->uocn, s->vocn, s->u_n, s->v_n, s, s->u, s->v);
     }
     CRYO_CALL(halo_signed(ops, CRYO_AT_NODE, 1, 2, vel, vector_sign));
   }

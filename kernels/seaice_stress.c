@@ -10,6 +10,11 @@
  * s12_vp = 2 zeta e^-2 e12, its L2 projection onto {1, X, Y} (diagonal mass
  * matrix dx dy {1, 1/3, 1/3}, so coefficients are 1/4 sum, 3/4 sum X, 3/4 sum Y
  * over the Gauss points), then s += (proj - s) / alpha.
+ * Tensile strength (Konig Beatty and Holland 2010): zeta = (1 + k_t) P / (2 Delta)
+ * and pressure (1 - k_t) P / 2, the ellipse shifted to span [-P, k_t P] in the
+ * mean normal stress. Adaptive EVP (Kimmritz et al. 2016): alpha of the cell
+ * max(sqrt(c* gamma), alpha_min), gamma = zeta_mean (c pi)^2 dt / (dx dy rho_i
+ * max(h, h_min)), stored for the velocity kernel's beta (8 B more per cell).
  *
  * Minimum bytes per cell (dG0 tracers, doubles): read 4 node velocities shared
  * with neighbours, 2 x 8 B per cell; h, a, ice_mask 3 x 8 B; stress 9 x 8 B read and
@@ -25,10 +30,13 @@
 
 /* Parameters the cell update needs, copied to private scalars before the loop. */
 typedef struct {
-  double rdx2, rdy2;    /* 1 / (2 dx), 1 / (2 dy) */
-  double pstar, cstr;   /* P*, C */
-  double k1, k2, k3;    /* 1 + e^-2, 1 - e^-2, e^-2 */
-  double dmin2, ralpha; /* Delta_min^2, 1 / alpha */
+  double rdx2, rdy2;     /* 1 / (2 dx), 1 / (2 dy) */
+  double pstar, cstr;    /* P*, C */
+  double k1, k2, k3;     /* 1 + e^-2, 1 - e^-2, e^-2 */
+  double dmin2, ralpha;  /* Delta_min^2, 1 / alpha */
+  double tens_p, tens_m; /* 1 + k_t, 1 - k_t (tensile strength) */
+  double aevp_fac;       /* adaptive EVP: c* (c pi)^2 dt / (A_c rho_i), m3 kg-1 ... s */
+  double h_min, alpha_min;
 } stress_consts;
 
 #define STRESS_REAL   double
@@ -48,9 +56,21 @@ typedef struct {
 
 static stress_consts stress_consts_make(const cryo_seaice_params *p, const cryo_block *b) {
   const double re2 = 1.0 / (p->ecc * p->ecc);
-  stress_consts k = {0.5 / b->dx,   0.5 / b->dy, p->pstar, p->c_strength,
-                     1.0 + re2,     1.0 - re2,   re2,      p->delta_min * p->delta_min,
-                     1.0 / p->alpha};
+  const double cpi = p->aevp_c * CRYO_PI;
+  stress_consts k = {0.5 / b->dx,
+                     0.5 / b->dy,
+                     p->pstar,
+                     p->c_strength,
+                     1.0 + re2,
+                     1.0 - re2,
+                     re2,
+                     p->delta_min * p->delta_min,
+                     1.0 / p->alpha,
+                     1.0 + p->tensile_k,
+                     1.0 - p->tensile_k,
+                     p->aevp_cstar * cpi * cpi * p->dt / (b->dx * b->dy * p->rho_ice),
+                     p->h_min,
+                     p->aevp_alpha_min};
   return k;
 }
 
@@ -61,7 +81,7 @@ typedef struct {
   stress_consts k;
   long nxc, ncell; /* cells per row and in all, halo ring included */
   const double *u, *v, *h, *a, *ice_mask;
-  double *s11, *s12, *s22;
+  double *s11, *s12, *s22, *alpha_evp;
 } stress_args;
 
 static stress_args stress_dev;
@@ -70,33 +90,49 @@ CRYO_DEVICE_ARGS(stress_dev)
 /* Cells (i, j) over the whole array, halo ring included: cell index e equals
  * CRYO_CELL(b, i, j) and its lower-left node is e + j + 1 (rows of nodes are
  * one longer than rows of cells). */
-/* One loop per tracer order (na = 1 or 3 a compile-time constant) and
- * working precision. */
-#define STRESS_LOOP(name, cell, na)                                                                \
+/* One loop per tracer order (na = 1 or 3 a compile-time constant), working
+ * precision and alpha (fixed, or adaptive: ad = 1). */
+#define STRESS_LOOP(name, cell, na, ad)                                                            \
   static void name(void) {                                                                         \
     CRYO_DEVICE_LOOP_NOMAP                                                                         \
     for (long e = 0; e < stress_dev.ncell; ++e) {                                                  \
       const stress_args *g = &stress_dev;                                                          \
       if (g->ice_mask[e] == 2.0)                                                                   \
-        cell(e, e + (int)e / (int)g->nxc, g->nxc + 1, g->k, g->u, g->v, g->h, g->a, na, g->s11,    \
-             g->s12, g->s22);                                                                      \
+        cell(e, e + (int)e / (int)g->nxc, g->nxc + 1, g->k, g->u, g->v, g->h, g->a, na, ad,        \
+             g->s11, g->s12, g->s22, g->alpha_evp);                                                \
     }                                                                                              \
   }
-STRESS_LOOP(stress_dg0, stress_cell_double, 1)
-STRESS_LOOP(stress_dg1, stress_cell_double, 3)
-STRESS_LOOP(stress_dg0_single, stress_cell_float, 1)
-STRESS_LOOP(stress_dg1_single, stress_cell_float, 3)
+STRESS_LOOP(stress_dg0, stress_cell_double, 1, 0)
+STRESS_LOOP(stress_dg1, stress_cell_double, 3, 0)
+STRESS_LOOP(stress_dg0_single, stress_cell_float, 1, 0)
+STRESS_LOOP(stress_dg1_single, stress_cell_float, 3, 0)
+STRESS_LOOP(stress_dg0_aevp, stress_cell_double, 1, 1)
+STRESS_LOOP(stress_dg1_aevp, stress_cell_double, 3, 1)
+STRESS_LOOP(stress_dg0_single_aevp, stress_cell_float, 1, 1)
+STRESS_LOOP(stress_dg1_single_aevp, stress_cell_float, 3, 1)
 
 void cryo_seaice_stress_kernel(const cryo_seaice_params *p, const cryo_block *b, const double *u,
                                const double *v, const double *h, const double *a,
-                               const double *ice_mask, double *s11, double *s12, double *s22) {
-  const stress_args fresh = {
-      stress_consts_make(p, b), b->nx + 2, CRYO_NCELL(b), u, v, h, a, ice_mask, s11, s12, s22};
+                               const double *ice_mask, double *s11, double *s12, double *s22,
+                               double *alpha_evp) {
+  const stress_args fresh = {stress_consts_make(p, b),
+                             b->nx + 2,
+                             CRYO_NCELL(b),
+                             u,
+                             v,
+                             h,
+                             a,
+                             ice_mask,
+                             s11,
+                             s12,
+                             s22,
+                             alpha_evp};
+  /* [single][adaptive][dG1] */
+  static void (*const loops[2][2][2])(void) = {
+      {{stress_dg0, stress_dg1}, {stress_dg0_aevp, stress_dg1_aevp}},
+      {{stress_dg0_single, stress_dg1_single}, {stress_dg0_single_aevp, stress_dg1_single_aevp}}};
   cryo_device_args_acquire(&stress_dev, &fresh, sizeof fresh);
-  if (p->stress_single)
-    (p->tracer_order == 1 ? stress_dg1_single : stress_dg0_single)();
-  else
-    (p->tracer_order == 1 ? stress_dg1 : stress_dg0)();
+  loops[p->stress_single != 0][p->adaptive_evp != 0][p->tracer_order == 1]();
   cryo_device_args_release();
 }
 

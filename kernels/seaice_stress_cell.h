@@ -28,11 +28,14 @@ STRESS_JOIN(strength, STRESS_SUFFIX)(R hq, R aq, R pstar, R cstr) {
 #if defined(_OPENACC)
 #pragma acc routine seq
 #endif
-static inline __attribute__((always_inline)) void STRESS_JOIN(stress_cell, STRESS_SUFFIX)(
-    long c, long n00, long nxn, stress_consts k, const double *u, const double *v, const double *h,
-    const double *a, int na, double *s11, double *s12, double *s22) {
+static inline __attribute__((always_inline)) void
+STRESS_JOIN(stress_cell, STRESS_SUFFIX)(long c, long n00, long nxn, stress_consts k,
+                                        const double *u, const double *v, const double *h,
+                                        const double *a, int na, int adaptive, double *s11,
+                                        double *s12, double *s22, double *alpha_evp) {
   const R rdx2 = (R)k.rdx2, rdy2 = (R)k.rdy2, pstar = (R)k.pstar, cstr = (R)k.cstr;
   const R k1 = (R)k.k1, k2 = (R)k.k2, k3 = (R)k.k3, dmin2 = (R)k.dmin2;
+  const R tp = (R)k.tens_p, tm = (R)k.tens_m;
   const R half = (R)0.5, two = 2, four = 4, gauss = (R)GAUSS_X;
   const long n10 = n00 + 1, n01 = n00 + nxn, n11 = n01 + 1;
   /* gradients of the bilinear velocity as c0 + c1 X (or c0 + c2 Y) */
@@ -49,6 +52,7 @@ static inline __attribute__((always_inline)) void STRESS_JOIN(stress_cell, STRES
   /* dG0 tracers: one strength per cell (exp once, not per Gauss point) */
   const R pc = na == 1 ? STRESS_JOIN(strength, STRESS_SUFFIX)((R)h[c], (R)a[c], pstar, cstr) : 0;
   R p11[3] = {0, 0, 0}, p12[3] = {0, 0, 0}, p22[3] = {0, 0, 0};
+  R zsum = 0; /* adaptive EVP: sum of zeta over the Gauss points */
 #pragma GCC unroll 4
   for (int g = 0; g < 4; ++g) {
     const R gx = (g & 1) ? gauss : -gauss;
@@ -63,9 +67,11 @@ static inline __attribute__((always_inline)) void STRESS_JOIN(stress_cell, STRES
     const R e12 = e12c + e12x * gx + e12y * gy;
     const R delta = STRESS_SQRT(dmin2 + k1 * (e11 * e11 + e22 * e22) + two * k2 * e11 * e22 +
                                 four * k3 * e12 * e12);
-    const R zeta = pg / (two * delta);
-    const R t11 = zeta * (k1 * e11 + k2 * e22) - half * pg;
-    const R t22 = zeta * (k1 * e22 + k2 * e11) - half * pg;
+    /* shifted ellipse: zeta = (1 + k_t) P / (2 Delta), pressure (1 - k_t) P / 2 */
+    const R zeta = pg * tp / (two * delta);
+    const R t11 = zeta * (k1 * e11 + k2 * e22) - half * pg * tm;
+    const R t22 = zeta * (k1 * e22 + k2 * e11) - half * pg * tm;
+    zsum += zeta;
     const R t12 = two * zeta * k3 * e12;
     const R phi[3] = {1, gx, gy};
 #pragma GCC unroll 3
@@ -77,12 +83,22 @@ static inline __attribute__((always_inline)) void STRESS_JOIN(stress_cell, STRES
   }
   /* projection weights: (w_g phi_k) / M_kk = {1/4, 3/4, 3/4} */
   const R wk[3] = {(R)0.25, (R)0.75, (R)0.75};
+  double ralpha = k.ralpha;
+  if (adaptive) {
+    /* alpha = max(sqrt(c* gamma), alpha_min), gamma = zeta (c pi)^2 dt / (A_c m) with the
+     * cell-mean zeta and m = rho_i max(h, h_min) (Kimmritz et al. 2016) */
+    const double hm = h[c * na] > k.h_min ? h[c * na] : k.h_min;
+    const double alpha = sqrt(k.aevp_fac * (double)(zsum * (R)0.25) / hm);
+    const double alpha_c = alpha > k.alpha_min ? alpha : k.alpha_min;
+    alpha_evp[c] = alpha_c;
+    ralpha = 1.0 / alpha_c;
+  }
 #pragma GCC unroll 3
   for (int m = 0; m < 3; ++m) {
     const long i = c * 3 + m;
-    s11[i] += ((double)(wk[m] * p11[m]) - s11[i]) * k.ralpha;
-    s12[i] += ((double)(wk[m] * p12[m]) - s12[i]) * k.ralpha;
-    s22[i] += ((double)(wk[m] * p22[m]) - s22[i]) * k.ralpha;
+    s11[i] += ((double)(wk[m] * p11[m]) - s11[i]) * ralpha;
+    s12[i] += ((double)(wk[m] * p12[m]) - s12[i]) * ralpha;
+    s22[i] += ((double)(wk[m] * p22[m]) - s22[i]) * ralpha;
   }
 }
 

@@ -12,6 +12,20 @@
  * and land, no slip), and so do nodes with open water in all 4 cells: no ice,
  * no ice velocity.
  *
+ * Options (docs/seaice.md), each off by default with the arithmetic above unchanged:
+ * - turning angle theta (CICE): the ocean stress is c R(theta') (u_o - v^p),
+ *   R the rotation by theta' = theta sign(f), so the diagonal gains
+ *   dt c cos(theta') and the Coriolis coupling dt c sin(theta');
+ * - sea-surface tilt: -m g grad(ssh), the gradient at the node from its 4
+ *   cells, replaces the geostrophic approximation -m f k x u_o;
+ * - adaptive EVP (Kimmritz et al. 2016): beta of the node is the mean of the
+ *   alpha of its cells with ice (written by the stress kernel this iteration);
+ * - basal stress (Lemieux et al. 2015): C_b = T_b / (|v^(p-1)| + u0) with
+ *   T_b = k2 max(0, h_max - a_max h_w / k1) exp(-alphab (1 - a_max)), h_max and
+ *   a_max the largest cell means and h_w the smallest water depth of the
+ *   node's 4 cells (CICE's choice at its velocity points), added implicitly to
+ *   the diagonal as dt C_b.
+ *
  * Weak divergence of a cell with the node at corner (sa, sb) (sa = -1 left,
  * +1 right; sb likewise in y), exact for the P1 stress and bilinear test
  * function, divided by the lumped mass dx dy:
@@ -22,6 +36,7 @@
  * the divergence uses (s11_0, s11_2, s12_*, s22_0, s22_1) and h, a, ice_mask of the
  * cells, each cell shared by 4 nodes: 10 x 8 B; u, v, u_n, v_n and 4 forcing
  * components read, u, v written: 10 x 8 B. 160 B per node (dG1: 192 B).
+ * Each of ssh, alpha_evp and the water depth adds 8 B per node when used.
  */
 #include <math.h>
 
@@ -34,7 +49,18 @@ typedef struct {
   double tau_air; /* rho_a C_a, kg m-3 */
   double drag_o;  /* rho_o C_o, kg m-3 */
   double f;
+  double cosw, sinw; /* cos(theta'), sin(theta') of the turning angle, theta' = theta sign(f) */
+  double grav;       /* g, m s-2 (sea-surface tilt) */
+  double k1, k2;     /* basal stress: h_w / h_c ratio, N m-3 */
+  double alphab, u0; /* basal stress: concentration factor, m s-1 */
 } velocity_consts;
+
+/* Which options the node update uses: each pointer NULL when its option is off. */
+typedef struct {
+  const double *ssh;        /* cell sea-surface height, m */
+  const double *alpha_evp;  /* cell alpha of the adaptive EVP */
+  const double *bathymetry; /* cell water depth, m */
+} velocity_options;
 
 #define THIRD (1.0 / 3.0)
 
@@ -69,7 +95,8 @@ static inline __attribute__((always_inline)) void
 velocity_node(long n, long cur, long nxc, velocity_consts k, int na, const double *s11,
               const double *s12, const double *s22, const double *h, const double *a,
               const double *ice_mask, const double *uair, const double *vair, const double *uocn,
-              const double *vocn, const double *u_n, const double *v_n, double *u, double *v) {
+              const double *vocn, const double *u_n, const double *v_n, velocity_options o,
+              double *u, double *v) {
   /* the node's cells (i-1,j-1), (i,j-1), (i-1,j), (i,j); the product of their
    * ice_mask values (0, 1, 2) is 0 next to land and 1 in open water */
   const long cul = cur - 1, clr = cur - nxc, cll = clr - 1;
@@ -96,14 +123,49 @@ velocity_node(long n, long cur, long nxc, velocity_consts k, int na, const doubl
   const double up = u[n], vp = v[n];
   const double tau = ac * k.tau_air * sqrt(ua * ua + va * va);
   const double c = ac * k.drag_o * sqrt((uo - up) * (uo - up) + (vo - vp) * (vo - vp));
+  double beta = k.beta;
+  if (o.alpha_evp) {
+    /* cells with ice only: the others' alpha is not computed */
+    const long cells[4] = {cll, clr, cul, cur};
+    double sum = 0.0, count = 0.0;
+#pragma GCC unroll 4
+    for (int q = 0; q < 4; ++q)
+      if (ice_mask[cells[q]] == 2.0) sum += o.alpha_evp[cells[q]], count += 1.0;
+    beta = sum / count;
+  }
+  double cb = 0.0; /* basal stress coefficient C_b, kg m-2 s-1 */
+  if (o.bathymetry) {
+    const long cells[4] = {cll, clr, cul, cur};
+    double hmax = 0.0, amax = 0.0, hw = INFINITY;
+#pragma GCC unroll 4
+    for (int q = 0; q < 4; ++q) {
+      hmax = cryo_max(hmax, h[cells[q] * na]);
+      amax = cryo_max(amax, cryo_min(a[cells[q] * na], 1.0));
+      hw = cryo_min(hw, o.bathymetry[cells[q]]);
+    }
+    const double tb =
+        k.k2 * cryo_max(hmax - amax * hw / k.k1, 0.0) * cryo_exp(-k.alphab * (1.0 - amax));
+    cb = tb / (sqrt(up * up + vp * vp) + k.u0);
+  }
   const double g = k.dt * m * k.f;
-  const double d = (1.0 + k.beta) * m + k.dt * c;
+  /* the rotated ocean drag couples u and v like Coriolis does */
+  const double d = (1.0 + beta) * m + k.dt * c * k.cosw + k.dt * cb;
+  const double gt = g + k.dt * c * k.sinw;
+  double tilt_u = -g * vo, tilt_v = g * uo; /* -m f k x u_o, geostrophic */
+  if (o.ssh) {
+    const double gx = ((o.ssh[clr] + o.ssh[cur]) - (o.ssh[cll] + o.ssh[cul])) * k.rdx2;
+    const double gy = ((o.ssh[cul] + o.ssh[cur]) - (o.ssh[cll] + o.ssh[clr])) * k.rdy2;
+    tilt_u = -k.dt * m * k.grav * gx;
+    tilt_v = -k.dt * m * k.grav * gy;
+  }
   /* -m f k x (v - u_o) = m f (v - v_o, -(u - u_o)): u-row has -g v, v-row +g u */
-  const double ru = m * (k.beta * up + u_n[n]) + k.dt * (fx + tau * ua + c * uo) - g * vo;
-  const double rv = m * (k.beta * vp + v_n[n]) + k.dt * (fy + tau * va + c * vo) + g * uo;
-  const double rdet = 1.0 / (d * d + g * g);
-  u[n] = (d * ru + g * rv) * rdet;
-  v[n] = (d * rv - g * ru) * rdet;
+  const double ru =
+      m * (beta * up + u_n[n]) + k.dt * (fx + tau * ua + c * (k.cosw * uo - k.sinw * vo)) + tilt_u;
+  const double rv =
+      m * (beta * vp + v_n[n]) + k.dt * (fy + tau * va + c * (k.sinw * uo + k.cosw * vo)) + tilt_v;
+  const double rdet = 1.0 / (d * d + gt * gt);
+  u[n] = (d * ru + gt * rv) * rdet;
+  v[n] = (d * rv - gt * ru) * rdet;
 }
 
 /* Everything a launch needs, in one struct that lives on the device too, so
@@ -113,6 +175,7 @@ typedef struct {
   velocity_consts k;
   long nx, nnode; /* owned cells per row; owned nodes (nx + 1)(ny + 1) */
   const double *s11, *s12, *s22, *h, *a, *ice_mask, *uair, *vair, *uocn, *vocn, *u_n, *v_n;
+  velocity_options o;
   double *u, *v;
 } velocity_args;
 
@@ -130,7 +193,7 @@ static void velocity_dg0(void) {
     const int j = (int)e / (nx + 1), i = (int)e - j * (nx + 1);
     velocity_node((long)(j + 1) * (nx + 3) + i + 1, (long)(j + 1) * (nx + 2) + i + 1, nx + 2, g->k,
                   1, g->s11, g->s12, g->s22, g->h, g->a, g->ice_mask, g->uair, g->vair, g->uocn,
-                  g->vocn, g->u_n, g->v_n, g->u, g->v);
+                  g->vocn, g->u_n, g->v_n, g->o, g->u, g->v);
   }
 }
 
@@ -142,7 +205,7 @@ static void velocity_dg1(void) {
     const int j = (int)e / (nx + 1), i = (int)e - j * (nx + 1);
     velocity_node((long)(j + 1) * (nx + 3) + i + 1, (long)(j + 1) * (nx + 2) + i + 1, nx + 2, g->k,
                   3, g->s11, g->s12, g->s22, g->h, g->a, g->ice_mask, g->uair, g->vair, g->uocn,
-                  g->vocn, g->u_n, g->v_n, g->u, g->v);
+                  g->vocn, g->u_n, g->v_n, g->o, g->u, g->v);
   }
 }
 
@@ -151,7 +214,8 @@ void cryo_seaice_velocity_kernel(const cryo_seaice_params *p, const cryo_block *
                                  const double *h, const double *a, const double *ice_mask,
                                  const double *uair, const double *vair, const double *uocn,
                                  const double *vocn, const double *u_n, const double *v_n,
-                                 double *u, double *v) {
+                                 const cryo_seaice_state *opt, double *u, double *v) {
+  const double turn = p->turning_angle * (CRYO_PI / 180.0) * (p->coriolis < 0.0 ? -1.0 : 1.0);
   const velocity_consts k = {0.5 / b->dx,
                              0.5 / b->dy,
                              p->dt,
@@ -160,13 +224,23 @@ void cryo_seaice_velocity_kernel(const cryo_seaice_params *p, const cryo_block *
                              p->h_min,
                              p->rho_air * p->c_air,
                              p->rho_ocean * p->c_ocean,
-                             p->coriolis};
+                             p->coriolis,
+                             cos(turn),
+                             sin(turn),
+                             p->gravity,
+                             p->basal_k1,
+                             p->basal_k2,
+                             p->basal_alphab,
+                             p->basal_u0};
+  const velocity_options o = {p->ssh_tilt ? opt->ssh : NULL,
+                              p->adaptive_evp ? opt->alpha_evp : NULL,
+                              p->basal_stress ? opt->bathymetry : NULL};
   const velocity_args fresh = {k,    b->nx, (long)(b->nx + 1) * (b->ny + 1),
                                s11,  s12,   s22,
                                h,    a,     ice_mask,
                                uair, vair,  uocn,
                                vocn, u_n,   v_n,
-                               u,    v};
+                               o,    u,     v};
   cryo_device_args_acquire(&velocity_dev, &fresh, sizeof fresh);
   if (p->tracer_order == 1)
     velocity_dg1();

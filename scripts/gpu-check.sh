@@ -38,8 +38,13 @@
 # the global case on a 5-degree tripolar grid (periodic in x, a T or an F north
 # fold, docs/global.md) for 6 hours on 1 and 2 ranks;
 # land ice with the Weertman law (ISMIP-HOM C geometry) and a grounded marine
-# slab on the Schoof law, and MISMIP+ at 8 km for 10 years (margins, calving
-# mask, flotation), on 1 and 2 ranks. Ranks take the node's GPUs in turn: on one
+# slab on the Schoof law, MISMIP+ at 8 km for 10 years (margins, calving
+# mask, flotation), and the basal inversion's twin (ISMIP-HOM C, 16 x 16 x 5),
+# on 1 and 2 ranks; the sea-ice dynamics options (docs/seaice.md): the 8 km
+# cyclone for 6 h with a turning angle, tensile strength and the adaptive
+# EVP, and landfast ice with a received sea-surface height (basal stress over
+# a shoal from a bathymetry file, ssh tilt, turning angle), on 1 and 2 ranks.
+# Ranks take the node's GPUs in turn: on one
 # GPU they share it, on several each has its own. `run` also times the 2 km
 # cyclone for 2 days and the Arctic case for 30 days (no CPU twins: hours on
 # two cores); GPU_CHECK_TIMING=0 skips them.
@@ -91,7 +96,13 @@ landice_mismip_column_2ranks 2 landice_mismip_column
 global_5deg 1 global_5deg
 global_5deg_2ranks 2 global_5deg
 global_5deg_f 1 global_5deg_f
-global_5deg_f_2ranks 2 global_5deg_f"
+global_5deg_f_2ranks 2 global_5deg_f
+landice_invert 1 landice_invert
+landice_invert_2ranks 2 landice_invert
+cyclone_options 1 cyclone_options
+cyclone_options_2ranks 2 cyclone_options
+landfast_tilt 1 landfast_tilt
+landfast_tilt_2ranks 2 landfast_tilt"
 # GPU_CHECK_SKIP (an extended regular expression): leave out the cases whose
 # names match, in every step (a pack without their large outputs stays small)
 if [ -n "${GPU_CHECK_SKIP:-}" ]; then
@@ -102,6 +113,32 @@ fi
 # inputs into the current directory; print the output file's name.
 make_case() { # NAME SRC
   case $1 in
+    cyclone_options*)
+      # the cyclone with the dynamics options of docs/seaice.md
+      sed -e 's/^ *run_length = .*/  run_length = 21600/' \
+        -e 's/^ *output_interval = .*/  output_interval = 10800/' \
+        -e "s/^ *output_file = .*/  output_file = 'cyclone_options.nc'/" \
+        -e 's/^ *alpha = 800., beta = 800./  turning_angle = 25., tensile_k = 0.1, adaptive_evp = .true./' \
+        "$2/namelists/cyclone_8km.nml" > case.nml
+      echo cyclone_options.nc ;;
+    landfast_tilt*)
+      # 0.5 m of ice (A = 0.9) in a closed 256 km box with a 3 m shoal in its west
+      # third (basal stress), a sea-surface slope (ssh tilt) and a 15 m/s
+      # wind (write_options_inputs), 12 h
+      cat > case.nml <<EOF
+&cryo_run
+  model = 'seaice', run_length = 43200, coupling_interval = 3600
+  output_interval = 21600, output_file = 'landfast_tilt.nc'
+  forcing = 'netcdf', forcing_file = 'options_forcing.nc'
+/
+&cryo_grid nx = 32, ny = 32, dx = 8000., dy = 8000. /
+&cryo_seaice
+  dt = 120., n_evp = 100, init = 'uniform', h_init = 0.5, a_init = 0.9
+  basal_stress = .true., bathymetry_file = 'options_bathymetry.nc', bathymetry_var = 'depth'
+  ssh_tilt = .true., turning_angle = 20.
+/
+EOF
+      echo landfast_tilt.nc ;;
     cyclone_8km*)
       sed -e 's/^ *run_length = .*/  run_length = 21600/' \
         -e 's/^ *output_interval = .*/  output_interval = 10800/' \
@@ -188,6 +225,14 @@ EOF
         "$2/namelists/global_1deg.nml" > case.nml
       cp "$2/global/$fold"/global_5deg_*.nc .
       echo global_5deg.nc ;;
+    landice_invert*)
+      # the basal inversion's twin (docs/landice.md, Basal inversion): L-BFGS
+      # on log C, a forward and an adjoint solve per cost evaluation, stopped
+      # by the discrepancy principle; observations made at build time
+      sed -e "s/^ *output_file = .*/  output_file = 'landice_invert.nc'/" \
+        "$2/namelists/ismip_hom_c_invert.nml" > case.nml
+      cp "$2/invert/twin_obs.nc" .
+      echo landice_invert.nc ;;
     arctic_dg1*)
       # the same with dG1 tracers (the quadrilateral dG1 transport), 6 hours
       sed -e 's/^ *run_length = .*/  run_length = 21600/' \
@@ -238,6 +283,36 @@ with netCDF4.Dataset(sys.argv[1], "w") as d:
         v = d.createVariable(name, "f8", ("time", "y", "x"))
         v.units = "m s-1"
         v[:] = np.full((2, ny, nx), value)
+EOF
+}
+
+# The forcing (15 m/s wind along x, ocean at rest, ssh rising 1 m per 100 km
+# along x) and the water depth (3 m in the west third, 200 m elsewhere) of
+# the landfast_tilt case, 32 x 32 cells of 8 km.
+write_options_inputs() { # DIR
+  "$(find_python)" - "$1" <<'EOF'
+import sys
+import netCDF4, numpy as np
+n, dx = 32, 8000.0
+x = (np.arange(n) + 0.5) * dx
+X = np.meshgrid(x, x)[0]
+with netCDF4.Dataset(sys.argv[1] + "/options_forcing.nc", "w") as d:
+    d.createDimension("time", None)
+    d.createDimension("y", n)
+    d.createDimension("x", n)
+    t = d.createVariable("time", "f8", ("time",))
+    t.units = "seconds since 2000-01-01 00:00:00"
+    t[:] = [0.0, 86400.0]
+    for name, units, value in (("uwind", "m s-1", 15.0), ("vwind", "m s-1", 0.0),
+                               ("uocean", "m s-1", 0.0), ("vocean", "m s-1", 0.0),
+                               ("ssh", "m", None)):
+        v = d.createVariable(name, "f8", ("time", "y", "x"))
+        v.units = units
+        v[:] = np.full((2, n, n), value) if value is not None else np.array([1e-5 * X] * 2)
+with netCDF4.Dataset(sys.argv[1] + "/options_bathymetry.nc", "w") as d:
+    d.createDimension("y", n)
+    d.createDimension("x", n)
+    d.createVariable("depth", "f8", ("y", "x"))[:] = np.where(X < n * dx / 3, 3.0, 200.0)
 EOF
 }
 
@@ -335,6 +410,7 @@ run_case() { # DRIVER NAME RANKS WORKDIR SRC
       *_column*) sed -i "s/^&cryo_landice\$/\&cryo_landice\n  preconditioner = 'column'/" case.nml ;;
     esac
     [ "$2" != free_drift ] || cp "$5/free_drift_forcing.nc" .
+    case $2 in landfast_tilt*) cp "$5/options_forcing.nc" "$5/options_bathymetry.nc" . ;; esac
     if [ "$3" -eq 1 ]; then
       "$1" case.nml > run.log 2>&1 < /dev/null
     else
@@ -393,6 +469,7 @@ build() {
   tar -cJf "$pack/libs.tar.xz" -C "$pack/lib-all" .
   rm -rf "$pack/lib-all"
   write_free_drift_forcing "$pack/free_drift_forcing.nc"
+  write_options_inputs "$pack"
   # the Arctic grid and forcing: the generator needs the tools environment
   # of scripts/install-deps.sh (global-land-mask)
   "$(sh "$src/scripts/tools-python")" "$src/scripts/make_arctic.py" --out-dir "$pack/arctic" > /dev/null
@@ -405,6 +482,15 @@ build() {
     "$pack/mismip/mismip_geometry.nc" > /dev/null
   "$(find_python)" "$src/scripts/make_mismip.py" --dx 1000 --half \
     --forcing "$pack/mismip/mismip_1km_forcing.nc" "$pack/mismip/mismip_1km_geometry.nc" > /dev/null
+  # the inversion's observations: the CPU build's forward twin with 1 % noise
+  mkdir -p "$pack/invert"
+  (cd "$pack/invert" && "$(find_python)" "$src/scripts/make_invert_twin.py" truth twin_truth.nc &&
+    "$dir/build-cpu/cryodyn" "$src/namelists/ismip_hom_c_twin.nml" > forward.log 2>&1 &&
+    "$(find_python)" "$src/scripts/make_invert_twin.py" obs twin_forward.nc twin_obs.nc &&
+    rm -f twin_truth.nc twin_forward.nc forward.log) || {
+    echo "gpu-check: error: the inversion's observations (see $pack/invert)" >&2
+    return 1
+  }
   write_reader "$pack/ncread.py"
   echo "$cases" | while read -r name np ref; do
     [ "$name" = "$ref" ] || continue
@@ -920,7 +1006,11 @@ tolerance = {"cyclone_8km": 1e-10, "free_drift": 1e-10, "ismip_hom_a_L80": 1e-12
              "landice_weertman": 1e-10, "landice_schoof_marine": 1e-10,
              "landice_mismip": 1e-10, "ismip_hom_a_L80_column": 1e-12,
              "landice_evolve_column": 1e-12, "landice_mismip_column": 1e-10,
-             "global_5deg": 1e-10, "global_5deg_f": 1e-10}
+             "global_5deg": 1e-10, "global_5deg_f": 1e-10,
+             "cyclone_options": 1e-10, "landfast_tilt": 1e-10,
+             # 14 L-BFGS iterates carry the solves' differences on: a first
+             # bound, not yet measured on a GPU
+             "landice_invert": 1e-6}
 
 def out_name(case_dir):
     return open(os.path.join(case_dir, "output_name")).read().strip()

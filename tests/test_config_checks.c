@@ -4,6 +4,8 @@
  *    so alpha = beta = 134 ((2 alpha - 1)(2 beta + 1) = 71823) starts and 133
  *    (70755) is refused naming both numbers and the smallest alpha = beta;
  *  - initial thicknesses above the state check's bound are refused;
+ *  - the keys of the dynamics options (docs/seaice.md): values out of range
+ *    and combinations that cannot work are refused, each naming the key;
  *  - every namelist shipped in namelists/ passes, with no warning;
  *  - options the run ignores are listed with the setting that makes them so,
  *    each once, and the output file keeps the list in its attribute
@@ -53,6 +55,45 @@ static void test_mevp(void) {
                             "&cryo_seaice alpha = 1, beta = 1, pstar = 0 /\n",
                             &err),
                   CRYO_OK);
+}
+
+static void option_case(const char *run, const char *seaice, int status, const char *needle) {
+  char text[1024];
+  snprintf(text, sizeof text,
+           "&cryo_run model = 'seaice', run_length = 3600, coupling_interval = 3600%s /\n"
+           "&cryo_grid nx = 16, ny = 16, dx = 8000., dy = 8000. /\n"
+           "&cryo_seaice %s /\n",
+           run, seaice);
+  cryo_config cfg;
+  cryo_err err = {0};
+  CU_ASSERT_EQUAL(read_text(&cfg, text, &err), status);
+  if (needle) CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, needle));
+}
+
+static void test_options(void) {
+  option_case("", "tensile_k = -0.1", CRYO_ERR_RANGE,
+              "t.nml:3: &cryo_seaice: tensile_k = -0.1 is out of range [0, 0.99]");
+  option_case("", "tensile_k = 1", CRYO_ERR_RANGE, "tensile_k = 1 is out of range [0, 0.99]");
+  option_case("", "turning_angle = 120", CRYO_ERR_RANGE,
+              "turning_angle = 120 is out of range [-90, 90] degrees");
+  option_case("", "adaptive_evp = .true., aevp_c = 0", CRYO_ERR_RANGE,
+              "aevp_c = 0 is out of range [0.001, 10]");
+  option_case("", "adaptive_evp = .true., aevp_alpha_min = 0.5", CRYO_ERR_RANGE,
+              "aevp_alpha_min = 0.5 is out of range [1, 1000000]");
+  option_case("", "basal_stress = .true., bathymetry_file = 'b.nc', basal_k2 = -15", CRYO_ERR_RANGE,
+              "basal_k2 = -15 is out of range [0, 1000] N m-3");
+  option_case("", "basal_stress = .true., bathymetry_file = 'b.nc', basal_u0 = 0", CRYO_ERR_RANGE,
+              "basal_u0 = 0 is out of range [1e-08, 1] m s-1");
+  option_case("", "basal_stress = .true.", CRYO_ERR_MISSING,
+              "t.nml: &cryo_seaice basal_stress = .true. needs bathymetry_file");
+  option_case("", "ssh_tilt = .true.", CRYO_ERR_RANGE,
+              "t.nml: &cryo_seaice ssh_tilt = .true. takes the sea-surface height from the "
+              "forcing (field 'ssh'), but forcing = 'analytic' has none");
+  option_case(", forcing = 'host'", "init = 'uniform', ssh_tilt = .true., gravity = 9.8", CRYO_OK,
+              NULL);
+  /* alpha = beta = 1 fail the fixed mEVP condition; the adaptive one sets its own */
+  option_case("", "alpha = 1, beta = 1", CRYO_ERR_RANGE, "fail the mEVP stability condition");
+  option_case("", "alpha = 1, beta = 1, adaptive_evp = .true.", CRYO_OK, NULL);
 }
 
 static void test_bounds(void) {
@@ -238,6 +279,7 @@ int main(int argc, char **argv) {
   CU_initialize_registry();
   CU_TestInfo tests[] = {{"mEVP stability condition", test_mevp},
                          {"initial thickness within the state bounds", test_bounds},
+                         {"dynamics options: ranges and combinations", test_options},
                          {"shipped namelists start without warnings", test_shipped},
                          {"ignored options are listed", test_ignored},
                          {"warnings in the output file", test_output_attribute},

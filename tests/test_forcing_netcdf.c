@@ -26,7 +26,8 @@
  * - land ice reads smb and basal_melt exactly; units other than the table's
  *   (or a common spelling of them) are CRYO_ERR_FORMAT;
  * - every bad file gives its error class (cryo_status) and a message naming
- *   the file and the variable (or dimension) concerned;
+ *   the file and the variable (or dimension) concerned; ssh is required only
+ *   when the exchange is asked for it (with_ssh);
  * - host provider: get returns exactly what was set, the ring (corners
  *   included) from the neighbour ranks through the halo exchange, clamped or
  *   wrapped as above, with each direction closed or periodic; missing fields
@@ -285,7 +286,7 @@ static void test_field_table(void) {
     CU_ASSERT(fi->name && fi->name[0] && fi->units && fi->units[0] && fi->long_name[0]);
     counts[fi->model][fi->dir]++;
   }
-  CU_ASSERT_EQUAL(counts[CRYO_MODEL_SEAICE][CRYO_FIELD_IN], 4);
+  CU_ASSERT_EQUAL(counts[CRYO_MODEL_SEAICE][CRYO_FIELD_IN], 5);
   CU_ASSERT_EQUAL(counts[CRYO_MODEL_SEAICE][CRYO_FIELD_OUT], 6);
   CU_ASSERT_EQUAL(counts[CRYO_MODEL_LANDICE][CRYO_FIELD_IN], 2);
   CU_ASSERT_EQUAL(counts[CRYO_MODEL_LANDICE][CRYO_FIELD_OUT], 3);
@@ -473,6 +474,20 @@ static void test_bad_headers(void) {
   expect_create_error(write_file("good.nc", &good), names, CRYO_ERR_MISSING, "'U10'");
   file_opts ren = {.rename_uwind = "U10"};
   expect_create_error(write_file("renamed.nc", &ren), NULL, CRYO_ERR_MISSING, "'uwind'");
+  /* the sea-surface height is read only by a run that uses it (&cryo_seaice ssh_tilt): the
+   * files above have none and open; asked for, its absence is named */
+  {
+    cryo_block b = block_at(0, 0, NXG, NYG);
+    cryo_exchange_config cfg = {
+        .forcing_file = write_file("good.nc", &good), .start_date = START, .with_ssh = 1};
+    cryo_exchange *x = NULL;
+    cryo_err err;
+    cryo_err_clear(&err);
+    CU_ASSERT_EQUAL(cryo_exchange_create(&x, "netcdf", CRYO_MODEL_SEAICE, alone(&b), &cfg, &err),
+                    CRYO_ERR_MISSING);
+    CU_ASSERT_PTR_NULL(x);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "'ssh'"));
+  }
   file_opts noy = {.ydim = "lat"};
   expect_create_error(write_file("no_ydim.nc", &noy), NULL, CRYO_ERR_MISSING, "'y'");
   file_opts size = {.nx = NXG - 1};

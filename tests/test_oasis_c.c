@@ -182,6 +182,47 @@ static void test_namcouple_check(void) {
   CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "$STRINGS (line 7) has no $END"));
 }
 
+/* A namcouple's grid lines against the component's grid
+ * (cryo_oasis_check_namcouple_grid, docs/global.md, Coupling through OASIS):
+ * sizes, and 'P 0' for a periodic grid, 'R 0' for a regional one. */
+#define GRID_ENTRY(sizes, per)                                                                     \
+  " $STRINGS\n# a comment\nO_OCurx1 I_OCurx1 1 3600 1 r.nc EXPORTED\n" sizes " LAG=0\n" per        \
+  "\nLOCTRANS\nINSTANT\n $END\n"
+static void test_namcouple_grid(void) {
+  cryo_err err;
+  cryo_err_clear(&err);
+  const char *periodic =
+      namcouple(GOOD_HEAD GOOD_MODELS GRID_ENTRY("36 29 36 29 toyt cryt", "P 0 P 0"));
+  CU_ASSERT_EQUAL(cryo_oasis_check_namcouple_grid(periodic, "cryt", 36, 29, 1, &err), CRYO_OK);
+  /* a grid the namcouple does not name is not checked */
+  CU_ASSERT_EQUAL(cryo_oasis_check_namcouple_grid(periodic, "icet", 40, 30, 0, &err), CRYO_OK);
+  CU_ASSERT_EQUAL(cryo_oasis_check_namcouple_grid(periodic, "cryt", 36, 29, 0, &err),
+                  CRYO_ERR_COUPLING);
+  CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "namcouple.test:11: periodicity 'P 0' of grid 'cryt' "
+                                         "(the target grid) says periodic, but the grid is "
+                                         "regional"));
+  CU_ASSERT_EQUAL(cryo_oasis_check_namcouple_grid(periodic, "cryt", 36, 30, 1, &err),
+                  CRYO_ERR_COUPLING);
+  CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "namcouple.test:10: grid 'cryt' (the target grid) is 36 x "
+                                         "29 there, but the component's grid has 36 x 30 cells"));
+  const char *regional =
+      namcouple(GOOD_HEAD GOOD_MODELS GRID_ENTRY("36 29 36 29 cryt toyt", "R 0 P 0"));
+  CU_ASSERT_EQUAL(cryo_oasis_check_namcouple_grid(regional, "cryt", 36, 29, 0, &err), CRYO_OK);
+  CU_ASSERT_EQUAL(cryo_oasis_check_namcouple_grid(regional, "cryt", 36, 29, 1, &err),
+                  CRYO_ERR_COUPLING);
+  CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "periodicity 'R 0' of grid 'cryt' (the source grid) says "
+                                         "regional, but the grid is periodic in x"));
+  CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "write 'P 0'"));
+  const char *nemo =
+      namcouple(GOOD_HEAD GOOD_MODELS GRID_ENTRY("38 29 36 29 toyt cryt", "P 2 P 2"));
+  CU_ASSERT_EQUAL(cryo_oasis_check_namcouple_grid(nemo, "toyt", 38, 29, 1, &err),
+                  CRYO_ERR_COUPLING);
+  CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "says its last 2 column(s) repeat the first, but the "
+                                         "component's grid repeats none: write 'P 0'"));
+  CU_ASSERT_EQUAL(cryo_oasis_check_namcouple_grid("no_such_namcouple", "cryt", 1, 1, 0, &err),
+                  CRYO_ERR_FILE);
+}
+
 int main(void) {
   if (CU_initialize_registry() != CUE_SUCCESS) return 2;
   CU_pSuite s = CU_add_suite("oasis_c", NULL, NULL);
@@ -192,6 +233,7 @@ int main(void) {
   CU_add_test(s, "plane grid", test_plane_grid);
   CU_add_test(s, "write grid checks", test_write_grid_checks);
   CU_add_test(s, "namcouple check", test_namcouple_check);
+  CU_add_test(s, "namcouple grid check", test_namcouple_grid);
   CU_basic_set_mode(CU_BRM_VERBOSE);
   CU_basic_run_tests();
   unsigned failures = CU_get_number_of_failures();

@@ -8,6 +8,8 @@
  *    stress equal the rectangle kernels' to 1e-12 of each field's largest
  *    value. Not bit for bit: the quadrilateral formulas take the same values
  *    in another order (d0 = A1 x A2 for dx dy / 4, gradients through J^-1).
+ *    Likewise (dG0) with a turning angle of 25 degrees, tensile strength
+ *    k_t = 0.1 and the adaptive EVP, whose alpha per cell agrees to 1e-12 too.
  * 2. The same box rotated by 30 and by 123 degrees, the forcing given as east
  *    and north components of the rotated cyclone fields at the cell centres:
  *    the node velocities, turned back to east and north (nrot) and rotated
@@ -102,17 +104,25 @@ static double rel_diff(const double *x, const double *y, long n) {
   return m > 0.0 ? d / m : d;
 }
 
-static void cartesian(int order) {
+/* options: the turning angle, tensile strength and adaptive EVP on (both kernels) */
+static void cartesian(int order, int options) {
   const int nx = 32, steps = 180;
   const cryo_block b = test_si_block(nx, nx, CRYO_CYCLONE_L / nx, CRYO_CYCLONE_L / nx);
   cryo_seaice_params p, q;
   cryo_seaice_params_cyclone(&p);
   p.tracer_order = order;
+  if (options) {
+    p.turning_angle = 25.0;
+    p.tensile_k = 0.1;
+    p.adaptive_evp = 1;
+  }
   q = p;
   q.quad = 1;
   cryo_seaice_state r, s;
   test_si_state_alloc(&p, &b, &r);
   test_si_state_alloc(&q, &b, &s);
+  r.alpha_evp = calloc((size_t)CRYO_NCELL(&b), sizeof(double));
+  s.alpha_evp = calloc((size_t)CRYO_NCELL(&b), sizeof(double));
   const box g = {b.dx, 0.0};
   geometry_from(&b, 0, p.coriolis, box_position, &g, &s);
   cyclone_init(&p, &b, &r);
@@ -128,23 +138,32 @@ static void cartesian(int order) {
   double dh = rel_diff(s.h, r.h, nc * na), da = rel_diff(s.a, r.a, nc * na);
   double ds = fmax(rel_diff(s.s11, r.s11, nc * 3),
                    fmax(rel_diff(s.s12, r.s12, nc * 3), rel_diff(s.s22, r.s22, nc * 3)));
-  printf("\n  Cartesian geometry vs rectangles, dG%d, 6 h: u %.1e v %.1e h %.1e a %.1e stress %.1e",
-         order, du, dv, dh, da, ds);
+  printf("\n  Cartesian geometry vs rectangles, dG%d%s, 6 h: u %.1e v %.1e h %.1e a %.1e stress "
+         "%.1e",
+         order, options ? " with options" : "", du, dv, dh, da, ds);
   CU_ASSERT(du <= 1e-12 && dv <= 1e-12 && dh <= 1e-12 && da <= 1e-12 && ds <= 1e-12);
   double umax = 0.0;
   for (long n = 0; n < nn; ++n)
     umax = fmax(umax, hypot(r.u[n], r.v[n]));
   CU_ASSERT(umax > 0.01); /* the comparison is not between two resting states */
+  if (options) CU_ASSERT(rel_diff(s.alpha_evp, r.alpha_evp, nc) <= 1e-12);
+  free(r.alpha_evp);
+  free(s.alpha_evp);
+  r.alpha_evp = s.alpha_evp = NULL;
   test_si_state_free(&p, &r);
   test_si_state_free(&q, &s);
 }
 
 static void test_cartesian_dg0(void) {
-  cartesian(0);
+  cartesian(0, 0);
 }
 
 static void test_cartesian_dg1(void) {
-  cartesian(1);
+  cartesian(1, 0);
+}
+
+static void test_cartesian_options(void) {
+  cartesian(0, 1);
 }
 
 /* Cell-centred cyclone forcing at time t, vectors rotated by `angle` (the
@@ -345,6 +364,8 @@ int main(void) {
   CU_pSuite s = CU_add_suite("sea ice on general quadrilaterals", NULL, NULL);
   CU_add_test(s, "Cartesian geometry = rectangles, dG0", test_cartesian_dg0);
   CU_add_test(s, "Cartesian geometry = rectangles, dG1", test_cartesian_dg1);
+  CU_add_test(s, "Cartesian geometry = rectangles, turning angle, tensile strength, aEVP",
+              test_cartesian_options);
   CU_add_test(s, "box rotated by 30 degrees", test_rotated_30);
   CU_add_test(s, "box rotated by 123 degrees", test_rotated_123);
   CU_add_test(s, "free drift on a polar stereographic grid", test_free_drift_polar);

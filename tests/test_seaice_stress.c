@@ -152,7 +152,7 @@ static void stress_vs_reference(int order, int single) {
   v[CRYO_NODE(&b, 2, 2)] = v[CRYO_NODE(&b, 3, 2)] = v[CRYO_NODE(&b, 2, 3)] =
       v[CRYO_NODE(&b, 3, 3)] = -0.05;
 
-  cryo_seaice_stress_kernel(&p, &b, u, v, h, a, ice_mask, s[0], s[1], s[2]);
+  cryo_seaice_stress_kernel(&p, &b, u, v, h, a, ice_mask, s[0], s[1], s[2], NULL);
 
   const double *sold[3] = {s0[0], s0[1], s0[2]};
   double maxdiff[3] = {0}, maxval[3] = {0};
@@ -242,7 +242,7 @@ static void test_adjointness(void) {
         vel[k][CRYO_NODE(&b, i, j)] = rnd(-0.3, 0.3);
 
   cryo_seaice_velocity_kernel(&p, &b, s[0], s[1], s[2], h, a, ice_mask, forcing, forcing, forcing,
-                              forcing, zero, zero, f[0], f[1]);
+                              forcing, zero, zero, NULL, f[0], f[1]);
   double lhs = 0.0;
   for (int j = 0; j <= NY; ++j)
     for (int i = 0; i <= NX; ++i) {
@@ -293,10 +293,13 @@ static void test_adjointness(void) {
 }
 
 /* The table lists every member of the state once; rectangles (p.quad = 0)
- * leave out the geometry arrays, the last QUAD_ARRAYS members. */
-#define QUAD_ARRAYS 4 /* geom, rot, fcor, nrot */
+ * leave out the geometry arrays, the QUAD_ARRAYS members before the last
+ * OPTION_ARRAYS, which the component registers only when their option is on
+ * (component/cryo_seaice.c). */
+#define QUAD_ARRAYS   4 /* geom, rot, fcor, nrot */
+#define OPTION_ARRAYS 3 /* ssh, alpha_evp, bathymetry */
 static void test_array_table(void) {
-  const int nall = (int)(sizeof(cryo_seaice_state) / sizeof(double *));
+  const int nall = (int)(sizeof(cryo_seaice_state) / sizeof(double *)) - OPTION_ARRAYS;
   for (int quad = 0; quad <= 1; ++quad)
     for (int order = 0; order <= 1; ++order) {
       cryo_seaice_params p;
