@@ -2,7 +2,8 @@
 """Files of the global case (docs/global.md): a tripolar grid with the GLOBE coastline, a steady
 wind and current over both polar oceans, and the initial ice of both hemispheres.
 
-Writes, in --out-dir, for cells of RES degrees (default 1; files global_<RES>deg_*.nc):
+Writes, in --out-dir, for cells of RES degrees (default 1; files global_<RES>deg_*.nc, or
+global_<RES>deg_<ROWS>_*.nc with --ny ROWS):
   global_<RES>deg_grid.nc     make_grid.tripolar (Murray 1996; T-point fold by default),
                               360 / RES cells around, the land mask of the GLOBE data
                               (global_land_mask): a cell is ocean when most of its 5 x 5
@@ -168,6 +169,10 @@ def main():
                     "whole number")
     ap.add_argument("--fold", choices=("T", "F"), default="T",
                     help="pivot of the north fold: cell centres (T, default) or nodes (F)")
+    ap.add_argument("--ny", type=int, metavar="ROWS",
+                    help="rows in all, to meet a host ocean's grid size (1080 at 0.25 degrees); "
+                    "cells then taller or shorter than wide; files global_<RES>deg_<ROWS>_*.nc "
+                    "(default: square cells)")
     ap.add_argument("--out-dir", default=".", help="directory of the files (default .)")
     ap.add_argument("--days", type=float, default=30.0,
                     help="days spanned by the forcing records (default 30)")
@@ -181,9 +186,12 @@ def main():
     if not args.days > 0:
         ap.error(f"--days {args.days:g}: must be > 0")
     os.makedirs(args.out_dir, exist_ok=True)
-    name = f"global_{args.resolution:g}deg"
+    name = f"global_{args.resolution:g}deg" + (f"_{args.ny}" if args.ny else "")
 
-    grid = make_grid.tripolar(nx, args.fold)
+    try:
+        grid = make_grid.tripolar(nx, args.fold, ny=args.ny)
+    except ValueError as e:
+        ap.error(str(e))
     ocean = fold_copy(ocean_fraction(grid) > 0.5, args.fold)
     for j, i in grid["pivot_cells"]:
         ocean[j, i] = False

@@ -127,7 +127,7 @@ def _mercator_lat(y):
 
 
 def tripolar(nx, fold="F", lat_south=-78.0, lat_join=50.0, lat_pole=65.0, lon_pole=-100.0,
-             ny_cap=None):
+             ny_cap=None, ny=None):
     """A global tripolar grid after Murray (1996, J. Comput. Phys. 126, 251-273), nx cells
     around (even; 360 / nx degrees), folded at its top as NEMO's ORCA grids (Madec and
     Imbard 1996) with a T-point (fold = 'T') or F-point (fold = 'F') pivot.
@@ -150,13 +150,19 @@ def tripolar(nx, fold="F", lat_south=-78.0, lat_join=50.0, lat_pole=65.0, lon_po
     through the centres of the top row (s = 1 there), node row ny the mirror image of
     row ny - 1, the pivots the cells (0, ny - 1) and (nx/2, ny - 1) around the poles, flat
     (namelists/README.md, Grid files). Images across the fold and the seam have the
-    same bits. ny_cap: rows of the cap (default: cells about as tall as at the join)."""
+    same bits. ny_cap: rows of the cap (default: cells about as tall as at the join).
+    ny: rows in all, when a host model's grid size must be met (1440 x 1080 for a 1/4 degree
+    ocean): the rows of both parts are scaled by one factor from their square-cell counts,
+    the Mercator rows then start at lat_south exactly and their cells are ny0 / ny times as
+    tall as wide (ny0 the square-cell row count); ny_cap is then ignored."""
     if nx < 4 or nx % 2:
         raise ValueError("tripolar: nx must be even and at least 4")
     if fold not in ("T", "F"):
         raise ValueError("tripolar: fold must be 'T' or 'F'")
     if not -90.0 < lat_south < lat_join < lat_pole < 90.0:
         raise ValueError("tripolar: need -90 < lat_south < lat_join < lat_pole < 90")
+    if ny is not None and ny < 3:
+        raise ValueError(f"tripolar: ny = {ny}: need at least 3 rows")
     t = fold == "T"
     dlon = 2.0 * np.pi / nx
     # columns: nu of nodes i = 0 .. nx (and of centres), mirror images exactly opposite
@@ -181,22 +187,21 @@ def tripolar(nx, fold="F", lat_south=-78.0, lat_join=50.0, lat_pole=65.0, lon_po
     nu_c, cc, sc = angles(icell)
     # Mercator rows, the last on lat_join
     yj = _mercator_y(lat_join)
-    n_south = max(1, int(round((yj - _mercator_y(lat_south)) / dlon)))
-    lat_rows = _mercator_lat(yj - dlon * np.arange(n_south, -1, -1, dtype=float))
+    n_south, cap_rows = _square_rows(nx, lat_south, lat_join, lat_pole)
+    dy = dlon
+    if ny is not None:
+        n_south = min(ny - 2, max(1, int(round(n_south * ny / (n_south + cap_rows)))))
+        ny_cap = ny - n_south
+        dy = (yj - _mercator_y(lat_south)) / n_south
+    elif ny_cap is None:
+        ny_cap = cap_rows
+    lat_rows = _mercator_lat(yj - dy * np.arange(n_south, -1, -1, dtype=float))
     lat_rows[-1] = lat_join
-    lat_mid = _mercator_lat(yj - dlon * (np.arange(n_south, 0, -1, dtype=float) - 0.5))
+    lat_mid = _mercator_lat(yj - dy * (np.arange(n_south, 0, -1, dtype=float) - 0.5))
     # the cap
     r = np.tan(np.radians(90.0 - lat_join) / 2.0)
     c0 = np.tan(np.radians(90.0 - lat_pole) / 2.0)
     mu0 = np.arccosh(r / c0)
-    if ny_cap is None:
-        # the first row at nu = 90 degrees, where the cap's rows are tallest, as
-        # tall as the Mercator row at the join (d zeta / d colatitude = (1 + r^2) / 2):
-        # -dB/ds at s = 0 is c (mu0 cosh(mu0) kB(0) + 2 sinh(mu0) (kB(0) - 1))
-        dzeta = 0.5 * (1.0 + r * r) * dlon * np.cos(np.radians(lat_join))
-        kb = 1.0 / np.tanh(mu0)
-        dbds = c0 * (mu0 * np.cosh(mu0) * kb + 2.0 * np.sinh(mu0) * (kb - 1.0))
-        ny_cap = max(2, int(round(dbds / dzeta)))
     kb0 = 1.0 / np.tanh(mu0)
 
     def cap(s, cosnu, sinnu):
@@ -257,6 +262,23 @@ def tripolar(nx, fold="F", lat_south=-78.0, lat_join=50.0, lat_pole=65.0, lon_po
     g["angle"] = _sphere_angle(g)
     g["pivot_cells"] = _pivot_cells(nx, ny, fold)
     return g
+
+
+def _square_rows(nx, lat_south, lat_join, lat_pole):
+    """(Mercator rows, cap rows) of the square-cell tripolar grid of nx columns: the Mercator
+    rows a whole number from lat_south (moved by less than a row) to lat_join; the cap's first
+    row at nu = 90 degrees, where its rows are tallest, as tall as the Mercator row at the
+    join (d zeta / d colatitude = (1 + r^2) / 2; -dB/ds at s = 0 is
+    c (mu0 cosh(mu0) kB(0) + 2 sinh(mu0) (kB(0) - 1)))."""
+    dlon = 2.0 * np.pi / nx
+    n_south = max(1, int(round((_mercator_y(lat_join) - _mercator_y(lat_south)) / dlon)))
+    r = np.tan(np.radians(90.0 - lat_join) / 2.0)
+    c0 = np.tan(np.radians(90.0 - lat_pole) / 2.0)
+    mu0 = np.arccosh(r / c0)
+    dzeta = 0.5 * (1.0 + r * r) * dlon * np.cos(np.radians(lat_join))
+    kb = 1.0 / np.tanh(mu0)
+    dbds = c0 * (mu0 * np.cosh(mu0) * kb + 2.0 * np.sinh(mu0) * (kb - 1.0))
+    return n_south, max(2, int(round(dbds / dzeta)))
 
 
 def _sphere_angle(grid):
@@ -486,6 +508,8 @@ def main(argv=None):
                     help="longitude of the first pole (the other 180 degrees away)")
     tp.add_argument("--ny-cap", type=int, help="rows of the cap (default: cells as tall as at "
                     "the join)")
+    tp.add_argument("--ny", type=int, help="rows in all: cells taller or shorter than wide, to "
+                    "meet a host model's grid size (default: square cells)")
     tp.add_argument("--land-south", type=float,
                     help="land south of this latitude (a southern continent), degrees")
     tp.add_argument("--pole-land", type=float, default=0.0,
@@ -505,7 +529,7 @@ def main(argv=None):
     elif a.kind == "tripolar":
         try:
             g = tripolar(a.nx, a.fold, a.lat_south, a.lat_join, a.lat_pole, a.lon_pole,
-                         a.ny_cap)
+                         a.ny_cap, a.ny)
         except ValueError as e:
             parser.error(str(e))
     else:

@@ -22,6 +22,26 @@ static inline int test_si_max_none(void *ctx, double *vals, int n) {
   (void)ctx, (void)vals, (void)n;
   return 0;
 }
+
+/* Halo of a single block periodic in x and y; ctx is the block. Cells repeat
+ * every nx, nodes too (node nx is node 0). */
+static inline int test_si_halo_periodic(void *ctx, cryo_location loc, int nlev, int nfield,
+                                        double *const *fields) {
+  const cryo_block *b = ctx;
+  const int node = loc == CRYO_AT_NODE, last = node ? b->nx + 1 : b->nx;
+  for (int f = 0; f < nfield; ++f)
+    for (int j = -1; j <= last; ++j)
+      for (int i = -1; i <= last; ++i) {
+        if (i >= 0 && i < b->nx && j >= 0 && j < b->ny) continue;
+        const int is = (i + b->nx) % b->nx, js = (j + b->ny) % b->ny;
+        const long d = node ? CRYO_NODE(b, i, j) : CRYO_CELL(b, i, j);
+        const long s = node ? CRYO_NODE(b, is, js) : CRYO_CELL(b, is, js);
+        for (int k = 0; k < nlev; ++k)
+          fields[f][d * nlev + k] = fields[f][s * nlev + k];
+      }
+  return 0;
+}
+
 static const cryo_comm_ops test_si_ops = {NULL, test_si_halo_none, test_si_sum_none,
                                           test_si_max_none};
 

@@ -54,29 +54,10 @@ static double rnd(double lo, double hi) {
   return lo + (hi - lo) * (double)(rng_state >> 11) * (1.0 / 9007199254740992.0);
 }
 
-/* Halo of a single block periodic in x and y; ctx is the block. Cells repeat
- * every nx, nodes too (node nx is node 0). */
-static int halo_periodic(void *ctx, cryo_location loc, int nlev, int nfield,
-                         double *const *fields) {
-  const cryo_block *b = ctx;
-  const int node = loc == CRYO_AT_NODE, last = node ? b->nx + 1 : b->nx;
-  for (int f = 0; f < nfield; ++f)
-    for (int j = -1; j <= last; ++j)
-      for (int i = -1; i <= last; ++i) {
-        if (i >= 0 && i < b->nx && j >= 0 && j < b->ny) continue;
-        const int is = (i + b->nx) % b->nx, js = (j + b->ny) % b->ny;
-        const long d = node ? CRYO_NODE(b, i, j) : CRYO_CELL(b, i, j);
-        const long s = node ? CRYO_NODE(b, is, js) : CRYO_CELL(b, is, js);
-        for (int k = 0; k < nlev; ++k)
-          fields[f][d * nlev + k] = fields[f][s * nlev + k];
-      }
-  return 0;
-}
-
 static void free_drift(double hice) {
   cryo_block b = test_si_block(6, 6, 8000.0, 8000.0);
   b.periodic_x = b.periodic_y = 1;
-  const cryo_comm_ops periodic = {&b, halo_periodic, test_si_sum_none, test_si_max_none};
+  const cryo_comm_ops periodic = {&b, test_si_halo_periodic, test_si_sum_none, test_si_max_none};
   cryo_seaice_params p;
   cryo_seaice_params_cyclone(&p);
   p.pstar = 0.0;
@@ -267,7 +248,7 @@ static double bump_error(int order) {
   const int nx = 32;
   cryo_block b = test_si_block(nx, nx, 1000.0, 1000.0);
   b.periodic_x = b.periodic_y = 1;
-  const cryo_comm_ops periodic = {&b, halo_periodic, test_si_sum_none, test_si_max_none};
+  const cryo_comm_ops periodic = {&b, test_si_halo_periodic, test_si_sum_none, test_si_max_none};
   cryo_seaice_params p;
   cryo_seaice_params_cyclone(&p);
   p.tracer_order = order;
@@ -294,7 +275,7 @@ static double bump_error(int order) {
   /* 320 steps of 1000 s move the bump by (32, 32) km: back to its start */
   double *tracers[2] = {s.h, s.a};
   for (int step = 0; step < 320; ++step) {
-    halo_periodic(&b, CRYO_AT_CELL, na, 2, tracers);
+    test_si_halo_periodic(&b, CRYO_AT_CELL, na, 2, tracers);
     CU_ASSERT_EQUAL_FATAL(cryo_seaice_transport(&p, &b, &s, &periodic), 0);
   }
   double err = 0.0;

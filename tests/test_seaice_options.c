@@ -46,24 +46,6 @@
 #include "seaice_cyclone.h"
 #include "test_seaice_common.h"
 
-/* Halo of a single block periodic in x and y; ctx is the block. */
-static int halo_periodic(void *ctx, cryo_location loc, int nlev, int nfield,
-                         double *const *fields) {
-  const cryo_block *b = ctx;
-  const int node = loc == CRYO_AT_NODE, last = node ? b->nx + 1 : b->nx;
-  for (int f = 0; f < nfield; ++f)
-    for (int j = -1; j <= last; ++j)
-      for (int i = -1; i <= last; ++i) {
-        if (i >= 0 && i < b->nx && j >= 0 && j < b->ny) continue;
-        const int is = (i + b->nx) % b->nx, js = (j + b->ny) % b->ny;
-        const long d = node ? CRYO_NODE(b, i, j) : CRYO_CELL(b, i, j);
-        const long s = node ? CRYO_NODE(b, is, js) : CRYO_CELL(b, is, js);
-        for (int k = 0; k < nlev; ++k)
-          fields[f][d * nlev + k] = fields[f][s * nlev + k];
-      }
-  return 0;
-}
-
 /* Steady free drift under force F (N m-2, complex x + i y): U. */
 static double complex drift_exact(const cryo_seaice_params *p, double hice, double complex F) {
   const double k = p->rho_ocean * p->c_ocean, mf = p->rho_ice * hice * p->coriolis;
@@ -89,7 +71,7 @@ static double drift_error(const cryo_seaice_params *p, double hice, double uair,
                           double (*ssh)(double x), double complex U) {
   cryo_block b = test_si_block(6, 6, 8000.0, 8000.0);
   b.periodic_x = b.periodic_y = 1;
-  const cryo_comm_ops periodic = {&b, halo_periodic, test_si_sum_none, test_si_max_none};
+  const cryo_comm_ops periodic = {&b, test_si_halo_periodic, test_si_sum_none, test_si_max_none};
   cryo_seaice_state s;
   test_si_state_alloc(p, &b, &s);
   s.ssh = calloc((size_t)CRYO_NCELL(&b), sizeof(double));
@@ -263,7 +245,7 @@ static void basal_run(const cryo_seaice_params *p, double hw, double uair, doubl
                       double *v_max) {
   cryo_block b = test_si_block(6, 6, 8000.0, 8000.0);
   b.periodic_x = b.periodic_y = 1;
-  const cryo_comm_ops periodic = {&b, halo_periodic, test_si_sum_none, test_si_max_none};
+  const cryo_comm_ops periodic = {&b, test_si_halo_periodic, test_si_sum_none, test_si_max_none};
   cryo_seaice_state s;
   test_si_state_alloc(p, &b, &s);
   s.bathymetry = calloc((size_t)CRYO_NCELL(&b), sizeof(double));
