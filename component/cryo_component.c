@@ -460,7 +460,10 @@ int cryo_banner(const cryo_component *c, char *buf, int len) {
            "  halo:     %s%s\n"
            "  model:    %s on %d x %d cells\n",
            cryo_version(), compiler, __VERSION__, build, d->description, c->size, d->nodes, gpus,
-           c->halo ? cryo_halo_path(c->halo) : "none", c->size == 1 ? "; 1 rank: no messages" : "",
+           c->halo ? cryo_halo_path(c->halo) : "none",
+           c->size > 1                           ? ""
+           : c->halo && cryo_halo_alone(c->halo) ? "; 1 rank: no messages, one launch per exchange"
+                                                 : "; 1 rank: no messages",
            c->cfg.run.model, c->cfg.grid.nx, c->cfg.grid.ny);
   return CRYO_OK;
 }

@@ -93,4 +93,68 @@ void cryo_halo_fold_pack(const cryo_block *b, cryo_location loc, int nlev, doubl
 void cryo_halo_fold_unpack(const cryo_block *b, cryo_location loc, int nlev, unsigned flip,
                            double *f0, double *f1, double *f2, double *f3, const double *rows);
 
+/* A halo that this rank fills alone (one rank in x and y: each side wraps
+ * onto the block itself, or is a closed edge), in one launch that reads every
+ * halo point's value where the general exchange would finally have taken it
+ * from: x over the owned rows, then y over whole rows, then the north fold.
+ * How each side fills, after the general path's order: */
+enum { CRYO_HALO_SIDE_LEFT = 0, CRYO_HALO_SIDE_WRAP = 1, CRYO_HALO_SIDE_CLAMP = 2 };
+
+/* The arguments of cryo_halo_local_fill, 8-byte members only (they live on
+ * the device too: kernels/cryo_acc.h, no-map launches). side: west, east,
+ * south, north, each a CRYO_HALO_SIDE_*. */
+typedef struct cryo_halo_local {
+  double *f[CRYO_HALO_MAX_FIELDS];
+  long nfield, nlev, flip, node;
+  long nx, ny, i0, j0, nxg, nyg, fold;
+  long side[4];
+  long points; /* points the launch visits: set by cryo_halo_local_fill */
+} cryo_halo_local;
+
+/* The point (*si, *sj) (block indices) whose value point (i, j) of the halo
+ * ring, or of the rows the fold writes, ends with after the general exchange:
+ * returns 0 where that leaves (i, j) alone, 1 for a copy, -1 for a copy that
+ * takes the fold's sign. The fold writes last, from owned points it never
+ * writes; below it, a y halo row takes row *sj as x left it, and an x halo
+ * column of an owned row takes column *si. A source is never a point the
+ * fill writes: x sources lie in the same wrapped global column as their halo
+ * point, so the fold writes both or neither, and the south halo reads row 0
+ * (blocks have at least 2 rows) while the fold rewrites all of the north halo. */
+#if defined(_OPENACC)
+#pragma acc routine seq
+#endif
+static inline int cryo_halo_local_source(const cryo_halo_local *a, int i, int j, int *si, int *sj) {
+  const int nx = (int)a->nx, ny = (int)a->ny, node = (int)a->node;
+  const int xe = nx + node, ye = ny + node; /* the east and north halo lines */
+  if (a->fold) {
+    const int nxg = (int)a->nxg, gi = (((int)a->i0 + i) % nxg + nxg) % nxg;
+    if (cryo_halo_fold_source((int)a->fold, node ? CRYO_AT_NODE : CRYO_AT_CELL, nxg, (int)a->nyg,
+                              gi, (int)a->j0 + j, si, sj)) {
+      *si -= (int)a->i0;
+      *sj -= (int)a->j0;
+      return -1;
+    }
+  }
+  *si = i;
+  *sj = j;
+  if (j == -1 || j == ye) {
+    const long side = a->side[j == -1 ? 2 : 3];
+    if (side == CRYO_HALO_SIDE_LEFT) return 0;
+    const int wrap = side == CRYO_HALO_SIDE_WRAP;
+    *sj = j == -1 ? (wrap ? ny - 1 : 0) : (wrap ? node : ye - 1);
+  }
+  if (i == -1 || i == xe) {
+    const long side = a->side[i == -1 ? 0 : 1];
+    const int wrap = side == CRYO_HALO_SIDE_WRAP;
+    if (side != CRYO_HALO_SIDE_LEFT) *si = i == -1 ? (wrap ? nx - 1 : 0) : (wrap ? node : xe - 1);
+  }
+  return *si != i || *sj != j;
+}
+
+/* Fill the halo described by a (cryo_halo_local_source) in one launch for up
+ * to CRYO_HALO_MAX_FIELDS fields, level k of a fold's copies changing sign
+ * where bit k of a->flip is set. Queued behind the kernels queued before it
+ * (kernels/cryo_acc.h): nothing waits. */
+void cryo_halo_local_fill(const cryo_halo_local *a);
+
 #endif

@@ -53,7 +53,8 @@
 # a GPU, when a variable differs from the CPU output by more than the case's
 # tolerance, or when the 2 and 4 rank GPU runs are not bit for bit those of
 # 1 rank. Environment: PYTHON (python3 with numpy),
-# MPIRUN (default mpirun), GPU_CHECK_SKIP (cases to leave out, below).
+# MPIRUN (default mpirun), GPU_CHECK_SKIP (cases to leave out, below),
+# GPU_CHECK_CASE_TIMEOUT (seconds a case's run may take, default 120).
 set -eu
 
 usage() {
@@ -228,8 +229,14 @@ EOF
     landice_invert*)
       # the basal inversion's twin (docs/landice.md, Basal inversion): L-BFGS
       # on log C, a forward and an adjoint solve per cost evaluation, stopped
-      # by the discrepancy principle; observations made at build time
+      # by the discrepancy principle; observations made at build time. Three
+      # iterates, with the column preconditioner: ranks sharing one GPU wait
+      # for each other's time slice at every halo exchange (about 5 ms on an
+      # H200), and the multigrid's coarse levels make 20 times as many
+      # exchanges per solve (docs/multi-gpu.md)
       sed -e "s/^ *output_file = .*/  output_file = 'landice_invert.nc'/" \
+        -e "s/^ *max_iter = .*/  max_iter = 3/" \
+        -e "s/^\(&cryo_landice\)\$/\1\n  preconditioner = 'column'/" \
         "$2/namelists/ismip_hom_c_invert.nml" > case.nml
       cp "$2/invert/twin_obs.nc" .
       echo landice_invert.nc ;;
@@ -411,12 +418,17 @@ run_case() { # DRIVER NAME RANKS WORKDIR SRC
     esac
     [ "$2" != free_drift ] || cp "$5/free_drift_forcing.nc" .
     case $2 in landfast_tilt*) cp "$5/options_forcing.nc" "$5/options_bathymetry.nc" . ;; esac
+    # a run that hangs or crawls must not take the machine's whole session
+    limit=${GPU_CHECK_CASE_TIMEOUT:-120}
+    rc=0
     if [ "$3" -eq 1 ]; then
-      "$1" case.nml > run.log 2>&1 < /dev/null
+      timeout "$limit" "$1" case.nml > run.log 2>&1 < /dev/null || rc=$?
     else
       # mpirun forwards standard input: it would eat the list of cases.
-      $mpirun -np "$3" "$1" case.nml > run.log 2>&1 < /dev/null
+      timeout "$limit" $mpirun -np "$3" "$1" case.nml > run.log 2>&1 < /dev/null || rc=$?
     fi
+    [ "$rc" -ne 124 ] || echo "gpu-check: $2 stopped after $limit s (GPU_CHECK_CASE_TIMEOUT)" >> run.log
+    exit "$rc"
   ) || {
     echo "gpu-check: error: $2 on $3 rank(s) failed; its log:" >&2
     cat "$4/run.log" >&2
@@ -526,8 +538,9 @@ run() {
   export LD_LIBRARY_PATH="$dir/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
   rm -rf "$dir/gpu"
   echo "$cases" | while read -r name np ref; do
-    echo "gpu-check: GPU run of $name on $np rank(s)"
-    run_case "$dir/cryodyn" "$name" "$np" "$dir/gpu/$name" "$dir"
+    start=$(date +%s)
+    run_case "$dir/cryodyn" "$name" "$np" "$dir/gpu/$name" "$dir" || return 1
+    echo "gpu-check: GPU run of $name on $np rank(s): $(($(date +%s) - start)) s"
     grep -q "device:   GPU" "$dir/gpu/$name/run.log" || {
       echo "gpu-check: error: $name did not run on a GPU; its banner:" >&2
       head -5 "$dir/gpu/$name/run.log" >&2

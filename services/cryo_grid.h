@@ -92,6 +92,15 @@ int cryo_halo_choose(const char *setting, const char *source, int gpu, const cha
  * halo with the nearest owned line (cells and nodes alike, corners included),
  * as forcing received on owned cells needs; 0 (a new halo): leaves it. */
 void cryo_halo_set_clamp(cryo_halo *h, int clamp);
+/* Whether exchanges on the grid's block are filled by this rank alone in one
+ * queued launch (one rank in x and y, device arrays; kernels/halo.h,
+ * cryo_halo_local_fill): 1, or 0 where they take the general path or have
+ * nothing to fill (one rank, closed edges, no clamp). */
+int cryo_halo_alone(const cryo_halo *h);
+/* general = 1: take the general path (pack, copy or MPI, unpack; wait first)
+ * where this rank would fill the halo alone, as the tests that compare the
+ * two do; 0 (a new halo): one launch. */
+void cryo_halo_set_general(cryo_halo *h, int general);
 /* Use the path chosen (device_buffers as from cryo_halo_choose; why is kept
  * for cryo_halo_path). */
 void cryo_halo_set_path(cryo_halo *h, int device_buffers, const char *why);

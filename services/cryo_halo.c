@@ -30,7 +30,12 @@
  * writes, its halo corners included, from the global rows. The rows it reads
  * are owned points that the fold never writes, so every rank fills its points
  * from the same bits; a single rank in the top row reads its own packed rows,
- * which never leave the device. */
+ * which never leave the device.
+ *
+ * A halo that this rank fills alone (one rank in x and y, device arrays) takes
+ * none of these steps: one kernel, queued behind those that wrote the fields,
+ * writes every halo point from where the steps above would finally have
+ * taken its value (cryo_halo_local_fill), to the same bits. */
 #define _GNU_SOURCE /* RTLD_DEFAULT */
 #include "config.h"
 
@@ -55,8 +60,10 @@ struct cryo_halo {
   double *recv_h, *recv_d;
   int device_buffers; /* 1: MPI gets send_d / recv_d */
   int clamp;          /* 1: the halo at a closed domain edge repeats the nearest owned line */
+  int general;        /* 1: a halo this rank fills alone goes through the steps all the same */
   char path[CRYO_HALO_PATH_LEN];
-  double seconds;       /* in cryo_halo_exchange, after the wait for queued kernels */
+  double seconds;       /* in cryo_halo_exchange, after the wait for queued kernels (none
+                           when this rank fills the halo alone: the time to queue it) */
   long exchanges;       /* cryo_halo_exchange calls */
   long long bytes_sent; /* through MPI */
   /* north fold: this rank's packed rows and the global rows gathered, with
@@ -203,6 +210,10 @@ int cryo_halo_choose(const char *setting, const char *source, int gpu, const cha
 
 void cryo_halo_set_clamp(cryo_halo *h, int clamp) {
   h->clamp = clamp;
+}
+
+void cryo_halo_set_general(cryo_halo *h, int general) {
+  h->general = general;
 }
 
 void cryo_halo_set_path(cryo_halo *h, int device_buffers, const char *why) {
@@ -378,6 +389,33 @@ static int exchange_fold(cryo_halo *h, const cryo_block *b, cryo_location loc, i
   return CRYO_OK;
 }
 
+/* Whether this rank fills the halo of b alone: device arrays (on a CPU build
+ * the kernel runs on the host), and every side of the block wraps onto this
+ * rank or is a closed edge; then a holds how each side fills. */
+static int fills_alone(const cryo_halo *h, const cryo_block *b, cryo_halo_local *a) {
+  const cryo_grid *g = h->grid;
+  const int neighbour[4] = {g->west, g->east, g->south, g->north};
+  if (!h->dev || h->general) return 0;
+  for (int s = 0; s < 4; ++s) {
+    if (neighbour[s] == g->rank)
+      a->side[s] = CRYO_HALO_SIDE_WRAP;
+    else if (neighbour[s] == MPI_PROC_NULL)
+      a->side[s] = h->clamp ? CRYO_HALO_SIDE_CLAMP : CRYO_HALO_SIDE_LEFT;
+    else
+      return 0;
+  }
+  a->nx = b->nx, a->ny = b->ny, a->i0 = b->i0, a->j0 = b->j0;
+  a->nxg = b->nx_global, a->nyg = b->ny_global, a->fold = b->fold;
+  return 1;
+}
+
+int cryo_halo_alone(const cryo_halo *h) {
+  cryo_halo_local a;
+  if (!fills_alone(h, &h->grid->block, &a)) return 0;
+  /* a closed domain whose halo does not clamp has nothing to fill */
+  return a.side[0] || a.side[1] || a.side[2] || a.side[3];
+}
+
 static int exchange(cryo_halo *h, const cryo_block *b, cryo_location loc, int nlev, int nfield,
                     double *const *fields, unsigned flip, cryo_err *err) {
   const cryo_grid *g = h->grid;
@@ -392,6 +430,20 @@ static int exchange(cryo_halo *h, const cryo_block *b, cryo_location loc, int nl
   const int lonely = g->west == MPI_PROC_NULL && g->east == MPI_PROC_NULL &&
                      g->south == MPI_PROC_NULL && g->north == MPI_PROC_NULL;
   if (lonely && !h->clamp) return CRYO_OK;
+  cryo_halo_local a = {0};
+  if (fills_alone(h, b, &a)) {
+    const double t0 = MPI_Wtime();
+    a.nlev = nlev, a.flip = flip, a.node = loc == CRYO_AT_NODE;
+    for (int f0 = 0; f0 < nfield; f0 += CRYO_HALO_MAX_FIELDS) {
+      a.nfield = nfield - f0 < CRYO_HALO_MAX_FIELDS ? nfield - f0 : CRYO_HALO_MAX_FIELDS;
+      for (int i = 0; i < CRYO_HALO_MAX_FIELDS; ++i)
+        a.f[i] = i < a.nfield ? fields[f0 + i] : NULL;
+      cryo_halo_local_fill(&a);
+    }
+    h->seconds += MPI_Wtime() - t0;
+    h->exchanges += 1;
+    return CRYO_OK;
+  }
   /* the pack and unpack kernels are synchronous; queued kernels write the
    * fields they copy */
   if (h->dev) cryo_device_wait();

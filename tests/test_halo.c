@@ -13,7 +13,8 @@
  * between the first two (halo_device_buffers). The north fold of a tripolar grid (both pivots,
  * cells and nodes, scalars and vectors) is checked against NEMO's lbc_nfd formulas applied to a
  * global array in NEMO's own indices, on process grids that split the top row or not. Blocks
- * split by ocean cells (cryo_grid_balance) share a mask's ocean evenly. */
+ * split by ocean cells (cryo_grid_balance) share a mask's ocean evenly. A halo that one rank fills
+ * alone in one launch gives the bits of the general path's steps. */
 #include "cryo_device.h"
 #include "cryo_grid.h"
 #include "cryo_test.h"
@@ -331,6 +332,100 @@ static void test_fold(void) {
     }
 }
 
+/* One rank's halo filled alone (cryo_halo_local_fill) against the general
+ * path (x wrap, y, fold: pack and unpack launches) on the same field, bit for
+ * bit over every point of the block, halo included: every point starts with
+ * its own value (negative ones and zeros among them, so that a sign flip or a
+ * wrong source shows), nlev levels with signs, nfield fields (more than one
+ * launch takes). On MPI_COMM_SELF, so every rank count runs it. */
+static void check_alone(int nx, int ny, int periodic_x, int periodic_y, int fold, int clamp,
+                        cryo_location loc, int nlev, int nfield, const int *sign) {
+  cryo_grid g;
+  cryo_device dev;
+  cryo_err err = {0};
+  CU_ASSERT_EQUAL_FATAL(cryo_device_init(&dev, MPI_COMM_SELF, 0, &err), CRYO_OK);
+  CU_ASSERT_EQUAL_FATAL(
+      cryo_grid_create(&g, MPI_COMM_SELF, nx, ny, 1.0, 1.0, 0, 0, periodic_x, periodic_y, &err),
+      CRYO_OK);
+  if (fold) CU_ASSERT_EQUAL_FATAL(cryo_grid_set_fold(&g, fold, &err), CRYO_OK);
+  cryo_halo *h = NULL;
+  CU_ASSERT_EQUAL_FATAL(cryo_halo_create(&h, &g, &dev, 4 * nlev, &err), CRYO_OK);
+  cryo_halo_set_clamp(h, clamp);
+  CU_ASSERT_EQUAL(cryo_halo_alone(h), 1);
+  const long n = (loc == CRYO_AT_NODE ? CRYO_NNODE(&g.block) : CRYO_NCELL(&g.block)) * nlev;
+  double *f[2][6], *fd[2][6];
+  for (int path = 0; path < 2; ++path) {
+    for (int q = 0; q < nfield; ++q) {
+      CU_ASSERT_EQUAL_FATAL(cryo_device_alloc(&dev, n, &f[path][q], &fd[path][q], &err), CRYO_OK);
+      for (long p = 0; p < n; ++p)
+        f[path][q][p] = p % 7 == 3 ? 0.0 : (p % 2 ? -1.0 : 1.0) * (p + 0.25 + 1e4 * q);
+      cryo_device_to_device(&dev, f[path][q], 0, n);
+    }
+    cryo_halo_set_general(h, path == 0);
+    CU_ASSERT_EQUAL(cryo_halo_alone(h), path);
+    if (sign)
+      CU_ASSERT_EQUAL(cryo_halo_exchange_signed(h, loc, nlev, nfield, fd[path], sign, &err),
+                      CRYO_OK)
+    else
+      CU_ASSERT_EQUAL(cryo_halo_exchange(h, loc, nlev, nfield, fd[path], &err), CRYO_OK);
+    for (int q = 0; q < nfield; ++q)
+      cryo_device_to_host(&dev, f[path][q], 0, n);
+  }
+  long differ = 0, changed = 0;
+  for (int q = 0; q < nfield; ++q)
+    for (long p = 0; p < n; ++p) {
+      differ += memcmp(&f[0][q][p], &f[1][q][p], sizeof(double)) != 0;
+      changed += f[1][q][p] != (p % 7 == 3 ? 0.0 : (p % 2 ? -1.0 : 1.0) * (p + 0.25 + 1e4 * q));
+    }
+  CU_ASSERT_EQUAL(differ, 0);
+  CU_ASSERT(changed > 0);
+  if (differ)
+    fprintf(stderr,
+            "halo alone %s %d x %d, periodic %d %d, fold %d, clamp %d, nlev %d x %d fields: %ld "
+            "values differ from the general path\n",
+            loc == CRYO_AT_NODE ? "nodes" : "cells", nx, ny, periodic_x, periodic_y, fold, clamp,
+            nlev, nfield, differ);
+  for (int path = 0; path < 2; ++path)
+    for (int q = 0; q < nfield; ++q)
+      cryo_device_free(&dev, &f[path][q], n);
+  cryo_halo_destroy(&h);
+  cryo_grid_destroy(&g);
+}
+
+/* Both pivots with vectors, dG1 signs and scalars, the south edge left or
+ * clamped; periodic both ways; periodic in x with y clamped; closed and
+ * clamped; cells and nodes. */
+static void test_alone(void) {
+  static const int vector[1] = {-1}, dg1[3] = {1, -1, -1};
+  for (int node = 0; node < 2; ++node) {
+    const cryo_location loc = node ? CRYO_AT_NODE : CRYO_AT_CELL;
+    for (int fold = CRYO_FOLD_T; fold <= CRYO_FOLD_F; ++fold)
+      for (int clamp = 0; clamp < 2; ++clamp) {
+        check_alone(12, 9, 1, 0, fold, clamp, loc, 1, 2, vector);
+        check_alone(14, 8, 1, 0, fold, clamp, loc, 3, 5, dg1);
+        check_alone(16, 2, 1, 0, fold, clamp, loc, 2, 1, NULL);
+      }
+    check_alone(12, 10, 1, 1, 0, 0, loc, 3, 2, NULL);
+    check_alone(13, 9, 1, 0, 0, 1, loc, 2, 5, NULL);
+    check_alone(13, 9, 0, 0, 0, 1, loc, 1, 1, NULL);
+    check_alone(11, 14, 0, 1, 0, 0, loc, 1, 3, vector);
+  }
+  /* closed edges that do not clamp: nothing to fill, no launch */
+  cryo_grid g;
+  cryo_device dev;
+  cryo_err err = {0};
+  CU_ASSERT_EQUAL_FATAL(cryo_device_init(&dev, MPI_COMM_SELF, 0, &err), CRYO_OK);
+  CU_ASSERT_EQUAL_FATAL(cryo_grid_create(&g, MPI_COMM_SELF, 13, 9, 1, 1, 0, 0, 0, 0, &err),
+                        CRYO_OK);
+  cryo_halo *h = NULL;
+  CU_ASSERT_EQUAL_FATAL(cryo_halo_create(&h, &g, &dev, 2, &err), CRYO_OK);
+  CU_ASSERT_EQUAL(cryo_halo_alone(h), 0);
+  cryo_halo_set_clamp(h, 1);
+  CU_ASSERT_EQUAL(cryo_halo_alone(h), 1);
+  cryo_halo_destroy(&h);
+  cryo_grid_destroy(&g);
+}
+
 /* What a fold needs of the grid. */
 static void test_fold_limits(void) {
   cryo_grid g;
@@ -525,6 +620,7 @@ int main(int argc, char **argv) {
                          {"clamp at closed edges", test_clamp},
                          {"north fold", test_fold},
                          {"north fold limits", test_fold_limits},
+                         {"one rank's halo in one launch", test_alone},
                          {"halo_device_buffers decision", test_path_choice},
                          {"decomposition limits", test_too_small},
                          {"gather and scatter", test_gather_scatter},
