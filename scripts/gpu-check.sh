@@ -418,7 +418,7 @@ run_case() { # DRIVER NAME RANKS WORKDIR SRC
     esac
     [ "$2" != free_drift ] || cp "$5/free_drift_forcing.nc" .
     case $2 in landfast_tilt*) cp "$5/options_forcing.nc" "$5/options_bathymetry.nc" . ;; esac
-    # a run that hangs or crawls must not take the machine's whole session
+    # a run that hangs or crawls must not take all of the machine's time
     limit=${GPU_CHECK_CASE_TIMEOUT:-120}
     rc=0
     if [ "$3" -eq 1 ]; then
