@@ -94,7 +94,8 @@ def plot(path, x, y, hours, recs):
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     n = len(hours)
-    fig, ax = plt.subplots(2, n, figsize=(4.2 * n + 1.0, 7.6), squeeze=False)
+    fig, ax = plt.subplots(2, n, figsize=(4.2 * n + 1.0, 8.0), squeeze=False)
+    fig.subplots_adjust(hspace=0.35)
     ext = [x[0] - 0.5 * (x[1] - x[0]), x[-1] + 0.5 * (x[1] - x[0]),
            y[0] - 0.5 * (y[1] - y[0]), y[-1] + 0.5 * (y[1] - y[0])]
     for j, (h, r) in enumerate(zip(hours, recs)):
