@@ -43,6 +43,7 @@ static const char *const devices[] = {"auto", "cpu", "gpu", NULL};
 static const char *const halo_paths[] = {"auto", "yes", "no", NULL};
 static const char *const si_inits[] = {"cyclone", "uniform", "file", NULL};
 static const char *const precisions[] = {"double", "single", NULL};
+static const char *const rheologies[] = {"vp", "bbm", NULL};
 static const char *const li_cases[] = {"slab", "ismip-hom-a", "ismip-hom-c", "file", NULL};
 static const char *const li_basal[] = {"no_slip", "friction", NULL};
 static const char *const li_sliding[] = {"linear", "weertman", "schoof", "tsai", NULL};
@@ -85,6 +86,7 @@ void cryo_config_defaults(cryo_config *cfg) {
   cryo_seaice_params_cyclone(&cfg->seaice.p);
   strcpy(cfg->seaice.init, "cyclone");
   strcpy(cfg->seaice.stress_precision, "double");
+  strcpy(cfg->seaice.rheology, "vp");
   cfg->seaice.h_init = 0.3;
   cfg->seaice.a_init = 1.0;
   cfg->seaice.max_speed = 10.0;
@@ -179,6 +181,21 @@ int cryo_config_check_mevp(const cryo_config *cfg, double d, cryo_err *err) {
   return CRYO_OK;
 }
 
+/* rheology = 'bbm': the elastic sub-step dt / n_bbm within the time t_d =
+ * L / c_E that elastic waves take to cross a cell, which also keeps the
+ * damage update's factor dt_e / t_d <= 1 (docs/seaice.md, The BBM rheology). */
+static int check_bbm(const cryo_config *cfg, cryo_err *err) {
+  const cryo_seaice_params *p = &cfg->seaice.p;
+  const cryo_block b = {.dx = cfg->grid.dx, .dy = cfg->grid.dy};
+  const double dte = p->dt / p->n_bbm, limit = cryo_seaice_bbm_max_substep(p, &b);
+  CRYO_CHECK(dte <= limit, err, CRYO_ERR_RANGE,
+             "%s: &cryo_seaice rheology = 'bbm': the elastic sub-step dt / n_bbm = %g s / %d = "
+             "%g s exceeds sqrt(dx dy) sqrt(2 (1 + bbm_poisson) rho_ice / bbm_young) = %g s, "
+             "the time elastic waves take to cross a cell: raise n_bbm to at least %.0f",
+             cfg->source, p->dt, p->n_bbm, dte, limit, ceil(p->dt / limit));
+  return CRYO_OK;
+}
+
 /* task = 'invert': a land-ice run with a nonlinear sliding law on a friction
  * bed and a fixed thickness, and the files of &cryo_invert, none of them the
  * same path as an input it would overwrite. */
@@ -251,6 +268,8 @@ static int check_config(cryo_config *cfg, const time_keys *t, cryo_err *err) {
   double dt = 0;
   if (!strcmp(r->model, "seaice")) {
     cfg->seaice.p.stress_single = !strcmp(cfg->seaice.stress_precision, "single");
+    cfg->seaice.p.rheology =
+        !strcmp(cfg->seaice.rheology, "bbm") ? CRYO_SEAICE_RHEOLOGY_BBM : CRYO_SEAICE_RHEOLOGY_VP;
     CRYO_CALL(cryo_seaice_params_check(&cfg->seaice.p, err));
     dt = cfg->seaice.p.dt;
     CRYO_CHECK(strcmp(cfg->seaice.init, "uniform") ||
@@ -277,9 +296,9 @@ static int check_config(cryo_config *cfg, const time_keys *t, cryo_err *err) {
                src);
     /* the quadrilateral kernels have the turning angle, the tensile strength
      * and the adaptive EVP; these two options are written for the built-in box */
-    static const char *const box_only[2] = {"ssh_tilt", "basal_stress"};
-    const int on[2] = {sp->ssh_tilt, sp->basal_stress};
-    for (int k = 0; k < 2; ++k)
+    static const char *const box_only[3] = {"ssh_tilt", "basal_stress", "rheology = 'bbm', so"};
+    const int on[3] = {sp->ssh_tilt, sp->basal_stress, sp->rheology == CRYO_SEAICE_RHEOLOGY_BBM};
+    for (int k = 0; k < 3; ++k)
       CRYO_CHECK(!on[k] || !cfg->grid.grid_file[0], err, CRYO_ERR_UNSUPPORTED,
                  "%s: &cryo_seaice %s = .true. is implemented for the built-in box only, not "
                  "for grid_file = '%s'",
@@ -328,8 +347,10 @@ static int check_config(cryo_config *cfg, const time_keys *t, cryo_err *err) {
              r->coupling_interval, r->model, dt);
   /* A grid file's cells have no single size: the condition is checked with
    * the narrowest cell once the geometry is known (component/cryo_seaice.c). */
-  if (!strcmp(r->model, "seaice") && !cfg->grid.grid_file[0] && !cfg->seaice.p.adaptive_evp)
+  const int bbm = cfg->seaice.p.rheology == CRYO_SEAICE_RHEOLOGY_BBM;
+  if (!strcmp(r->model, "seaice") && !cfg->grid.grid_file[0] && !cfg->seaice.p.adaptive_evp && !bbm)
     CRYO_CALL(cryo_config_check_mevp(cfg, fmin(cfg->grid.dx, cfg->grid.dy), err));
+  if (!strcmp(r->model, "seaice") && bbm) CRYO_CALL(check_bbm(cfg, err));
   return CRYO_OK;
 }
 
@@ -443,6 +464,19 @@ static void warn_seaice(cryo_config *cfg, const cryo_nml_group *g) {
     static const char *const aevp[] = {"aevp_c", "aevp_cstar", "aevp_alpha_min"};
     for (int k = 0; k < 3; ++k)
       warn_ignored(cfg, g, aevp[k], "adaptive_evp = .false.");
+  }
+  if (si->p.rheology == CRYO_SEAICE_RHEOLOGY_BBM) {
+    static const char *const vp[] = {"n_evp",     "alpha",        "beta",
+                                     "ecc",       "delta_min",    "pstar",
+                                     "tensile_k", "adaptive_evp", "stress_precision"};
+    for (int k = 0; k < 9; ++k)
+      warn_ignored(cfg, g, vp[k], "rheology = 'bbm' (a key of the viscous-plastic mEVP)");
+  } else {
+    static const char *const bbm[] = {
+        "n_bbm",  "bbm_young",        "bbm_poisson",   "bbm_lambda0",   "bbm_alpha", "bbm_p0",
+        "bbm_mu", "bbm_cohesion_lab", "bbm_lab_scale", "bbm_compr_cap", "bbm_t_heal"};
+    for (int k = 0; k < 11; ++k)
+      warn_ignored(cfg, g, bbm[k], "rheology = 'vp'");
   }
   if (!si->p.basal_stress) {
     static const char *const basal[] = {"bathymetry_file", "bathymetry_var", "basal_k1",
@@ -656,6 +690,18 @@ static int read_config(cryo_config *cfg, const char *text, const char *path, cry
       SI_KEY("a_min"),
       SI_KEY("tracer_order"),
       STR_KEY("stress_precision", si->stress_precision, precisions),
+      STR_KEY("rheology", si->rheology, rheologies),
+      SI_KEY("n_bbm"),
+      SI_KEY("bbm_young"),
+      SI_KEY("bbm_poisson"),
+      SI_KEY("bbm_lambda0"),
+      SI_KEY("bbm_alpha"),
+      SI_KEY("bbm_p0"),
+      SI_KEY("bbm_mu"),
+      SI_KEY("bbm_cohesion_lab"),
+      SI_KEY("bbm_lab_scale"),
+      SI_KEY("bbm_compr_cap"),
+      SI_KEY("bbm_t_heal"),
       STR_KEY("init", si->init, si_inits),
       REAL_KEY("h_init", &si->h_init, 0, 1e3, "m"),
       REAL_KEY("a_init", &si->a_init, 0, 1, NULL),

@@ -217,6 +217,22 @@ static int seaice_create(cryo_component *c) {
     CRYO_CALL(cryo_field_add(c, "bathymetry", "m", "sea_floor_depth_below_geoid",
                              "water depth under the ice (basal stress)", CRYO_AT_CELL, 1,
                              CRYO_ROLE_STATIC, &m->s.bathymetry));
+  if (sp->rheology == CRYO_SEAICE_RHEOLOGY_BBM) {
+    /* the damage is prognostic (restarts, output); it starts undamaged */
+    const int na = CRYO_SEAICE_NA(sp->tracer_order);
+    CRYO_CALL(cryo_field_add(c, "damage", "1", "", "sea ice damage (BBM, level 0: cell mean)",
+                             CRYO_AT_CELL, na, CRYO_ROLE_PROGNOSTIC, &m->s.damage));
+    c->fields[c->nfields - 1].flip = cryo_seaice_array_flip("damage", na);
+    CRYO_CALL(cryo_output_var_add(c, "damage", "1", "", "sea ice damage (BBM)", "damage", 0, 1, 1));
+    static const char *const avg[2] = {"u_avg", "v_avg"};
+    double **slot[2] = {&m->s.u_avg, &m->s.v_avg};
+    for (int k = 0; k < 2; ++k) {
+      CRYO_CALL(cryo_field_add(c, avg[k], "m s-1", "",
+                               "sea ice velocity averaged over the BBM sub-steps", CRYO_AT_NODE, 1,
+                               CRYO_ROLE_WORK, slot[k]));
+      c->fields[c->nfields - 1].flip = cryo_seaice_array_flip(avg[k], 1);
+    }
+  }
   static const char *const out[] = {"u", "v", "h", "a", "shear", "divergence"};
   for (int k = 0; k < 6; ++k) {
     const cryo_field *f = &c->fields[cryo_field_find(c, out[k])];
@@ -405,7 +421,10 @@ static int seaice_advance(cryo_component *c, long long seconds) {
     if (m->analytic)
       cryo_seaice_forcing_cyclone(b, (double)c->clock.time + k * p->dt, m->s.uair, m->s.vair,
                                   m->s.uocn, m->s.vocn);
-    CRYO_CALL(cryo_seaice_step(p, b, &m->s, &c->ops));
+    if (p->rheology == CRYO_SEAICE_RHEOLOGY_BBM)
+      CRYO_CALL(cryo_seaice_bbm_step(p, b, &m->s, &c->ops));
+    else
+      CRYO_CALL(cryo_seaice_step(p, b, &m->s, &c->ops));
   }
   return seaice_check(c, c->clock.time + seconds);
 }

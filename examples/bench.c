@@ -83,6 +83,7 @@
 extern __typeof__(cryo_seaice_stress_kernel) ref_cryo_seaice_stress_kernel;
 extern __typeof__(cryo_seaice_velocity_kernel) ref_cryo_seaice_velocity_kernel;
 extern __typeof__(cryo_seaice_advect_kernel) ref_cryo_seaice_advect_kernel;
+extern __typeof__(cryo_seaice_bbm_stress_kernel) ref_cryo_seaice_bbm_stress_kernel;
 extern __typeof__(cryo_seaice_quad_stress_kernel) ref_cryo_seaice_quad_stress_kernel;
 extern __typeof__(cryo_seaice_quad_velocity_kernel) ref_cryo_seaice_quad_velocity_kernel;
 extern __typeof__(cryo_seaice_quad_advect_kernel) ref_cryo_seaice_quad_advect_kernel;
@@ -459,7 +460,8 @@ typedef struct {
   /* device arrays */
   double *u, *v, *u_n, *v_n, *s11, *s12, *s22, *h, *a, *mask, *uair, *vair, *uocn, *vocn;
   double *h_work, *a_work, *ice_mask;
-  double *g[6]; /* baseline Gauss-point intermediates, 4 per cell each */
+  double *g[6];                   /* baseline Gauss-point intermediates, 4 per cell each */
+  double *damage, *u_avg, *v_avg; /* the BBM rheology's arrays */
 } seaice_ctx;
 
 static void run_stress(void *vc) {
@@ -477,6 +479,38 @@ static void run_velocity(void *vc) {
 static void run_substep(void *vc) {
   run_stress(vc);
   run_velocity(vc);
+}
+
+/* The BBM rheology (kernels/seaice_bbm.c): its kernels take the state. */
+static cryo_seaice_state bbm_state(const seaice_ctx *c) {
+  cryo_seaice_state s;
+  memset(&s, 0, sizeof s);
+  s.u = c->u, s.v = c->v, s.h = c->h, s.a = c->a, s.ice_mask = c->ice_mask;
+  s.s11 = c->s11, s.s12 = c->s12, s.s22 = c->s22, s.damage = c->damage;
+  s.u_avg = c->u_avg, s.v_avg = c->v_avg;
+  return s;
+}
+
+/* elastic sub-step of the BBM run: 1 s, as 120 per 120 s step (namelists/cyclone_bbm_8km.nml) */
+#define BBM_DTE 1.0
+
+static void run_bbm_stress(void *vc) {
+  seaice_ctx *c = vc;
+  cryo_seaice_state s = bbm_state(c);
+  cryo_seaice_bbm_stress_kernel(&c->p, &c->b, BBM_DTE, &s);
+}
+
+/* one BBM sub-step as kernels/seaice_bbm_step.c runs it, without the halo exchange */
+static void run_bbm_substep(void *vc) {
+  seaice_ctx *c = vc;
+  cryo_seaice_state s = bbm_state(c);
+  cryo_seaice_params pe = c->p;
+  pe.dt = BBM_DTE;
+  pe.beta = 0.0;
+  cryo_seaice_bbm_stress_kernel(&c->p, &c->b, BBM_DTE, &s);
+  cryo_seaice_velocity_kernel(&pe, &c->b, c->s11, c->s12, c->s22, c->h, c->a, c->ice_mask, c->uair,
+                              c->vair, c->uocn, c->vocn, c->u, c->v, NULL, c->u, c->v);
+  cryo_seaice_bbm_average_kernel(&c->b, 0, 1.0 / 120.0, &s);
 }
 
 static void run_advect(void *vc) {
@@ -657,6 +691,22 @@ static void seaice_check(seaice_ctx *c, seaice_host *hs, const char *size) {
   d = fmax(dev_diff(c->s11, hs->s11, 3 * nc),
            fmax(dev_diff(c->s12, hs->s12, 3 * nc), dev_diff(c->s22, hs->s22, 3 * nc)));
   check("seaice stress baseline (3 loops)", size, d, 1e-12);
+  /* BBM from the host's stresses, undamaged ice */
+  to_dev(c->s11, hs->s11, 3 * nc);
+  to_dev(c->s12, hs->s12, 3 * nc);
+  to_dev(c->s22, hs->s22, 3 * nc);
+  double *damage = calloc(nc, sizeof *damage);
+  to_dev(c->damage, damage, nc);
+  run_bbm_stress(c);
+  seaice_ctx hc = *c;
+  hc.u = hs->u, hc.v = hs->v, hc.h = hs->h, hc.a = hs->a, hc.ice_mask = hs->ice_mask;
+  hc.s11 = hs->s11, hc.s12 = hs->s12, hc.s22 = hs->s22, hc.damage = damage;
+  cryo_seaice_state hstate = bbm_state(&hc);
+  ref_cryo_seaice_bbm_stress_kernel(&c->p, &c->b, BBM_DTE, &hstate);
+  d = fmax(fmax(dev_diff(c->s11, hs->s11, 3 * nc), dev_diff(c->s12, hs->s12, 3 * nc)),
+           fmax(dev_diff(c->s22, hs->s22, 3 * nc), dev_diff(c->damage, damage, nc)));
+  check("seaice BBM stress and damage", size, d, 1e-12);
+  free(damage);
 }
 
 static void bench_seaice(int n, int reps) {
@@ -684,6 +734,9 @@ static void bench_seaice(int n, int reps) {
     *ds[q] = dev_alloc(3 * nc);
   for (int q = 0; q < 6; ++q)
     c.g[q] = dev_alloc(4 * nc);
+  c.damage = dev_alloc(nc);
+  c.u_avg = dev_alloc(nn);
+  c.v_avg = dev_alloc(nn);
   seaice_upload(&c, &hs);
 
   /* correctness: one stress, velocity and advection step, device vs host */
@@ -723,6 +776,14 @@ static void bench_seaice(int n, int reps) {
           f_stress + f_vel);
   add_row("seaice advect", size, time_median(run_advect, &c, warmups(3), reps), b_adv, act, "cells",
           0.0);
+  /* BBM (docs/performance.md, Byte floors): the stress kernel's floor and the
+   * damage read and written; the sub-step adds the velocity kernel and the
+   * running mean (u, v read, u_avg, v_avg read and written at every node) */
+  const double b_bbm = b_stress + 8.0 * 2 * act;
+  add_row("seaice BBM stress", size, time_median(run_bbm_stress, &c, warmups(3), reps), b_bbm, act,
+          "cells", 0.0);
+  add_row("seaice BBM sub-step", size, time_median(run_bbm_substep, &c, warmups(3), reps),
+          b_bbm + b_vel + 8.0 * 6 * nn, act, "cells", 0.0);
 #if BENCH_CUDA
   add_twin("seaice stress", size, t_stress, time_median(run_cuda_stress, &c, warmups(3), reps),
            b_stress, cryo_bench_cuda_registers("stress"));
@@ -741,6 +802,9 @@ static void bench_seaice(int n, int reps) {
     dev_free(*ds[q]);
   for (int q = 0; q < 6; ++q)
     dev_free(c.g[q]);
+  dev_free(c.damage);
+  dev_free(c.u_avg);
+  dev_free(c.v_avg);
 }
 
 /* ------------------------------------------------ sea ice on quadrilaterals */

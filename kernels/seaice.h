@@ -71,7 +71,22 @@ typedef struct cryo_seaice_params {
   double basal_alphab; /* concentration factor of T_b */
   double basal_u0;     /* m s-1, regularization of C_b */
   double tensile_k;    /* k_t, isotropic tensile strength k_t P (Konig Beatty and Holland 2010) */
+  /* Brittle Bingham-Maxwell rheology (docs/seaice.md, The BBM rheology; Olason et al. 2022) */
+  int rheology;       /* CRYO_SEAICE_RHEOLOGY_VP (mEVP) or CRYO_SEAICE_RHEOLOGY_BBM */
+  int n_bbm;          /* elastic sub-steps per advective step */
+  double bbm_young;   /* Young's modulus E of undamaged ice, Pa */
+  double bbm_poisson; /* Poisson's ratio nu */
+  double bbm_lambda0; /* viscous relaxation time lambda_0 of undamaged ice, s */
+  int bbm_alpha;      /* exponent alpha of lambda = lambda_0 ((1 - d) e^(-C (1 - A)))^(alpha - 1) */
+  double bbm_p0;      /* ridging pressure scale P_0 of P_max = P_0 h^(3/2) e^(-C (1 - A)), Pa */
+  double bbm_mu;      /* internal friction coefficient mu of the Mohr-Coulomb envelope */
+  double bbm_cohesion_lab; /* cohesion at the lab scale, Pa */
+  double bbm_lab_scale;    /* lab scale L_lab of the cohesion c = c_lab sqrt(L_lab / dx), m */
+  double bbm_compr_cap;    /* cap of the compressive strength, in units of the cohesion */
+  double bbm_t_heal;       /* healing time t_h: d decreases by dt / t_h per step, s */
 } cryo_seaice_params;
+
+enum { CRYO_SEAICE_RHEOLOGY_VP = 0, CRYO_SEAICE_RHEOLOGY_BBM = 1 };
 
 /* Number of dG coefficients of h and a for a tracer order (0 -> 1, 1 -> 3). */
 #define CRYO_SEAICE_NA(order) ((order) == 1 ? 3 : 1)
@@ -107,6 +122,9 @@ typedef struct cryo_seaice_state {
   double *alpha_evp;  /* cell: alpha = beta of the adaptive EVP (p->adaptive_evp), written
                          by the stress kernel for cells with ice, read by the velocity kernel */
   double *bathymetry; /* cell: water depth, m (p->basal_stress), halo ring filled */
+  double *damage;     /* cell, dG like h: BBM damage d in [0, 1], 0 undamaged (p->rheology BBM) */
+  double *u_avg, *v_avg; /* node: BBM velocity averaged over the sub-steps, which carries the
+                            tracers, m s-1 */
 } cryo_seaice_state;
 
 /* General quadrilateral cells (docs/seaice.md, Curvilinear grids on the sphere).
@@ -197,7 +215,8 @@ int cryo_seaice_params_check(const cryo_seaice_params *p, struct cryo_err *err);
  * tracer order and return how many there are. */
 int cryo_seaice_arrays(const cryo_seaice_params *p, const cryo_seaice_array_info **table);
 
-/* One advective macro step (docs/seaice.md): halo exchange of h, a, stress and
+/* One advective macro step of the viscous-plastic rheology (docs/seaice.md; BBM has
+ * cryo_seaice_bbm_step): halo exchange of h, a, stress and
  * velocity; u_n = u; n_evp mEVP iterations; upwind transport of h and a with
  * the final velocity (dG0: forward Euler; dG1: limited, Heun RK2), then
  * h >= 0, 0 <= a <= 1. Needs the forcing and mask (with halos) set. Returns
@@ -314,6 +333,38 @@ void cryo_seaice_coupling_fields(const cryo_seaice_params *p, const cryo_block *
                                  const double *h, const double *a, const double *mask, double *uice,
                                  double *vice, double *aice, double *hice, double *taux,
                                  double *tauy);
+
+/* The BBM rheology (seaice_bbm.c, seaice_bbm_step.c; docs/seaice.md, The BBM rheology). */
+
+/* One advective macro step with BBM: halo exchanges, healing, n_bbm elastic
+ * sub-steps of dt / n_bbm (stress and damage update, the explicit momentum
+ * update, average velocity), then the transport of h, a and the damage with
+ * the average velocity. Returns CRYO_OK or the first failing ops status. */
+int cryo_seaice_bbm_step(const cryo_seaice_params *p, const cryo_block *b, cryo_seaice_state *s,
+                         const cryo_comm_ops *ops);
+
+/* BBM stress and damage update of one elastic sub-step of dt_e (Olason et
+ * al. 2022, Eq. 29-33) over every cell with ice_mask 2, halo ring included,
+ * at the 2 x 2 Gauss points, projected back onto the dG coefficients of the
+ * stress and the damage. */
+void cryo_seaice_bbm_stress_kernel(const cryo_seaice_params *p, const cryo_block *b, double dt_e,
+                                   cryo_seaice_state *s);
+
+/* Every cell, halo ring included, at the start of a macro step: healing
+ * d -= dt / t_h of the cell mean (bounded at 0, slopes scaled to keep the
+ * linear field in [0, 1]); cells without ice (ice_mask != 2) undamaged. */
+void cryo_seaice_bbm_heal_kernel(const cryo_seaice_params *p, const cryo_block *b,
+                                 cryo_seaice_state *s);
+
+/* Every node: u_avg, v_avg set to 0 when first, then += w (u, v). */
+void cryo_seaice_bbm_average_kernel(const cryo_block *b, int first, double w, cryo_seaice_state *s);
+
+/* The BBM cohesion c = c_lab sqrt(L_lab / L) of cells of size L = sqrt(dx dy), Pa. */
+double cryo_seaice_bbm_cohesion(const cryo_seaice_params *p, const cryo_block *b);
+
+/* The largest elastic sub-step the damage update and the elastic waves allow,
+ * dt_e <= L / c_E with c_E = sqrt(E / (2 (1 + nu) rho_i)), s. */
+double cryo_seaice_bbm_max_substep(const cryo_seaice_params *p, const cryo_block *b);
 
 /* Rotation rate of the Earth (sidereal day), s-1. */
 #define CRYO_EARTH_OMEGA 7.292115e-5

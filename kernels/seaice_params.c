@@ -39,7 +39,20 @@ void cryo_seaice_params_cyclone(cryo_seaice_params *p) {
                             .basal_k2 = 15.0,
                             .basal_alphab = 20.0,
                             .basal_u0 = 5.0e-5,
-                            .tensile_k = 0.0};
+                            .tensile_k = 0.0,
+                            /* BBM: neXtSIM-DG's defaults (docs/seaice.md, The BBM rheology) */
+                            .rheology = CRYO_SEAICE_RHEOLOGY_VP,
+                            .n_bbm = 120,
+                            .bbm_young = 5.96e8,
+                            .bbm_poisson = 1.0 / 3.0,
+                            .bbm_lambda0 = 1.0e7,
+                            .bbm_alpha = 5,
+                            .bbm_p0 = 1.0e4,
+                            .bbm_mu = 0.7,
+                            .bbm_cohesion_lab = 2.0e6,
+                            .bbm_lab_scale = 0.1,
+                            .bbm_compr_cap = 1.0e4,
+                            .bbm_t_heal = 15.0 * 86400.0};
 }
 
 #define SI_REAL(key, member, lo, hi, units)                                                        \
@@ -76,6 +89,17 @@ static const cryo_param_range seaice_ranges[] = {
     SI_REAL("basal_alphab", basal_alphab, 0, 100, NULL),
     SI_REAL("basal_u0", basal_u0, 1e-8, 1, "m s-1"),
     SI_REAL("tensile_k", tensile_k, 0, 0.99, NULL),
+    SI_INT("n_bbm", n_bbm, 1, 100000),
+    SI_REAL("bbm_young", bbm_young, 1e3, 1e12, "Pa"),
+    SI_REAL("bbm_poisson", bbm_poisson, 0, 0.49, NULL),
+    SI_REAL("bbm_lambda0", bbm_lambda0, 1, 1e12, "s"),
+    SI_INT("bbm_alpha", bbm_alpha, 1, 20),
+    SI_REAL("bbm_p0", bbm_p0, 0, 1e12, "Pa"),
+    SI_REAL("bbm_mu", bbm_mu, 0, 10, NULL),
+    SI_REAL("bbm_cohesion_lab", bbm_cohesion_lab, 0, 1e10, "Pa"),
+    SI_REAL("bbm_lab_scale", bbm_lab_scale, 1e-6, 1e6, "m"),
+    SI_REAL("bbm_compr_cap", bbm_compr_cap, 0, 1e12, NULL),
+    SI_REAL("bbm_t_heal", bbm_t_heal, 1, 1e12, "s"),
 };
 
 int cryo_seaice_param_ranges(const cryo_param_range **t) {
@@ -166,9 +190,9 @@ int cryo_seaice_arrays(const cryo_seaice_params *p, const cryo_seaice_array_info
 }
 
 unsigned cryo_seaice_array_flip(const char *name, int nlev) {
-  static const char *const vectors[] = {"u",    "v",    "u_n",  "v_n", "uair",
-                                        "vair", "uocn", "vocn", "rot", "nrot"};
-  static const char *const dg[] = {"s11", "s12", "s22", "h", "a", "h_work", "a_work"};
+  static const char *const vectors[] = {"u",    "v",    "u_n", "v_n",  "uair",  "vair",
+                                        "uocn", "vocn", "rot", "nrot", "u_avg", "v_avg"};
+  static const char *const dg[] = {"s11", "s12", "s22", "h", "a", "h_work", "a_work", "damage"};
   for (size_t k = 0; k < sizeof vectors / sizeof vectors[0]; ++k)
     if (!strcmp(name, vectors[k])) return (1u << nlev) - 1u;
   for (size_t k = 0; k < sizeof dg / sizeof dg[0]; ++k)

@@ -94,6 +94,21 @@ static void test_options(void) {
   /* alpha = beta = 1 fail the fixed mEVP condition; the adaptive one sets its own */
   option_case("", "alpha = 1, beta = 1", CRYO_ERR_RANGE, "fail the mEVP stability condition");
   option_case("", "alpha = 1, beta = 1, adaptive_evp = .true.", CRYO_OK, NULL);
+  /* BBM (docs/seaice.md, The BBM rheology): the mEVP condition does not apply,
+   * the sub-step rule does (16.05 s at 8 km with the defaults) */
+  option_case("", "rheology = 'bbm', alpha = 1, beta = 1", CRYO_OK, NULL);
+  option_case("", "rheology = 'bbm', n_bbm = 7", CRYO_ERR_RANGE,
+              "t.nml: &cryo_seaice rheology = 'bbm': the elastic sub-step dt / n_bbm = 120 s / 7 "
+              "= 17.1429 s exceeds");
+  option_case("", "rheology = 'bbm', n_bbm = 7", CRYO_ERR_RANGE, "raise n_bbm to at least 8");
+  option_case("", "rheology = 'bbm', n_bbm = 8", CRYO_OK, NULL);
+  option_case("", "rheology = 'ebp'", CRYO_ERR_RANGE, "rheology = 'ebp' is not one of 'vp', 'bbm'");
+  option_case("", "rheology = 'bbm', bbm_poisson = 0.5", CRYO_ERR_RANGE,
+              "bbm_poisson = 0.5 is out of range [0, 0.49]");
+  option_case("", "rheology = 'bbm', bbm_alpha = 0", CRYO_ERR_RANGE,
+              "bbm_alpha = 0 is out of range [1, 20]");
+  option_case("", "rheology = 'bbm', bbm_t_heal = 0", CRYO_ERR_RANGE,
+              "bbm_t_heal = 0 is out of range [1, 1000000000000] s");
 }
 
 static void test_bounds(void) {
@@ -161,6 +176,10 @@ typedef struct {
 
 static void test_ignored(void) {
   static const ignored_case cases[] = {
+      {SEAICE_RUN " /\n&cryo_grid nx = 8, ny = 8 /\n&cryo_seaice rheology = 'bbm', n_evp = 50 /\n",
+       "&cryo_seaice: n_evp is ignored: rheology = 'bbm' (a key of the viscous-plastic mEVP)"},
+      {SEAICE_RUN " /\n&cryo_grid nx = 8, ny = 8 /\n&cryo_seaice bbm_mu = 0.6 /\n",
+       "&cryo_seaice: bbm_mu is ignored: rheology = 'vp'"},
       {SEAICE_RUN " /\n&cryo_grid nx = 8, ny = 8 /\n&cryo_seaice\n h_init = 2. /\n",
        "t.nml:4: &cryo_seaice: h_init is ignored: init = 'cyclone' (only 'uniform' uses it)"},
       {SEAICE_RUN " /\n&cryo_grid nx = 8, ny = 8 /\n&cryo_seaice a_init = .5 /\n",

@@ -297,7 +297,7 @@ static void test_adjointness(void) {
  * OPTION_ARRAYS, which the component registers only when their option is on
  * (component/cryo_seaice.c). */
 #define QUAD_ARRAYS   4 /* geom, rot, fcor, nrot */
-#define OPTION_ARRAYS 3 /* ssh, alpha_evp, bathymetry */
+#define OPTION_ARRAYS 6 /* ssh, alpha_evp, bathymetry, damage, u_avg, v_avg */
 static void test_array_table(void) {
   const int nall = (int)(sizeof(cryo_seaice_state) / sizeof(double *)) - OPTION_ARRAYS;
   for (int quad = 0; quad <= 1; ++quad)
