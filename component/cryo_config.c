@@ -85,6 +85,7 @@ void cryo_config_defaults(cryo_config *cfg) {
   cryo_seaice_params_cyclone(&cfg->seaice.p);
   strcpy(cfg->seaice.init, "cyclone");
   strcpy(cfg->seaice.stress_precision, "double");
+  strcpy(cfg->seaice.state_precision, "double");
   cfg->seaice.h_init = 0.3;
   cfg->seaice.a_init = 1.0;
   cfg->seaice.max_speed = 10.0;
@@ -251,6 +252,7 @@ static int check_config(cryo_config *cfg, const time_keys *t, cryo_err *err) {
   double dt = 0;
   if (!strcmp(r->model, "seaice")) {
     cfg->seaice.p.stress_single = !strcmp(cfg->seaice.stress_precision, "single");
+    cfg->seaice.p.state_single = !strcmp(cfg->seaice.state_precision, "single");
     CRYO_CALL(cryo_seaice_params_check(&cfg->seaice.p, err));
     dt = cfg->seaice.p.dt;
     CRYO_CHECK(strcmp(cfg->seaice.init, "uniform") ||
@@ -656,6 +658,7 @@ static int read_config(cryo_config *cfg, const char *text, const char *path, cry
       SI_KEY("a_min"),
       SI_KEY("tracer_order"),
       STR_KEY("stress_precision", si->stress_precision, precisions),
+      STR_KEY("state_precision", si->state_precision, precisions),
       STR_KEY("init", si->init, si_inits),
       REAL_KEY("h_init", &si->h_init, 0, 1e3, "m"),
       REAL_KEY("a_init", &si->a_init, 0, 1, NULL),
