@@ -87,6 +87,7 @@ void cryo_config_defaults(cryo_config *cfg) {
   strcpy(cfg->seaice.init, "cyclone");
   strcpy(cfg->seaice.stress_precision, "double");
   strcpy(cfg->seaice.rheology, "vp");
+  strcpy(cfg->seaice.state_precision, "double");
   cfg->seaice.h_init = 0.3;
   cfg->seaice.a_init = 1.0;
   cfg->seaice.max_speed = 10.0;
@@ -270,6 +271,7 @@ static int check_config(cryo_config *cfg, const time_keys *t, cryo_err *err) {
     cfg->seaice.p.stress_single = !strcmp(cfg->seaice.stress_precision, "single");
     cfg->seaice.p.rheology =
         !strcmp(cfg->seaice.rheology, "bbm") ? CRYO_SEAICE_RHEOLOGY_BBM : CRYO_SEAICE_RHEOLOGY_VP;
+    cfg->seaice.p.state_single = !strcmp(cfg->seaice.state_precision, "single");
     CRYO_CALL(cryo_seaice_params_check(&cfg->seaice.p, err));
     dt = cfg->seaice.p.dt;
     CRYO_CHECK(strcmp(cfg->seaice.init, "uniform") ||
@@ -702,6 +704,7 @@ static int read_config(cryo_config *cfg, const char *text, const char *path, cry
       SI_KEY("bbm_lab_scale"),
       SI_KEY("bbm_compr_cap"),
       SI_KEY("bbm_t_heal"),
+      STR_KEY("state_precision", si->state_precision, precisions),
       STR_KEY("init", si->init, si_inits),
       REAL_KEY("h_init", &si->h_init, 0, 1e3, "m"),
       REAL_KEY("a_init", &si->a_init, 0, 1, NULL),

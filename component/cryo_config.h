@@ -61,6 +61,7 @@ typedef struct cryo_seaice_config {
   char init_file[CRYO_PATH_LEN];
   char stress_precision[CRYO_NAME_LEN]; /* 'double' | 'single' */
   char rheology[CRYO_NAME_LEN];         /* 'vp' (mEVP) | 'bbm' */
+  char state_precision[CRYO_NAME_LEN];  /* 'double' | 'single': storage of the mEVP stress */
   double max_speed;                     /* m s-1: a larger ice speed stops the run (state check) */
   double max_thickness;                 /* m: likewise for the cell-mean thickness */
   char bathymetry_file[CRYO_PATH_LEN];  /* water depth for the basal stress (basal_stress) */

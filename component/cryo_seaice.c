@@ -31,6 +31,8 @@ typedef struct seaice_model {
   int coupled;              /* results go out through OASIS */
   int ssh_field;            /* registry index of the received sea-surface height, -1 without */
   double *u_east, *v_north; /* node velocity along east and north (grid files), output */
+  float *single_host[4];    /* state_precision = 'single': host addresses of s11_f, s12_f,
+                               s22_f, alpha_evp_f (NULL where not allocated) */
 } seaice_model;
 
 static const cryo_role roles[] = {[CRYO_SEAICE_PROGNOSTIC] = CRYO_ROLE_PROGNOSTIC,
@@ -183,6 +185,32 @@ static int init_state(cryo_component *c, seaice_model *m) {
   return CRYO_OK;
 }
 
+/* state_precision = 'single': the float arrays the mEVP sub-cycle stores its stress (and
+ * alpha) in (kernels/seaice.h), outside the registry, which holds doubles: output, restarts
+ * and the halo read the double stress, which holds the same values between macro steps.
+ * Their lengths: s11_f, s12_f, s22_f, alpha_evp_f. */
+static void single_lengths(const cryo_block *b, long n[4]) {
+  n[0] = n[1] = n[2] = CRYO_NCELL(b) * CRYO_SEAICE_NS;
+  n[3] = CRYO_NCELL(b);
+}
+
+static int single_arrays_create(cryo_component *c, seaice_model *m) {
+  long n[4];
+  single_lengths(&c->grid.block, n);
+  float **dev[4] = {&m->s.s11_f, &m->s.s12_f, &m->s.s22_f, &m->s.alpha_evp_f};
+  const int count = c->cfg.seaice.p.adaptive_evp ? 4 : 3;
+  for (int k = 0; k < count; ++k)
+    CRYO_CALL(cryo_device_alloc_float(&c->dev, n[k], &m->single_host[k], dev[k], &c->err));
+  return CRYO_OK;
+}
+
+static void single_arrays_free(cryo_component *c, seaice_model *m) {
+  long n[4];
+  single_lengths(&c->grid.block, n);
+  for (int k = 0; k < 4; ++k)
+    cryo_device_free_float(&c->dev, &m->single_host[k], n[k]);
+}
+
 static int seaice_create(cryo_component *c) {
   seaice_model *m = calloc(1, sizeof *m);
   CRYO_CHECK(m, &c->err, CRYO_ERR_MEMORY, "out of memory for the sea-ice model");
@@ -210,9 +238,10 @@ static int seaice_create(cryo_component *c) {
                              1, CRYO_ROLE_FORCING, &m->s.ssh));
     m->ssh_field = c->nfields - 1;
   }
-  if (sp->adaptive_evp)
+  if (sp->adaptive_evp && !sp->state_single)
     CRYO_CALL(cryo_field_add(c, "alpha_evp", "1", "", "adaptive EVP relaxation parameter alpha",
                              CRYO_AT_CELL, 1, CRYO_ROLE_WORK, &m->s.alpha_evp));
+  if (sp->state_single) CRYO_CALL(single_arrays_create(c, m));
   if (sp->basal_stress)
     CRYO_CALL(cryo_field_add(c, "bathymetry", "m", "sea_floor_depth_below_geoid",
                              "water depth under the ice (basal stress)", CRYO_AT_CELL, 1,
@@ -479,6 +508,7 @@ static int seaice_summary(cryo_component *c, char *buf, int len) {
 }
 
 static void seaice_destroy(cryo_component *c) {
+  if (c->model_data) single_arrays_free(c, c->model_data);
   cryo_exchange_destroy(&c->exchange);
   if (c->gridfile) cryo_gridfile_free(c->gridfile);
   free(c->gridfile);

@@ -462,6 +462,7 @@ typedef struct {
   double *h_work, *a_work, *ice_mask;
   double *g[6];                   /* baseline Gauss-point intermediates, 4 per cell each */
   double *damage, *u_avg, *v_avg; /* the BBM rheology's arrays */
+  float *sf[3]; /* the stress stored as float (state_precision = 'single'), device */
 } seaice_ctx;
 
 static void run_stress(void *vc) {
@@ -511,6 +512,35 @@ static void run_bbm_substep(void *vc) {
   cryo_seaice_velocity_kernel(&pe, &c->b, c->s11, c->s12, c->s22, c->h, c->a, c->ice_mask, c->uair,
                               c->vair, c->uocn, c->vocn, c->u, c->v, NULL, c->u, c->v);
   cryo_seaice_bbm_average_kernel(&c->b, 0, 1.0 / 120.0, &s);
+}
+
+static void run_substep_single(void *vc) {
+  seaice_ctx *c = vc;
+  cryo_seaice_stress_kernel_single(&c->p, &c->b, c->u, c->v, c->h, c->a, c->ice_mask, c->sf[0],
+                                   c->sf[1], c->sf[2], NULL);
+  cryo_seaice_velocity_kernel_single(&c->p, &c->b, c->sf[0], c->sf[1], c->sf[2], c->h, c->a,
+                                     c->ice_mask, c->uair, c->vair, c->uocn, c->vocn, c->u_n,
+                                     c->v_n, NULL, c->u, c->v);
+}
+
+/* Float copies of the stress s11, s12, s22 of s on the device, into s's *_f
+ * members (state_precision = 'single'); host addresses into host[3]. */
+static void single_alloc(const cryo_block *b, cryo_seaice_state *s, float *host[3]) {
+  float **dev[3] = {&s->s11_f, &s->s12_f, &s->s22_f};
+  cryo_err err;
+  cryo_err_clear(&err);
+  for (int q = 0; q < 3; ++q)
+    if (cryo_device_alloc_float(&g_dev, CRYO_NCELL(b) * CRYO_SEAICE_NS, &host[q], dev[q], &err) !=
+        CRYO_OK) {
+      fprintf(stderr, "bench: %s\n", err.msg);
+      exit(EXIT_FAILURE);
+    }
+  cryo_seaice_stress_to_single(b, s);
+}
+
+static void single_free(const cryo_block *b, float *host[3]) {
+  for (int q = 0; q < 3; ++q)
+    cryo_device_free_float(&g_dev, &host[q], CRYO_NCELL(b) * CRYO_SEAICE_NS);
 }
 
 static void run_advect(void *vc) {
@@ -784,6 +814,17 @@ static void bench_seaice(int n, int reps) {
           "cells", 0.0);
   add_row("seaice BBM sub-step", size, time_median(run_bbm_substep, &c, warmups(3), reps),
           b_bbm + b_vel + 8.0 * 6 * nn, act, "cells", 0.0);
+
+  /* the stress stored as float: 9 coefficients read and written by the
+   * stress kernel and read by the velocity kernel at 4 B, 108 B less per cell */
+  cryo_seaice_state st = {.s11 = c.s11, .s12 = c.s12, .s22 = c.s22};
+  float *sf_host[3];
+  single_alloc(&c.b, &st, sf_host);
+  c.sf[0] = st.s11_f, c.sf[1] = st.s12_f, c.sf[2] = st.s22_f;
+  add_row("seaice mEVP sub-step, single storage", size,
+          time_median(run_substep_single, &c, warmups(3), reps), b_stress + b_vel - 108.0 * act,
+          act, "cells", f_stress + f_vel);
+  single_free(&c.b, sf_host);
 #if BENCH_CUDA
   add_twin("seaice stress", size, t_stress, time_median(run_cuda_stress, &c, warmups(3), reps),
            b_stress, cryo_bench_cuda_registers("stress"));
@@ -922,6 +963,12 @@ static void run_quad_substep(void *vc) {
   run_quad_velocity(vc);
 }
 
+static void run_quad_substep_single(void *vc) {
+  quad_ctx *c = vc;
+  cryo_seaice_quad_stress_kernel_single(&c->p, &c->b, &c->s);
+  cryo_seaice_quad_velocity_kernel_single(&c->p, &c->b, &c->s);
+}
+
 static void run_quad_advect(void *vc) {
   quad_ctx *c = vc;
   cryo_seaice_quad_advect_kernel(&c->p, &c->b, &c->s);
@@ -1034,6 +1081,12 @@ static void bench_seaice_quad(int n, int reps) {
           b_stress + b_vel, act, "cells", f_stress + f_vel);
   add_row("seaice quad advect", size, time_median(run_quad_advect, &c, warmups(3), reps), b_adv,
           act, "cells", 0.0);
+  float *sf_host[3];
+  single_alloc(b, d, sf_host);
+  add_row("seaice quad mEVP sub-step, single storage", size,
+          time_median(run_quad_substep_single, &c, warmups(3), reps),
+          b_stress + b_vel - 108.0 * act, act, "cells", f_stress + f_vel);
+  single_free(b, sf_host);
 
   /* A summer pack: open water (h = a = 0) in the upper half of the rows. The
    * sub-step skips it as it skips land, so its floor is that of the ice half

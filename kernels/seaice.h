@@ -52,6 +52,8 @@ typedef struct cryo_seaice_params {
   double a_min;      /* mean concentration at or below which a cell is open water to the mEVP */
   int tracer_order;  /* 0: h and a in dG0, 1: in dG1 */
   int stress_single; /* 1: the stress update works in single precision (state stays double) */
+  int state_single;  /* 1: the mEVP sub-cycle stores its stress and alpha as float, in the
+                        state's *_f arrays (docs/seaice.md, Storage precision) */
   int quad;          /* 1: general quadrilateral cells from the geometry arrays (a grid file),
                         0: uniform dx x dy rectangles (the built-in box) */
   /* Ocean-ice coupling terms (docs/seaice.md, Ocean-ice coupling terms) */
@@ -125,6 +127,11 @@ typedef struct cryo_seaice_state {
   double *damage;     /* cell, dG like h: BBM damage d in [0, 1], 0 undamaged (p->rheology BBM) */
   double *u_avg, *v_avg; /* node: BBM velocity averaged over the sub-steps, which carries the
                             tracers, m s-1 */
+  /* p->state_single only (NULL otherwise): the sub-cycle's stress, same layout as s11, s12,
+   * s22, copied from them rounded at the start of a macro step and back (exactly) at its
+   * end, and alpha_evp in float in place of alpha_evp (which is then NULL). */
+  float *s11_f, *s12_f, *s22_f;
+  float *alpha_evp_f;
 } cryo_seaice_state;
 
 /* General quadrilateral cells (docs/seaice.md, Curvilinear grids on the sphere).
@@ -250,6 +257,19 @@ void cryo_seaice_stress_kernel(const cryo_seaice_params *p, const cryo_block *b,
                                const double *v, const double *h, const double *a,
                                const double *ice_mask, double *s11, double *s12, double *s22,
                                double *alpha_evp);
+/* The same with the stress and alpha stored as float (p->state_single): the arithmetic as
+ * p->stress_single says, each stored value rounded once. */
+void cryo_seaice_stress_kernel_single(const cryo_seaice_params *p, const cryo_block *b,
+                                      const double *u, const double *v, const double *h,
+                                      const double *a, const double *ice_mask, float *s11,
+                                      float *s12, float *s22, float *alpha_evp);
+
+/* p->state_single, every cell including the halo ring: s11_f, s12_f, s22_f = s11, s12, s22
+ * rounded to float (the start of a macro step, after the stress halo exchange), and back
+ * (exact: the end of the sub-cycle), so that output, restarts and the halo exchange see the
+ * stored values in the double arrays. */
+void cryo_seaice_stress_to_single(const cryo_block *b, cryo_seaice_state *s);
+void cryo_seaice_stress_from_single(const cryo_block *b, cryo_seaice_state *s);
 
 /* mEVP velocity update (docs/seaice.md) over nodes [0,nx] x [0,ny], in place in
  * (u, v): divergence of stress gathered from the node's 4 cells in fixed order,
@@ -265,6 +285,13 @@ void cryo_seaice_velocity_kernel(const cryo_seaice_params *p, const cryo_block *
                                  const double *uair, const double *vair, const double *uocn,
                                  const double *vocn, const double *u_n, const double *v_n,
                                  const cryo_seaice_state *opt, double *u, double *v);
+/* The same reading float stress (and opt->alpha_evp_f) (p->state_single). */
+void cryo_seaice_velocity_kernel_single(const cryo_seaice_params *p, const cryo_block *b,
+                                        const float *s11, const float *s12, const float *s22,
+                                        const double *h, const double *a, const double *ice_mask,
+                                        const double *uair, const double *vair, const double *uocn,
+                                        const double *vocn, const double *u_n, const double *v_n,
+                                        const cryo_seaice_state *opt, double *u, double *v);
 
 /* u_n = u, v_n = v at every node, halo included: the start of a macro step. */
 void cryo_seaice_velocity_save_kernel(const cryo_block *b, const double *u, const double *v,
@@ -413,6 +440,11 @@ void cryo_seaice_quad_stress_kernel(const cryo_seaice_params *p, const cryo_bloc
                                     cryo_seaice_state *s);
 void cryo_seaice_quad_velocity_kernel(const cryo_seaice_params *p, const cryo_block *b,
                                       cryo_seaice_state *s);
+/* The same on the float arrays s11_f, s12_f, s22_f, alpha_evp_f (p->state_single). */
+void cryo_seaice_quad_stress_kernel_single(const cryo_seaice_params *p, const cryo_block *b,
+                                           cryo_seaice_state *s);
+void cryo_seaice_quad_velocity_kernel_single(const cryo_seaice_params *p, const cryo_block *b,
+                                             cryo_seaice_state *s);
 /* dG0 upwind transport: each face's flux is computed from the geometry of
  * one cell (the face's lower-index cell: its east or north face), so both
  * neighbours use the same value and sum(h area) is conserved to round-off. */

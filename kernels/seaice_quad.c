@@ -25,20 +25,23 @@
  * Minimum bytes (dG0 tracers, doubles): stress 184 B per cell as on the
  * rectangles plus the 14 geometry values, 296 B; velocity 160 B per node plus
  * the 14 geometry values of its cells (each shared by 4 nodes) and fcor,
- * 280 B.
+ * 280 B. With the stress and alpha stored as float (seaice_quad_single.c,
+ * kernels/seaice_store.h) the stress kernel moves 72 B and the velocity
+ * kernel 36 B less per cell.
  */
 #include <math.h>
 
 #include "cryo_acc.h"
 #include "seaice.h"
 #include "seaice_quad_cell.h"
+#include "seaice_store.h"
 
 /* Launch arguments on the device (kernels/cryo_acc.h, no-map launches). */
 typedef struct {
   quad_stress_consts k;
   long nxc, ncell; /* cells per row and in all, halo ring included */
   const double *u, *v, *h, *a, *ice_mask, *geom;
-  double *s11, *s12, *s22, *alpha_evp;
+  seaice_store *s11, *s12, *s22, *alpha_evp;
 } quad_stress_args;
 
 static quad_stress_args quad_stress_dev;
@@ -62,8 +65,8 @@ QUAD_STRESS_LOOP(quad_stress_dg1, 3, 0)
 QUAD_STRESS_LOOP(quad_stress_dg0_aevp, 1, 1)
 QUAD_STRESS_LOOP(quad_stress_dg1_aevp, 3, 1)
 
-void cryo_seaice_quad_stress_kernel(const cryo_seaice_params *p, const cryo_block *b,
-                                    cryo_seaice_state *s) {
+void SEAICE_STORE_NAME(cryo_seaice_quad_stress_kernel)(const cryo_seaice_params *p,
+                                                       const cryo_block *b, cryo_seaice_state *s) {
   const double re2 = 1.0 / (p->ecc * p->ecc), cpi = p->aevp_c * CRYO_PI;
   const quad_stress_args fresh = {
       {p->pstar, p->c_strength, 1.0 + re2, 1.0 - re2, re2, p->delta_min * p->delta_min,
@@ -77,10 +80,10 @@ void cryo_seaice_quad_stress_kernel(const cryo_seaice_params *p, const cryo_bloc
       s->a,
       s->ice_mask,
       s->geom,
-      s->s11,
-      s->s12,
-      s->s22,
-      s->alpha_evp};
+      SEAICE_STORED(s, s11),
+      SEAICE_STORED(s, s12),
+      SEAICE_STORED(s, s22),
+      SEAICE_STORED(s, alpha_evp)};
   cryo_device_args_acquire(&quad_stress_dev, &fresh, sizeof fresh);
   if (p->adaptive_evp)
     (p->tracer_order == 1 ? quad_stress_dg1_aevp : quad_stress_dg0_aevp)();
@@ -101,9 +104,10 @@ typedef struct {
 #pragma acc routine seq
 #endif
 static inline __attribute__((always_inline)) void
-quad_corner(long q, int k, double Xk, double Yk, int na, const double *geom, const double *s11,
-            const double *s12, const double *s22, const double *h, const double *a, double *fx,
-            double *fy, double *area, double *ha, double *aa) {
+quad_corner(long q, int k, double Xk, double Yk, int na, const double *geom,
+            const seaice_store *s11, const seaice_store *s12, const seaice_store *s22,
+            const double *h, const double *a, double *fx, double *fy, double *area, double *ha,
+            double *aa) {
   const double *g = geom + q * CRYO_SEAICE_NGEOM;
   const long i = q * 3;
   double cx = 0.0, cy = 0.0;
@@ -145,10 +149,11 @@ quad_corner(long q, int k, double Xk, double Yk, int na, const double *geom, con
 #endif
 static inline __attribute__((always_inline)) void
 quad_velocity_node(long n, long cur, long nxc, quad_velocity_consts k, int na, const double *geom,
-                   const double *s11, const double *s12, const double *s22, const double *h,
-                   const double *a, const double *ice_mask, const double *fcor, const double *uair,
-                   const double *vair, const double *uocn, const double *vocn, const double *u_n,
-                   const double *v_n, const double *alpha_evp, double *u, double *v) {
+                   const seaice_store *s11, const seaice_store *s12, const seaice_store *s22,
+                   const double *h, const double *a, const double *ice_mask, const double *fcor,
+                   const double *uair, const double *vair, const double *uocn, const double *vocn,
+                   const double *u_n, const double *v_n, const seaice_store *alpha_evp, double *u,
+                   double *v) {
   const long cul = cur - 1, clr = cur - nxc, cll = clr - 1;
   /* 0 next to land, 1 with open water all around (ice_mask values 0, 1, 2) */
   const double kind = ice_mask[cll] * ice_mask[clr] * ice_mask[cul] * ice_mask[cur];
@@ -199,8 +204,9 @@ quad_velocity_node(long n, long cur, long nxc, quad_velocity_consts k, int na, c
 typedef struct {
   quad_velocity_consts k;
   long nx, nnode; /* owned cells per row; owned nodes (nx + 1)(ny + 1) */
-  const double *s11, *s12, *s22, *h, *a, *ice_mask, *geom, *fcor, *uair, *vair, *uocn, *vocn, *u_n,
-      *v_n, *alpha_evp; /* alpha_evp NULL without the adaptive EVP */
+  const seaice_store *s11, *s12, *s22;
+  const double *h, *a, *ice_mask, *geom, *fcor, *uair, *vair, *uocn, *vocn, *u_n, *v_n;
+  const seaice_store *alpha_evp; /* NULL without the adaptive EVP */
   double *u, *v;
 } quad_velocity_args;
 
@@ -223,16 +229,17 @@ CRYO_DEVICE_ARGS(quad_velocity_dev)
 QUAD_VELOCITY_LOOP(quad_velocity_dg0, 1)
 QUAD_VELOCITY_LOOP(quad_velocity_dg1, 3)
 
-void cryo_seaice_quad_velocity_kernel(const cryo_seaice_params *p, const cryo_block *b,
-                                      cryo_seaice_state *s) {
+void SEAICE_STORE_NAME(cryo_seaice_quad_velocity_kernel)(const cryo_seaice_params *p,
+                                                         const cryo_block *b,
+                                                         cryo_seaice_state *s) {
   const quad_velocity_args fresh = {
       {p->dt, p->beta, p->rho_ice, p->h_min, p->rho_air * p->c_air, p->rho_ocean * p->c_ocean,
        cos(p->turning_angle * (CRYO_PI / 180.0)), sin(p->turning_angle * (CRYO_PI / 180.0))},
       b->nx,
       (long)(b->nx + 1) * (b->ny + 1),
-      s->s11,
-      s->s12,
-      s->s22,
+      SEAICE_STORED(s, s11),
+      SEAICE_STORED(s, s12),
+      SEAICE_STORED(s, s22),
       s->h,
       s->a,
       s->ice_mask,
@@ -244,7 +251,7 @@ void cryo_seaice_quad_velocity_kernel(const cryo_seaice_params *p, const cryo_bl
       s->vocn,
       s->u_n,
       s->v_n,
-      p->adaptive_evp ? s->alpha_evp : NULL,
+      p->adaptive_evp ? SEAICE_STORED(s, alpha_evp) : NULL,
       s->u,
       s->v};
   cryo_device_args_acquire(&quad_velocity_dev, &fresh, sizeof fresh);

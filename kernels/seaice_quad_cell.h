@@ -11,6 +11,7 @@
 
 #include "cryo_math.h"
 #include "seaice.h"
+#include "seaice_store.h"
 
 #define QUAD_GAUSS 0.57735026918962576451 /* 1/sqrt(3) */
 
@@ -163,7 +164,7 @@ static inline __attribute__((always_inline)) double quad_strength(double hq, dou
 static inline __attribute__((always_inline)) void
 quad_stress_cell(long c, long n00, long nxn, quad_stress_consts k, const double *g, const double *u,
                  const double *v, const double *h, const double *a, int na, int adaptive,
-                 double *s11, double *s12, double *s22, double *alpha_evp) {
+                 seaice_store *s11, seaice_store *s12, seaice_store *s22, seaice_store *alpha_evp) {
   const long nk[4] = {n00, n00 + 1, n00 + nxn, n00 + nxn + 1};
   double uc[4], vc[4];
 #pragma GCC unroll 4

@@ -11,6 +11,11 @@
  * during the sub-cycling, or kept equal by the ring update; the exchange makes
  * a restarted or freshly initialized state consistent too).
  *
+ * With state_precision = 'single' (p->state_single) the sub-cycle works on
+ * float copies of the stress, made after the exchange and copied back before
+ * the transport: the double arrays hold the stored values exactly between
+ * macro steps, for the halo, output and restarts.
+ *
  * Across a north fold (docs/seaice.md, The north fold) the grid's i and j
  * reverse: velocity components and the slopes of dG fields change sign,
  * cell means and the stress tensor's components do not.
@@ -87,6 +92,29 @@ int cryo_seaice_transport(const cryo_seaice_params *p, const cryo_block *b, cryo
   return halo_signed(ops, CRYO_AT_CELL, CRYO_SEAICE_NA(p->tracer_order), 2, tracers, dg_sign);
 }
 
+/* One mEVP iteration's stress and velocity kernels, for the grid and the
+ * storage type of the stress. */
+static void mevp_kernels(const cryo_seaice_params *p, const cryo_block *b, cryo_seaice_state *s) {
+  if (p->quad && p->state_single) {
+    cryo_seaice_quad_stress_kernel_single(p, b, s);
+    cryo_seaice_quad_velocity_kernel_single(p, b, s);
+  } else if (p->quad) {
+    cryo_seaice_quad_stress_kernel(p, b, s);
+    cryo_seaice_quad_velocity_kernel(p, b, s);
+  } else if (p->state_single) {
+    cryo_seaice_stress_kernel_single(p, b, s->u, s->v, s->h, s->a, s->ice_mask, s->s11_f, s->s12_f,
+                                     s->s22_f, s->alpha_evp_f);
+    cryo_seaice_velocity_kernel_single(p, b, s->s11_f, s->s12_f, s->s22_f, s->h, s->a, s->ice_mask,
+                                       s->uair, s->vair, s->uocn, s->vocn, s->u_n, s->v_n, s, s->u,
+                                       s->v);
+  } else {
+    cryo_seaice_stress_kernel(p, b, s->u, s->v, s->h, s->a, s->ice_mask, s->s11, s->s12, s->s22,
+                              s->alpha_evp);
+    cryo_seaice_velocity_kernel(p, b, s->s11, s->s12, s->s22, s->h, s->a, s->ice_mask, s->uair,
+                                s->vair, s->uocn, s->vocn, s->u_n, s->v_n, s, s->u, s->v);
+  }
+}
+
 int cryo_seaice_step(const cryo_seaice_params *p, const cryo_block *b, cryo_seaice_state *s,
                      const cryo_comm_ops *ops) {
   const int na = CRYO_SEAICE_NA(p->tracer_order);
@@ -97,20 +125,14 @@ int cryo_seaice_step(const cryo_seaice_params *p, const cryo_block *b, cryo_seai
   CRYO_CALL(halo_signed(ops, CRYO_AT_CELL, CRYO_SEAICE_NS, 3, stress, dg_sign));
   CRYO_CALL(halo_signed(ops, CRYO_AT_NODE, 1, 2, vel, vector_sign));
   cryo_seaice_ice_cells_kernel(p, b, s);
+  if (p->state_single) cryo_seaice_stress_to_single(b, s);
   cryo_seaice_velocity_save_kernel(b, s->u, s->v, s->u_n, s->v_n);
   for (int it = 0; it < p->n_evp; ++it) {
-    if (p->quad) {
-      cryo_seaice_quad_stress_kernel(p, b, s);
-      cryo_seaice_quad_velocity_kernel(p, b, s);
-    } else {
-      cryo_seaice_stress_kernel(p, b, s->u, s->v, s->h, s->a, s->ice_mask, s->s11, s->s12, s->s22,
-                                s->alpha_evp);
-      cryo_seaice_velocity_kernel(p, b, s->s11, s->s12, s->s22, s->h, s->a, s->ice_mask, s->uair,
-                                  s->vair, s->uocn, s->vocn, s->u_n, s->v_n, s, s->u, s->v);
-    }
+    mevp_kernels(p, b, s);
     CRYO_CALL(halo_signed(ops, CRYO_AT_NODE, 1, 2, vel, vector_sign));
   }
   /* the sub-cycle's kernels are queued asynchronously (cryo_acc.h) */
   CRYO_DEVICE_WAIT;
+  if (p->state_single) cryo_seaice_stress_from_single(b, s);
   return cryo_seaice_transport(p, b, s, ops);
 }

@@ -18,13 +18,16 @@
  *
  * Minimum bytes per cell (dG0 tracers, doubles): read 4 node velocities shared
  * with neighbours, 2 x 8 B per cell; h, a, ice_mask 3 x 8 B; stress 9 x 8 B read and
- * 9 x 8 B written: 184 B per cell (dG1 tracers: 216 B).
+ * 9 x 8 B written: 184 B per cell (dG1 tracers: 216 B). With the stress stored as
+ * float (seaice_stress_single.c, kernels/seaice_store.h) 9 x 4 B each way: 112 B
+ * (dG1: 144 B).
  */
 #include <math.h>
 
 #include "cryo_acc.h"
 #include "cryo_math.h"
 #include "seaice.h"
+#include "seaice_store.h"
 
 #define GAUSS_X 0.57735026918962576451 /* 1/sqrt(3) */
 
@@ -81,7 +84,7 @@ typedef struct {
   stress_consts k;
   long nxc, ncell; /* cells per row and in all, halo ring included */
   const double *u, *v, *h, *a, *ice_mask;
-  double *s11, *s12, *s22, *alpha_evp;
+  seaice_store *s11, *s12, *s22, *alpha_evp;
 } stress_args;
 
 static stress_args stress_dev;
@@ -111,10 +114,11 @@ STRESS_LOOP(stress_dg1_aevp, stress_cell_double, 3, 1)
 STRESS_LOOP(stress_dg0_single_aevp, stress_cell_float, 1, 1)
 STRESS_LOOP(stress_dg1_single_aevp, stress_cell_float, 3, 1)
 
-void cryo_seaice_stress_kernel(const cryo_seaice_params *p, const cryo_block *b, const double *u,
-                               const double *v, const double *h, const double *a,
-                               const double *ice_mask, double *s11, double *s12, double *s22,
-                               double *alpha_evp) {
+void SEAICE_STORE_NAME(cryo_seaice_stress_kernel)(const cryo_seaice_params *p, const cryo_block *b,
+                                                  const double *u, const double *v, const double *h,
+                                                  const double *a, const double *ice_mask,
+                                                  seaice_store *s11, seaice_store *s12,
+                                                  seaice_store *s22, seaice_store *alpha_evp) {
   const stress_args fresh = {stress_consts_make(p, b),
                              b->nx + 2,
                              CRYO_NCELL(b),
@@ -136,6 +140,8 @@ void cryo_seaice_stress_kernel(const cryo_seaice_params *p, const cryo_block *b,
   cryo_device_args_release();
 }
 
+/* The kernels below have no stored stress of their own type: compiled once. */
+#if !defined(CRYO_SEAICE_STORE_SINGLE)
 void cryo_seaice_ice_cells_kernel(const cryo_seaice_params *p, const cryo_block *b,
                                   cryo_seaice_state *s) {
   const int na = CRYO_SEAICE_NA(p->tracer_order);
@@ -155,3 +161,28 @@ void cryo_seaice_ice_cells_kernel(const cryo_seaice_params *p, const cryo_block 
       }
   }
 }
+
+void cryo_seaice_stress_to_single(const cryo_block *b, cryo_seaice_state *s) {
+  const long n = CRYO_NCELL(b) * CRYO_SEAICE_NS;
+  const double *s11 = s->s11, *s12 = s->s12, *s22 = s->s22;
+  float *s11_f = s->s11_f, *s12_f = s->s12_f, *s22_f = s->s22_f;
+  CRYO_DEVICE_LOOP((s11, s12, s22, s11_f, s12_f, s22_f))
+  for (long i = 0; i < n; ++i) {
+    s11_f[i] = (float)s11[i];
+    s12_f[i] = (float)s12[i];
+    s22_f[i] = (float)s22[i];
+  }
+}
+
+void cryo_seaice_stress_from_single(const cryo_block *b, cryo_seaice_state *s) {
+  const long n = CRYO_NCELL(b) * CRYO_SEAICE_NS;
+  const float *s11_f = s->s11_f, *s12_f = s->s12_f, *s22_f = s->s22_f;
+  double *s11 = s->s11, *s12 = s->s12, *s22 = s->s22;
+  CRYO_DEVICE_LOOP((s11, s12, s22, s11_f, s12_f, s22_f))
+  for (long i = 0; i < n; ++i) {
+    s11[i] = s11_f[i];
+    s12[i] = s12_f[i];
+    s22[i] = s22_f[i];
+  }
+}
+#endif

@@ -5,11 +5,13 @@
  *   STRESS_SUFFIX  a name suffix (stress_cell_double, stress_cell_float)
  *   STRESS_EXP, STRESS_SQRT   exp/sqrt of that type
  *
- * The state (velocity, h, a, stress) stays double either way: velocity
- * differences are taken in double before they are rounded, and the relaxation
- * s += (proj - s) / alpha adds a rounded projection to a double stress. In
- * double every cast below is the identity, so the double variant computes
- * exactly what it did before the single variant existed. */
+ * The state (velocity, h, a) stays double either way, and the stress is
+ * stored as seaice_store says (kernels/seaice_store.h, state_precision):
+ * velocity differences are taken in double before they are rounded, and the
+ * relaxation s += (proj - s) / alpha adds a rounded projection to the stored
+ * stress in double, rounded once where it is stored. In double every cast
+ * below is the identity, so the double variant computes exactly what it did
+ * before the single variant existed. */
 #define STRESS_JOIN2(a, b) a##_##b
 #define STRESS_JOIN(a, b)  STRESS_JOIN2(a, b)
 #define R                  STRESS_REAL
@@ -28,11 +30,10 @@ STRESS_JOIN(strength, STRESS_SUFFIX)(R hq, R aq, R pstar, R cstr) {
 #if defined(_OPENACC)
 #pragma acc routine seq
 #endif
-static inline __attribute__((always_inline)) void
-STRESS_JOIN(stress_cell, STRESS_SUFFIX)(long c, long n00, long nxn, stress_consts k,
-                                        const double *u, const double *v, const double *h,
-                                        const double *a, int na, int adaptive, double *s11,
-                                        double *s12, double *s22, double *alpha_evp) {
+static inline __attribute__((always_inline)) void STRESS_JOIN(stress_cell, STRESS_SUFFIX)(
+    long c, long n00, long nxn, stress_consts k, const double *u, const double *v, const double *h,
+    const double *a, int na, int adaptive, seaice_store *s11, seaice_store *s12, seaice_store *s22,
+    seaice_store *alpha_evp) {
   const R rdx2 = (R)k.rdx2, rdy2 = (R)k.rdy2, pstar = (R)k.pstar, cstr = (R)k.cstr;
   const R k1 = (R)k.k1, k2 = (R)k.k2, k3 = (R)k.k3, dmin2 = (R)k.dmin2;
   const R tp = (R)k.tens_p, tm = (R)k.tens_m;

@@ -36,12 +36,15 @@
  * the divergence uses (s11_0, s11_2, s12_*, s22_0, s22_1) and h, a, ice_mask of the
  * cells, each cell shared by 4 nodes: 10 x 8 B; u, v, u_n, v_n and 4 forcing
  * components read, u, v written: 10 x 8 B. 160 B per node (dG1: 192 B).
- * Each of ssh, alpha_evp and the water depth adds 8 B per node when used.
+ * Each of ssh, alpha_evp and the water depth adds 8 B per node when used. With
+ * the stress and alpha stored as float (seaice_velocity_single.c,
+ * kernels/seaice_store.h) each stress coefficient and alpha costs 4 B.
  */
 #include <math.h>
 
 #include "cryo_acc.h"
 #include "seaice.h"
+#include "seaice_store.h"
 
 typedef struct {
   double rdx2, rdy2; /* 1 / (2 dx), 1 / (2 dy) */
@@ -57,9 +60,9 @@ typedef struct {
 
 /* Which options the node update uses: each pointer NULL when its option is off. */
 typedef struct {
-  const double *ssh;        /* cell sea-surface height, m */
-  const double *alpha_evp;  /* cell alpha of the adaptive EVP */
-  const double *bathymetry; /* cell water depth, m */
+  const double *ssh;             /* cell sea-surface height, m */
+  const seaice_store *alpha_evp; /* cell alpha of the adaptive EVP */
+  const double *bathymetry;      /* cell water depth, m */
 } velocity_options;
 
 #define THIRD (1.0 / 3.0)
@@ -69,8 +72,8 @@ typedef struct {
 #pragma acc routine seq
 #endif
 static inline __attribute__((always_inline)) void
-corner_force(long c, double sa, double sb, double rdx2, double rdy2, const double *s11,
-             const double *s12, const double *s22, double *fx, double *fy) {
+corner_force(long c, double sa, double sb, double rdx2, double rdy2, const seaice_store *s11,
+             const seaice_store *s12, const seaice_store *s22, double *fx, double *fy) {
   const long i = c * 3;
   *fx -= sa * rdx2 * (s11[i] + sb * THIRD * s11[i + 2]) +
          sb * rdy2 * (s12[i] + sa * THIRD * s12[i + 1]);
@@ -92,8 +95,8 @@ static inline __attribute__((always_inline)) double corner_tracer(const double *
 #pragma acc routine seq
 #endif
 static inline __attribute__((always_inline)) void
-velocity_node(long n, long cur, long nxc, velocity_consts k, int na, const double *s11,
-              const double *s12, const double *s22, const double *h, const double *a,
+velocity_node(long n, long cur, long nxc, velocity_consts k, int na, const seaice_store *s11,
+              const seaice_store *s12, const seaice_store *s22, const double *h, const double *a,
               const double *ice_mask, const double *uair, const double *vair, const double *uocn,
               const double *vocn, const double *u_n, const double *v_n, velocity_options o,
               double *u, double *v) {
@@ -174,7 +177,8 @@ velocity_node(long n, long cur, long nxc, velocity_consts k, int na, const doubl
 typedef struct {
   velocity_consts k;
   long nx, nnode; /* owned cells per row; owned nodes (nx + 1)(ny + 1) */
-  const double *s11, *s12, *s22, *h, *a, *ice_mask, *uair, *vair, *uocn, *vocn, *u_n, *v_n;
+  const seaice_store *s11, *s12, *s22;
+  const double *h, *a, *ice_mask, *uair, *vair, *uocn, *vocn, *u_n, *v_n;
   velocity_options o;
   double *u, *v;
 } velocity_args;
@@ -209,12 +213,12 @@ static void velocity_dg1(void) {
   }
 }
 
-void cryo_seaice_velocity_kernel(const cryo_seaice_params *p, const cryo_block *b,
-                                 const double *s11, const double *s12, const double *s22,
-                                 const double *h, const double *a, const double *ice_mask,
-                                 const double *uair, const double *vair, const double *uocn,
-                                 const double *vocn, const double *u_n, const double *v_n,
-                                 const cryo_seaice_state *opt, double *u, double *v) {
+void SEAICE_STORE_NAME(cryo_seaice_velocity_kernel)(
+    const cryo_seaice_params *p, const cryo_block *b, const seaice_store *s11,
+    const seaice_store *s12, const seaice_store *s22, const double *h, const double *a,
+    const double *ice_mask, const double *uair, const double *vair, const double *uocn,
+    const double *vocn, const double *u_n, const double *v_n, const cryo_seaice_state *opt,
+    double *u, double *v) {
   const double turn = p->turning_angle * (CRYO_PI / 180.0) * (p->coriolis < 0.0 ? -1.0 : 1.0);
   const velocity_consts k = {0.5 / b->dx,
                              0.5 / b->dy,
@@ -233,7 +237,7 @@ void cryo_seaice_velocity_kernel(const cryo_seaice_params *p, const cryo_block *
                              p->basal_alphab,
                              p->basal_u0};
   const velocity_options o = {p->ssh_tilt ? opt->ssh : NULL,
-                              p->adaptive_evp ? opt->alpha_evp : NULL,
+                              p->adaptive_evp ? SEAICE_STORED(opt, alpha_evp) : NULL,
                               p->basal_stress ? opt->bathymetry : NULL};
   const velocity_args fresh = {k,    b->nx, (long)(b->nx + 1) * (b->ny + 1),
                                s11,  s12,   s22,
@@ -249,6 +253,8 @@ void cryo_seaice_velocity_kernel(const cryo_seaice_params *p, const cryo_block *
   cryo_device_args_release();
 }
 
+/* Compiled once: no stored stress (kernels/seaice_store.h). */
+#if !defined(CRYO_SEAICE_STORE_SINGLE)
 void cryo_seaice_velocity_save_kernel(const cryo_block *b, const double *u, const double *v,
                                       double *u_n, double *v_n) {
   const long nnode = CRYO_NNODE(b);
@@ -258,3 +264,4 @@ void cryo_seaice_velocity_save_kernel(const cryo_block *b, const double *u, cons
     v_n[e] = v[e];
   }
 }
+#endif

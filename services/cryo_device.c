@@ -89,45 +89,77 @@ int cryo_device_init(cryo_device *d, MPI_Comm comm, int require_gpu, cryo_err *e
                         "MPI_Allreduce", err);
 }
 
-int cryo_device_alloc(cryo_device *d, long n, double **host, double **dev, cryo_err *err) {
+/* n values of `size` bytes (a multiple of 4), zeroed, on host and device. */
+static int device_alloc(cryo_device *d, long n, size_t size, void **host, void **dev,
+                        cryo_err *err) {
   CRYO_CHECK(n > 0, err, CRYO_ERR_ARG, "device allocation of %ld values", n);
-  double *h = calloc((size_t)n, sizeof *h);
+  char *h = calloc((size_t)n, size);
   CRYO_CHECK(h, err, CRYO_ERR_MEMORY, "out of memory allocating %ld values", n);
+  const long bytes = n * (long)size;
 #if defined(_OPENACC)
-#pragma acc enter data create(h [0:n])
+#pragma acc enter data create(h [0:bytes])
   *dev = acc_deviceptr(h);
   if (!*dev) {
     free(h);
-    return CRYO_ERROR(err, CRYO_ERR_DEVICE, "device allocation of %ld bytes failed",
-                      n * (long)sizeof *h);
+    return CRYO_ERROR(err, CRYO_ERR_DEVICE, "device allocation of %ld bytes failed", bytes);
   }
   /* the device copy starts as zeros, as the host's: written there rather
    * than copied over the bus from host pages that reading would first map
    * (copyin moved the whole state, about 8 GB at the 2 km Arctic, at
    * start-up); on the host fallback the device address is the host's */
   if (*dev != h) {
-    double *z = *dev;
+    unsigned *z = *dev;
+    const long words = bytes / (long)sizeof *z;
 #pragma acc parallel loop deviceptr(z)
-    for (long i = 0; i < n; ++i)
-      z[i] = 0.0;
+    for (long i = 0; i < words; ++i)
+      z[i] = 0u;
   }
 #else
   *dev = h;
 #endif
   *host = h;
-  d->bytes_allocated += n * (long long)sizeof *h;
+  d->bytes_allocated += bytes;
+  return CRYO_OK;
+}
+
+static void device_free(cryo_device *d, void **host, long n, size_t size) {
+  char *h = *host;
+  if (!h) return;
+  const long bytes = n * (long)size;
+#if defined(_OPENACC)
+#pragma acc exit data delete (h [0:bytes])
+#endif
+  free(h);
+  d->bytes_allocated -= bytes;
+  *host = NULL;
+}
+
+int cryo_device_alloc(cryo_device *d, long n, double **host, double **dev, cryo_err *err) {
+  void *h = NULL, *v = NULL;
+  CRYO_CALL(device_alloc(d, n, sizeof **host, &h, &v, err));
+  *host = h;
+  *dev = v;
   return CRYO_OK;
 }
 
 void cryo_device_free(cryo_device *d, double **host, long n) {
-  double *h = *host;
-  if (!h) return;
-#if defined(_OPENACC)
-#pragma acc exit data delete (h [0:n])
-#endif
-  free(h);
-  d->bytes_allocated -= n * (long long)sizeof *h;
-  *host = NULL;
+  void *h = *host;
+  device_free(d, &h, n, sizeof **host);
+  *host = h;
+}
+
+int cryo_device_alloc_float(cryo_device *d, long n, float **host, float **dev, cryo_err *err) {
+  void *h = NULL, *v = NULL;
+  CRYO_CALL(device_alloc(d, n, sizeof **host, &h, &v, err));
+  *host = h;
+  *dev = v;
+  return CRYO_OK;
+}
+
+void cryo_device_free_float(cryo_device *d, float **host, long n) {
+  void *h = *host;
+  device_free(d, &h, n, sizeof **host);
+  *host = h;
 }
 
 void cryo_device_to_device(cryo_device *d, double *host, long offset, long n) {

@@ -44,6 +44,9 @@ int cryo_device_init(cryo_device *d, MPI_Comm comm, int require_gpu, cryo_err *e
 int cryo_device_alloc(cryo_device *d, long n, double **host, double **dev, cryo_err *err);
 /* Release an array from cryo_device_alloc and set *host = NULL. */
 void cryo_device_free(cryo_device *d, double **host, long n);
+/* The same for n floats (state kept in single precision, docs/seaice.md, Storage precision). */
+int cryo_device_alloc_float(cryo_device *d, long n, float **host, float **dev, cryo_err *err);
+void cryo_device_free_float(cryo_device *d, float **host, long n);
 
 /* Copy host[offset, offset + n) to the device copy, or back. */
 void cryo_device_to_device(cryo_device *d, double *host, long offset, long n);

@@ -294,12 +294,14 @@ static void test_adjointness(void) {
 
 /* The table lists every member of the state once; rectangles (p.quad = 0)
  * leave out the geometry arrays, the QUAD_ARRAYS members before the last
- * OPTION_ARRAYS, which the component registers only when their option is on
- * (component/cryo_seaice.c). */
+ * OPTION_ARRAYS and FLOAT_ARRAYS, which the component registers (options) or
+ * allocates (floats) only when their option is on (component/cryo_seaice.c). */
 #define QUAD_ARRAYS   4 /* geom, rot, fcor, nrot */
 #define OPTION_ARRAYS 6 /* ssh, alpha_evp, bathymetry, damage, u_avg, v_avg */
+#define FLOAT_ARRAYS  4 /* s11_f, s12_f, s22_f, alpha_evp_f (state_precision = 'single') */
 static void test_array_table(void) {
-  const int nall = (int)(sizeof(cryo_seaice_state) / sizeof(double *)) - OPTION_ARRAYS;
+  const int nall =
+      (int)(sizeof(cryo_seaice_state) / sizeof(double *)) - OPTION_ARRAYS - FLOAT_ARRAYS;
   for (int quad = 0; quad <= 1; ++quad)
     for (int order = 0; order <= 1; ++order) {
       cryo_seaice_params p;
