@@ -271,7 +271,9 @@ static int check_config(cryo_config *cfg, const time_keys *t, cryo_err *err) {
     cfg->seaice.p.stress_single = !strcmp(cfg->seaice.stress_precision, "single");
     cfg->seaice.p.rheology =
         !strcmp(cfg->seaice.rheology, "bbm") ? CRYO_SEAICE_RHEOLOGY_BBM : CRYO_SEAICE_RHEOLOGY_VP;
-    cfg->seaice.p.state_single = !strcmp(cfg->seaice.state_precision, "single");
+    /* the BBM keeps its stress in double: no float copies to allocate */
+    cfg->seaice.p.state_single = cfg->seaice.p.rheology != CRYO_SEAICE_RHEOLOGY_BBM &&
+                                 !strcmp(cfg->seaice.state_precision, "single");
     CRYO_CALL(cryo_seaice_params_check(&cfg->seaice.p, err));
     dt = cfg->seaice.p.dt;
     CRYO_CHECK(strcmp(cfg->seaice.init, "uniform") ||
@@ -468,10 +470,17 @@ static void warn_seaice(cryo_config *cfg, const cryo_nml_group *g) {
       warn_ignored(cfg, g, aevp[k], "adaptive_evp = .false.");
   }
   if (si->p.rheology == CRYO_SEAICE_RHEOLOGY_BBM) {
-    static const char *const vp[] = {"n_evp",     "alpha",        "beta",
-                                     "ecc",       "delta_min",    "pstar",
-                                     "tensile_k", "adaptive_evp", "stress_precision"};
-    for (int k = 0; k < 9; ++k)
+    static const char *const vp[] = {"n_evp",
+                                     "alpha",
+                                     "beta",
+                                     "ecc",
+                                     "delta_min",
+                                     "pstar",
+                                     "tensile_k",
+                                     "adaptive_evp",
+                                     "stress_precision",
+                                     "state_precision"};
+    for (int k = 0; k < 10; ++k)
       warn_ignored(cfg, g, vp[k], "rheology = 'bbm' (a key of the viscous-plastic mEVP)");
   } else {
     static const char *const bbm[] = {

@@ -178,6 +178,11 @@ static void test_ignored(void) {
   static const ignored_case cases[] = {
       {SEAICE_RUN " /\n&cryo_grid nx = 8, ny = 8 /\n&cryo_seaice rheology = 'bbm', n_evp = 50 /\n",
        "&cryo_seaice: n_evp is ignored: rheology = 'bbm' (a key of the viscous-plastic mEVP)"},
+      {SEAICE_RUN
+       " /\n&cryo_grid nx = 8, ny = 8 /\n&cryo_seaice rheology = 'bbm', state_precision = "
+       "'single' /\n",
+       "&cryo_seaice: state_precision is ignored: rheology = 'bbm' (a key of the viscous-plastic "
+       "mEVP)"},
       {SEAICE_RUN " /\n&cryo_grid nx = 8, ny = 8 /\n&cryo_seaice bbm_mu = 0.6 /\n",
        "&cryo_seaice: bbm_mu is ignored: rheology = 'vp'"},
       {SEAICE_RUN " /\n&cryo_grid nx = 8, ny = 8 /\n&cryo_seaice\n h_init = 2. /\n",
