@@ -1,0 +1,230 @@
+#!/usr/bin/env python3
+"""Mean and maximum shear rate and damage of the BBM cyclone, neXtSIM-DG's and cryodyn's.
+
+    bbm_compare.py [--nextsimdg DIR] [--cryodyn OUT.nc] [--times 24 48] [--header] [--png PNG]
+
+Prints one CSV row per model and time, with the columns of
+docs/seaice_bbm_nextsimdg.csv:
+
+    model,resolution,time_h,shear_mean,shear_max,damage_mean,damage_max
+
+The statistics are over the ice-covered cells (concentration above
+--min-conc, default 0.1: neXtSIM-DG's BBM sets the stress and damage of a
+cell with A <= 0.1 to zero). The shear rate (s-1) is the same quantity for
+both models, sqrt((e11 - e22)^2 + 4 e12^2) with e12 = (u_y + v_x) / 2, the
+cell value of the strain rate of the bilinear velocity:
+
+- neXtSIM-DG (the dynamics prototype, docs/seaice_bbm_reference.md) writes
+  legacy-VTK ASCII files DIR/<name><ndof>.<record>.vtk, one value per cell
+  corner. The shear is computed here from its strain-rate files E11, E12,
+  E22 (its own `Shear` output adds Delta_min = 2e-9 s-1 in quadrature); the
+  damage is D and the concentration A. A cell's value is the mean of its 4
+  corner values (exact for the dG0 and dG1 fields written). Record n is the
+  output at n * --nextsimdg-interval hours.
+- cryodyn writes `shear` at the cell centre (docs/seaice.md, Output); the
+  damage and concentration variables are named with --damage-var and
+  --conc-var. A variable with a `level` dimension is read at level 0 (the
+  cell mean). --damage-var none leaves the damage columns as nan (a run
+  without BBM).
+
+--png draws log10 of the shear of each model (rows) at each time (columns).
+Needs numpy and netCDF4 (and matplotlib for --png). Exits 1 with
+"bbm_compare: error: ..." naming the file, variable or record that is
+missing or malformed.
+"""
+import argparse
+import math
+import os
+import sys
+
+import numpy as np
+
+COLUMNS = "model,resolution,time_h,shear_mean,shear_max,damage_mean,damage_max"
+# Shear rates below this are drawn at the floor of the log scale (s-1), as in examples/plot_shear.py.
+SHEAR_FLOOR = 1e-12
+# A cryodyn record matches a requested time within this many seconds.
+TIME_TOLERANCE = 1.0
+
+
+def fail(msg):
+    sys.exit("bbm_compare: error: " + msg)
+
+
+def read_vtk_cells(path):
+    """Return (xc, yc, values) of a neXtSIM-DG legacy-VTK DG file: cell centres (m) and cell means."""
+    if not os.path.isfile(path):
+        fail("%s: no such file (neXtSIM-DG writes it when the benchmark's output is due)" % path)
+    with open(path) as f:
+        tokens = f.read().split()
+    try:
+        ip = tokens.index("POINTS")
+        npts = int(tokens[ip + 1])
+        pts = np.array(tokens[ip + 3 : ip + 3 + 3 * npts], dtype=float).reshape(npts, 3)
+        il = tokens.index("LOOKUP_TABLE")
+        vals = np.array(tokens[il + 2 : il + 2 + npts], dtype=float)
+    except (ValueError, IndexError):
+        fail("%s: not a neXtSIM-DG VTK file (POINTS / LOOKUP_TABLE sections missing or short)" % path)
+    if npts % 4 != 0 or vals.size != npts:
+        fail("%s: %d point values for %d points, expected 4 per cell" % (path, vals.size, npts))
+    centres = pts.reshape(-1, 4, 3).mean(axis=1)
+    return centres[:, 0], centres[:, 1], vals.reshape(-1, 4).mean(axis=1)
+
+
+def to_grid(path, xc, yc, v):
+    """Cell values on (y, x) from the cell centres; returns (x, y, grid)."""
+    xs = np.unique(np.round(xc, 6))
+    ys = np.unique(np.round(yc, 6))
+    if xs.size * ys.size != v.size:
+        fail("%s: %d cells do not form a rectangle (%d x %d centres)" % (path, v.size, xs.size, ys.size))
+    grid = np.full((ys.size, xs.size), np.nan)
+    grid[np.searchsorted(ys, np.round(yc, 6)), np.searchsorted(xs, np.round(xc, 6))] = v
+    return xs, ys, grid
+
+
+def nextsimdg_fields(args, hours):
+    """neXtSIM-DG's (x, y, shear, damage, conc) on (y, x) at `hours`."""
+    rec = hours / args.nextsimdg_interval
+    if abs(rec - round(rec)) > 1e-9:
+        fail("%g h is not a multiple of the neXtSIM-DG output interval %g h" % (hours, args.nextsimdg_interval))
+    fields = {}
+    for name in ("E11", "E12", "E22", args.nextsimdg_damage, args.nextsimdg_conc):
+        path = os.path.join(args.nextsimdg, "%s%d.%05d.vtk" % (name, args.nextsimdg_ndof, int(round(rec))))
+        x, y, g = to_grid(path, *read_vtk_cells(path))
+        if fields and g.shape != fields["E11"][2].shape:
+            fail("%s: %d x %d cells, E11 has %d x %d" % ((path,) + g.shape[::-1] + fields["E11"][2].shape[::-1]))
+        fields[name] = (x, y, g)
+    x, y, e11 = fields["E11"]
+    e12, e22 = fields["E12"][2], fields["E22"][2]
+    shear = np.sqrt((e11 - e22) ** 2 + 4.0 * e12**2)
+    return x, y, shear, fields[args.nextsimdg_damage][2], fields[args.nextsimdg_conc][2]
+
+
+def cryodyn_var(path, nc, name, k):
+    if name not in nc.variables:
+        fail("%s: no variable '%s' (have: %s)" % (path, name, ", ".join(sorted(nc.variables))))
+    var = nc.variables[name]
+    var.set_auto_mask(False)
+    dims = var.dimensions
+    if dims == ("time", "y", "x"):
+        return np.asarray(var[k], dtype=float)
+    if dims == ("time", "level", "y", "x"):
+        return np.asarray(var[k, 0], dtype=float)
+    fail("%s: '%s' has dimensions %s, expected (time, y, x) or (time, level, y, x)" % (path, name, dims))
+
+
+def cryodyn_fields(args, hours):
+    """cryodyn's (x, y, shear, damage, conc) on (y, x) at `hours`."""
+    try:
+        from netCDF4 import Dataset
+    except ImportError:
+        fail("the Python module netCDF4 is missing (Debian: python3-netcdf4)")
+    path = args.cryodyn
+    if not os.path.isfile(path):
+        fail("%s: no such file" % path)
+    with Dataset(path) as nc:
+        for name in ("x", "y", "time"):
+            if name not in nc.variables:
+                fail("%s: no variable '%s' (a cryodyn sea-ice output file?)" % (path, name))
+        t = np.asarray(nc.variables["time"][:], dtype=float)
+        hit = np.nonzero(np.abs(t - hours * 3600.0) <= TIME_TOLERANCE)[0]
+        if hit.size == 0:
+            fail("%s: no record at %g h (records at %s h)" % (path, hours, ", ".join("%g" % (s / 3600.0) for s in t)))
+        k = int(hit[0])
+        x = np.asarray(nc.variables["x"][:], dtype=float)
+        y = np.asarray(nc.variables["y"][:], dtype=float)
+        shear = cryodyn_var(path, nc, args.shear_var, k)
+        conc = cryodyn_var(path, nc, args.conc_var, k)
+        if args.damage_var == "none":
+            damage = np.full(shear.shape, np.nan)
+        else:
+            damage = cryodyn_var(path, nc, args.damage_var, k)
+    return x, y, shear, damage, conc
+
+
+def resolution(x):
+    """The cell size of a uniform axis of cell centres, e.g. '8 km'."""
+    if x.size < 2:
+        fail("fewer than 2 cells along x: no resolution")
+    return "%g km" % (round((x[1] - x[0]) / 1000.0, 6))
+
+
+def row(model, x, hours, shear, damage, conc, min_conc):
+    ice = conc > min_conc
+    if not ice.any():
+        fail("%s at %g h: no cell with concentration above %g" % (model, hours, min_conc))
+    s, d = shear[ice], damage[ice]
+    if not np.all(np.isfinite(s)):
+        print("bbm_compare: warning: %s at %g h: non-finite shear in %d ice cells"
+              % (model, hours, int(np.sum(~np.isfinite(s)))), file=sys.stderr)
+    cells = (model, resolution(x), "%g" % hours, s.mean(), s.max(), d.mean(), d.max())
+    return "%s,%s,%s,%.4e,%.4e,%.4e,%.4e" % cells
+
+
+def draw(path, panels, hours_list, vmin, vmax):
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    models = list(dict.fromkeys(p[0] for p in panels))
+    fig, axes = plt.subplots(len(models), len(hours_list), figsize=(4.2 * len(hours_list), 3.8 * len(models)),
+                             squeeze=False, constrained_layout=True)
+    mesh = None
+    for model, hours, x, y, shear in panels:
+        ax = axes[models.index(model)][hours_list.index(hours)]
+        dx, dy = x[1] - x[0], y[1] - y[0]
+        xe = np.append(x - dx / 2, x[-1] + dx / 2) / 1000.0
+        ye = np.append(y - dy / 2, y[-1] + dy / 2) / 1000.0
+        field = np.log10(np.maximum(np.nan_to_num(shear, nan=0.0), SHEAR_FLOOR))
+        mesh = ax.pcolormesh(xe, ye, field, vmin=vmin, vmax=vmax, cmap="viridis", shading="flat")
+        ax.set_aspect("equal")
+        ax.set_title("%s, %s, %g h" % (model, resolution(x), hours))
+        ax.set_xlabel("x (km)")
+        ax.set_ylabel("y (km)")
+    fig.colorbar(mesh, ax=axes, shrink=0.8, label="log10 shear rate (s-1)")
+    fig.savefig(path, dpi=110)
+
+
+def main():
+    ap = argparse.ArgumentParser(description="BBM cyclone: mean and maximum shear and damage, neXtSIM-DG and cryodyn.")
+    ap.add_argument("--nextsimdg", metavar="DIR", help="folder of neXtSIM-DG's VTK output (Results_mMEB, ResultsMEB_CGvel)")
+    ap.add_argument("--nextsimdg-label", default="neXtSIM-DG", help="model column of its rows")
+    ap.add_argument("--nextsimdg-interval", type=float, default=24.0, help="hours between its output records")
+    ap.add_argument("--nextsimdg-ndof", type=int, default=1, help="dG degrees of freedom in its file names")
+    ap.add_argument("--nextsimdg-damage", default="D", help="its damage file name")
+    ap.add_argument("--nextsimdg-conc", default="A", help="its concentration file name")
+    ap.add_argument("--cryodyn", metavar="OUT.nc", help="cryodyn sea-ice output file")
+    ap.add_argument("--cryodyn-label", default="cryodyn", help="model column of its rows")
+    ap.add_argument("--shear-var", default="shear", help="cryodyn's shear-rate variable")
+    ap.add_argument("--damage-var", default="damage", help="cryodyn's damage variable, or none")
+    ap.add_argument("--conc-var", default="a", help="cryodyn's concentration variable")
+    ap.add_argument("--times", type=float, nargs="+", default=[24.0, 48.0], help="hours since the start")
+    ap.add_argument("--min-conc", type=float, default=0.1, help="cells above this concentration are ice")
+    ap.add_argument("--header", action="store_true", help="print the column names first")
+    ap.add_argument("--png", help="draw log10 shear of each model and time into this PNG")
+    ap.add_argument("--vmin", type=float, default=-8.0, help="log10 shear at the colour floor")
+    ap.add_argument("--vmax", type=float, default=-4.5, help="log10 shear at the colour top")
+    args = ap.parse_args()
+    if not args.nextsimdg and not args.cryodyn:
+        fail("give --nextsimdg DIR, --cryodyn OUT.nc or both")
+    if not (0.0 <= args.min_conc < 1.0) or math.isnan(args.min_conc):
+        fail("--min-conc %g must be in [0, 1)" % args.min_conc)
+
+    rows, panels = [], []
+    for source, label, get in ((args.nextsimdg, args.nextsimdg_label, nextsimdg_fields),
+                               (args.cryodyn, args.cryodyn_label, cryodyn_fields)):
+        if not source:
+            continue
+        for hours in args.times:
+            x, y, shear, damage, conc = get(args, hours)
+            rows.append(row(label, x, hours, shear, damage, conc, args.min_conc))
+            panels.append((label, hours, x, y, shear))
+    if args.header:
+        print(COLUMNS)
+    print("\n".join(rows))
+    if args.png:
+        draw(args.png, panels, list(args.times), args.vmin, args.vmax)
+
+
+if __name__ == "__main__":
+    main()
