@@ -21,7 +21,7 @@ cell value of the strain rate of the bilinear velocity:
   damage is D and the concentration A. A cell's value is the mean of its 4
   corner values (exact for the dG0 and dG1 fields written). Record n is the
   output at n * --nextsimdg-interval hours.
-- cryodyn writes `shear` at the cell centre (docs/seaice.md, Output); the
+- cryodyn writes `shear` at the cell centre (docs/seaice.md, Diagnostics and coupling fields); the
   damage and concentration variables are named with --damage-var and
   --conc-var. A variable with a `level` dimension is read at level 0 (the
   cell mean). --damage-var none leaves the damage columns as nan (a run
