@@ -148,16 +148,81 @@ def resolution(x):
     return "%g km" % (round((x[1] - x[0]) / 1000.0, 6))
 
 
-def row(model, x, hours, shear, damage, conc, min_conc):
-    ice = conc > min_conc
-    if not ice.any():
-        fail("%s at %g h: no cell with concentration above %g" % (model, hours, min_conc))
-    s, d = shear[ice], damage[ice]
+def row(model, res, hours, s, d):
+    """One CSV row from the shear and damage values of the ice-covered points."""
+    if s.size == 0 or d.size == 0:
+        fail("%s at %g h: no ice-covered cell" % (model, hours))
     if not np.all(np.isfinite(s)):
         print("bbm_compare: warning: %s at %g h: non-finite shear in %d ice cells"
               % (model, hours, int(np.sum(~np.isfinite(s)))), file=sys.stderr)
-    cells = (model, resolution(x), "%g" % hours, s.mean(), s.max(), d.mean(), d.max())
-    return "%s,%s,%s,%.4e,%.4e,%.4e,%.4e" % cells
+    return "%s,%s,%g,%.4e,%.4e,%.4e,%.4e" % (model, res, hours, s.mean(), s.max(), d.mean(), d.max())
+
+
+def cell_rows(get):
+    """A field reader that returns (x, y, shear, damage, conc) on cells, as the row source."""
+
+    def source(args, hours, label):
+        x, y, shear, damage, conc = get(args, hours)
+        ice = conc > args.min_conc
+        return row(label, resolution(x), hours, shear[ice], damage[ice]), (x, y, shear)
+
+    return source
+
+
+def nextsimdg_nc_source(args, hours, label):
+    """A row of neXtSIM-DG's NetCDF output (the model since 2023) and its shear on the cell corners.
+
+    Its velocity output is the cell mean of the CG velocity; the shear is taken at each inner cell
+    corner from the four cells around it (centred differences over one cell), counted where all four
+    are ice. Its `damage` field is the undamaged fraction: the damage reported is 1 - damage.
+    """
+    from datetime import datetime
+
+    try:
+        from netCDF4 import Dataset
+    except ImportError:
+        fail("the Python module netCDF4 is missing (Debian: python3-netcdf4)")
+    path = args.nextsimdg_nc
+    if not os.path.isfile(path):
+        fail("%s: no such file" % path)
+    try:
+        start = datetime.strptime(args.nextsimdg_start, "%Y-%m-%dT%H:%M:%SZ")
+    except ValueError:
+        fail("--nextsimdg-start %s: expected YYYY-MM-DDThh:mm:ssZ" % args.nextsimdg_start)
+    epoch = (start - datetime(1970, 1, 1)).total_seconds()
+    with Dataset(path) as nc:
+        g = nc.groups["data"] if "data" in nc.groups else nc
+        for name in ("time", "u", "v", "damage", "cice", "coords"):
+            if name not in g.variables:
+                fail("%s: no variable '%s' in %s (a neXtSIM-DG diagnostic file with u, v, cice, damage?)"
+                     % (path, name, g.path))
+        t = np.asarray(g.variables["time"][:], dtype=float) - epoch
+        hit = np.nonzero(np.abs(t - hours * 3600.0) <= TIME_TOLERANCE)[0]
+        if hit.size == 0:
+            fail("%s: no record at %g h after %s (records at %s h)"
+                 % (path, hours, args.nextsimdg_start, ", ".join("%g" % (s / 3600.0) for s in t)))
+        k = int(hit[0])
+
+        def cells(name):
+            a = np.ma.filled(np.ma.asarray(g.variables[name][k], dtype=float), np.nan)
+            return a[..., 0] if a.ndim == 3 else a  # dG fields: coefficient 0, the cell mean
+
+        u, v, conc, intact = cells("u"), cells("v"), cells("cice"), cells("damage")
+        coords = np.asarray(g.variables["coords"][:], dtype=float)
+        mask = np.asarray(g.variables["mask"][:], dtype=float) > 0.5 if "mask" in g.variables else np.ones(u.shape, bool)
+    dx = coords[0, 1, 0] - coords[0, 0, 0]
+    dy = coords[1, 0, 1] - coords[0, 0, 1]
+    ice = mask & (conc > args.min_conc)
+    ux = (u[1:, 1:] - u[1:, :-1] + u[:-1, 1:] - u[:-1, :-1]) / (2.0 * dx)
+    vx = (v[1:, 1:] - v[1:, :-1] + v[:-1, 1:] - v[:-1, :-1]) / (2.0 * dx)
+    uy = (u[1:, 1:] - u[:-1, 1:] + u[1:, :-1] - u[:-1, :-1]) / (2.0 * dy)
+    vy = (v[1:, 1:] - v[:-1, 1:] + v[1:, :-1] - v[:-1, :-1]) / (2.0 * dy)
+    shear = np.sqrt((ux - vy) ** 2 + (uy + vx) ** 2)
+    corner_ice = ice[1:, 1:] & ice[1:, :-1] & ice[:-1, 1:] & ice[:-1, :-1]
+    res = "%g km" % round(dx / 1000.0, 6)
+    xc = dx * np.arange(1, u.shape[1])
+    yc = dy * np.arange(1, u.shape[0])
+    return row(label, res, hours, shear[corner_ice], 1.0 - intact[ice]), (xc, yc, np.where(corner_ice, shear, np.nan))
 
 
 def draw(path, panels, hours_list, vmin, vmax):
@@ -193,6 +258,8 @@ def main():
     ap.add_argument("--nextsimdg-ndof", type=int, default=1, help="dG degrees of freedom in its file names")
     ap.add_argument("--nextsimdg-damage", default="D", help="its damage file name")
     ap.add_argument("--nextsimdg-conc", default="A", help="its concentration file name")
+    ap.add_argument("--nextsimdg-nc", metavar="FILE", help="neXtSIM-DG diagnostic NetCDF file (u, v, cice, damage)")
+    ap.add_argument("--nextsimdg-start", default="2023-01-01T00:00:00Z", help="its model start (config [model] start)")
     ap.add_argument("--cryodyn", metavar="OUT.nc", help="cryodyn sea-ice output file")
     ap.add_argument("--cryodyn-label", default="cryodyn", help="model column of its rows")
     ap.add_argument("--shear-var", default="shear", help="cryodyn's shear-rate variable")
@@ -205,19 +272,20 @@ def main():
     ap.add_argument("--vmin", type=float, default=-8.0, help="log10 shear at the colour floor")
     ap.add_argument("--vmax", type=float, default=-4.5, help="log10 shear at the colour top")
     args = ap.parse_args()
-    if not args.nextsimdg and not args.cryodyn:
-        fail("give --nextsimdg DIR, --cryodyn OUT.nc or both")
+    if not (args.nextsimdg or args.nextsimdg_nc or args.cryodyn):
+        fail("give --nextsimdg DIR, --nextsimdg-nc FILE, --cryodyn OUT.nc or several")
     if not (0.0 <= args.min_conc < 1.0) or math.isnan(args.min_conc):
         fail("--min-conc %g must be in [0, 1)" % args.min_conc)
 
     rows, panels = [], []
-    for source, label, get in ((args.nextsimdg, args.nextsimdg_label, nextsimdg_fields),
-                               (args.cryodyn, args.cryodyn_label, cryodyn_fields)):
-        if not source:
+    for given, label, source in ((args.nextsimdg, args.nextsimdg_label, cell_rows(nextsimdg_fields)),
+                                 (args.nextsimdg_nc, args.nextsimdg_label, nextsimdg_nc_source),
+                                 (args.cryodyn, args.cryodyn_label, cell_rows(cryodyn_fields))):
+        if not given:
             continue
         for hours in args.times:
-            x, y, shear, damage, conc = get(args, hours)
-            rows.append(row(label, x, hours, shear, damage, conc, args.min_conc))
+            text, (x, y, shear) = source(args, hours, label)
+            rows.append(text)
             panels.append((label, hours, x, y, shear))
     if args.header:
         print(COLUMNS)
