@@ -169,6 +169,30 @@ def cell_rows(get):
     return source
 
 
+def nextsimdg_grid(args, shape):
+    """The vertex coordinates and land mask of neXtSIM-DG's grid, from its initial file.
+
+    Its diagnostic files hold neither; its land cells carry values that are not ice.
+    """
+    from netCDF4 import Dataset
+
+    path = args.nextsimdg_init
+    if not path:
+        fail("--nextsimdg-nc needs --nextsimdg-init INIT.nc, the model's initial file (grid and land mask)")
+    if not os.path.isfile(path):
+        fail("%s: no such file" % path)
+    with Dataset(path) as nc:
+        g = nc.groups["data"] if "data" in nc.groups else nc
+        for name in ("coords", "mask"):
+            if name not in g.variables:
+                fail("%s: no variable '%s' (a neXtSIM-DG initial file?)" % (path, name))
+        coords = np.asarray(g.variables["coords"][:], dtype=float)
+        mask = np.asarray(g.variables["mask"][:], dtype=float) > 0.5
+    if mask.shape != shape or coords.shape != (shape[0] + 1, shape[1] + 1, 2):
+        fail("%s: grid of %s cells, the output has %s" % (path, "x".join(map(str, mask.shape)), "x".join(map(str, shape))))
+    return coords, mask
+
+
 def nextsimdg_nc_source(args, hours, label):
     """A row of neXtSIM-DG's NetCDF output (the model since 2023) and its shear on the cell corners.
 
@@ -192,7 +216,7 @@ def nextsimdg_nc_source(args, hours, label):
     epoch = (start - datetime(1970, 1, 1)).total_seconds()
     with Dataset(path) as nc:
         g = nc.groups["data"] if "data" in nc.groups else nc
-        for name in ("time", "u", "v", "damage", "cice", "coords"):
+        for name in ("time", "u", "v", "damage", "cice"):
             if name not in g.variables:
                 fail("%s: no variable '%s' in %s (a neXtSIM-DG diagnostic file with u, v, cice, damage?)"
                      % (path, name, g.path))
@@ -208,8 +232,7 @@ def nextsimdg_nc_source(args, hours, label):
             return a[..., 0] if a.ndim == 3 else a  # dG fields: coefficient 0, the cell mean
 
         u, v, conc, intact = cells("u"), cells("v"), cells("cice"), cells("damage")
-        coords = np.asarray(g.variables["coords"][:], dtype=float)
-        mask = np.asarray(g.variables["mask"][:], dtype=float) > 0.5 if "mask" in g.variables else np.ones(u.shape, bool)
+    coords, mask = nextsimdg_grid(args, u.shape)
     dx = coords[0, 1, 0] - coords[0, 0, 0]
     dy = coords[1, 0, 1] - coords[0, 0, 1]
     ice = mask & (conc > args.min_conc)
@@ -259,6 +282,7 @@ def main():
     ap.add_argument("--nextsimdg-damage", default="D", help="its damage file name")
     ap.add_argument("--nextsimdg-conc", default="A", help="its concentration file name")
     ap.add_argument("--nextsimdg-nc", metavar="FILE", help="neXtSIM-DG diagnostic NetCDF file (u, v, cice, damage)")
+    ap.add_argument("--nextsimdg-init", metavar="INIT.nc", help="its initial file: grid and land mask")
     ap.add_argument("--nextsimdg-start", default="2023-01-01T00:00:00Z", help="its model start (config [model] start)")
     ap.add_argument("--cryodyn", metavar="OUT.nc", help="cryodyn sea-ice output file")
     ap.add_argument("--cryodyn-label", default="cryodyn", help="model column of its rows")
