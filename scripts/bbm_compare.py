@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Mean and maximum shear rate and damage of the BBM cyclone, neXtSIM-DG's and cryodyn's.
 
-    bbm_compare.py [--nextsimdg DIR] [--cryodyn OUT.nc] [--times 24 48] [--header] [--png PNG]
+    bbm_compare.py [--nextsimdg-nc FILE --nextsimdg-init INIT.nc] [--cryodyn OUT.nc]
+                   [--times 24 48] [--header] [--png PNG]
 
 Prints one CSV row per model and time, with the columns of
 docs/seaice_bbm_nextsimdg.csv:
@@ -9,23 +10,22 @@ docs/seaice_bbm_nextsimdg.csv:
     model,resolution,time_h,shear_mean,shear_max,damage_mean,damage_max
 
 The statistics are over the ice-covered cells (concentration above
---min-conc, default 0.1: neXtSIM-DG's BBM sets the stress and damage of a
-cell with A <= 0.1 to zero). The shear rate (s-1) is the same quantity for
-both models, sqrt((e11 - e22)^2 + 4 e12^2) with e12 = (u_y + v_x) / 2, the
-cell value of the strain rate of the bilinear velocity:
+--min-conc, default 0.1: neXtSIM-DG's BBM treats a cell with A <= 0.1 as
+open water). The shear rate (s-1) is sqrt((u_x - v_y)^2 + (u_y + v_x)^2);
+the damage d is 0 for intact ice (docs/seaice_bbm_reference.md):
 
-- neXtSIM-DG (the dynamics prototype, docs/seaice_bbm_reference.md) writes
-  legacy-VTK ASCII files DIR/<name><ndof>.<record>.vtk, one value per cell
-  corner. The shear is computed here from its strain-rate files E11, E12,
-  E22 (its own `Shear` output adds Delta_min = 2e-9 s-1 in quadrature); the
-  damage is D and the concentration A. A cell's value is the mean of its 4
-  corner values (exact for the dG0 and dG1 fields written). Record n is the
-  output at n * --nextsimdg-interval hours.
-- cryodyn writes `shear` at the cell centre (docs/seaice.md, Diagnostics and coupling fields); the
-  damage and concentration variables are named with --damage-var and
-  --conc-var. A variable with a `level` dimension is read at level 0 (the
-  cell mean). --damage-var none leaves the damage columns as nan (a run
-  without BBM).
+- neXtSIM-DG writes a NetCDF diagnostic file (group `data`, time in
+  seconds since 1970) with the cell means of u, v, cice and damage, and
+  neither the grid nor the land mask, which come from its initial file
+  (--nextsimdg-init). Its `damage` is the undamaged fraction: d = 1 -
+  damage. It writes no strain rate: the shear is taken at each inner cell
+  corner from the cell-mean velocities of the four cells around it
+  (centred differences), where all four are ice.
+- cryodyn writes `shear` at the cell centre (docs/seaice.md, Diagnostics
+  and coupling fields); the damage and concentration variables are named
+  with --damage-var and --conc-var. A variable with a `level` dimension is
+  read at level 0 (the cell mean). --damage-var none leaves the damage
+  columns as nan (a run without BBM).
 
 --png draws log10 of the shear of each model (rows) at each time (columns).
 Needs numpy and netCDF4 (and matplotlib for --png). Exits 1 with
@@ -48,55 +48,6 @@ TIME_TOLERANCE = 1.0
 
 def fail(msg):
     sys.exit("bbm_compare: error: " + msg)
-
-
-def read_vtk_cells(path):
-    """Return (xc, yc, values) of a neXtSIM-DG legacy-VTK DG file: cell centres (m) and cell means."""
-    if not os.path.isfile(path):
-        fail("%s: no such file (neXtSIM-DG writes it when the benchmark's output is due)" % path)
-    with open(path) as f:
-        tokens = f.read().split()
-    try:
-        ip = tokens.index("POINTS")
-        npts = int(tokens[ip + 1])
-        pts = np.array(tokens[ip + 3 : ip + 3 + 3 * npts], dtype=float).reshape(npts, 3)
-        il = tokens.index("LOOKUP_TABLE")
-        vals = np.array(tokens[il + 2 : il + 2 + npts], dtype=float)
-    except (ValueError, IndexError):
-        fail("%s: not a neXtSIM-DG VTK file (POINTS / LOOKUP_TABLE sections missing or short)" % path)
-    if npts % 4 != 0 or vals.size != npts:
-        fail("%s: %d point values for %d points, expected 4 per cell" % (path, vals.size, npts))
-    centres = pts.reshape(-1, 4, 3).mean(axis=1)
-    return centres[:, 0], centres[:, 1], vals.reshape(-1, 4).mean(axis=1)
-
-
-def to_grid(path, xc, yc, v):
-    """Cell values on (y, x) from the cell centres; returns (x, y, grid)."""
-    xs = np.unique(np.round(xc, 6))
-    ys = np.unique(np.round(yc, 6))
-    if xs.size * ys.size != v.size:
-        fail("%s: %d cells do not form a rectangle (%d x %d centres)" % (path, v.size, xs.size, ys.size))
-    grid = np.full((ys.size, xs.size), np.nan)
-    grid[np.searchsorted(ys, np.round(yc, 6)), np.searchsorted(xs, np.round(xc, 6))] = v
-    return xs, ys, grid
-
-
-def nextsimdg_fields(args, hours):
-    """neXtSIM-DG's (x, y, shear, damage, conc) on (y, x) at `hours`."""
-    rec = hours / args.nextsimdg_interval
-    if abs(rec - round(rec)) > 1e-9:
-        fail("%g h is not a multiple of the neXtSIM-DG output interval %g h" % (hours, args.nextsimdg_interval))
-    fields = {}
-    for name in ("E11", "E12", "E22", args.nextsimdg_damage, args.nextsimdg_conc):
-        path = os.path.join(args.nextsimdg, "%s%d.%05d.vtk" % (name, args.nextsimdg_ndof, int(round(rec))))
-        x, y, g = to_grid(path, *read_vtk_cells(path))
-        if fields and g.shape != fields["E11"][2].shape:
-            fail("%s: %d x %d cells, E11 has %d x %d" % ((path,) + g.shape[::-1] + fields["E11"][2].shape[::-1]))
-        fields[name] = (x, y, g)
-    x, y, e11 = fields["E11"]
-    e12, e22 = fields["E12"][2], fields["E22"][2]
-    shear = np.sqrt((e11 - e22) ** 2 + 4.0 * e12**2)
-    return x, y, shear, fields[args.nextsimdg_damage][2], fields[args.nextsimdg_conc][2]
 
 
 def cryodyn_var(path, nc, name, k):
@@ -275,12 +226,7 @@ def draw(path, panels, hours_list, vmin, vmax):
 
 def main():
     ap = argparse.ArgumentParser(description="BBM cyclone: mean and maximum shear and damage, neXtSIM-DG and cryodyn.")
-    ap.add_argument("--nextsimdg", metavar="DIR", help="folder of neXtSIM-DG's VTK output (Results_mMEB, ResultsMEB_CGvel)")
     ap.add_argument("--nextsimdg-label", default="neXtSIM-DG", help="model column of its rows")
-    ap.add_argument("--nextsimdg-interval", type=float, default=24.0, help="hours between its output records")
-    ap.add_argument("--nextsimdg-ndof", type=int, default=1, help="dG degrees of freedom in its file names")
-    ap.add_argument("--nextsimdg-damage", default="D", help="its damage file name")
-    ap.add_argument("--nextsimdg-conc", default="A", help="its concentration file name")
     ap.add_argument("--nextsimdg-nc", metavar="FILE", help="neXtSIM-DG diagnostic NetCDF file (u, v, cice, damage)")
     ap.add_argument("--nextsimdg-init", metavar="INIT.nc", help="its initial file: grid and land mask")
     ap.add_argument("--nextsimdg-start", default="2023-01-01T00:00:00Z", help="its model start (config [model] start)")
@@ -296,14 +242,13 @@ def main():
     ap.add_argument("--vmin", type=float, default=-8.0, help="log10 shear at the colour floor")
     ap.add_argument("--vmax", type=float, default=-4.5, help="log10 shear at the colour top")
     args = ap.parse_args()
-    if not (args.nextsimdg or args.nextsimdg_nc or args.cryodyn):
-        fail("give --nextsimdg DIR, --nextsimdg-nc FILE, --cryodyn OUT.nc or several")
+    if not (args.nextsimdg_nc or args.cryodyn):
+        fail("give --nextsimdg-nc FILE, --cryodyn OUT.nc or both")
     if not (0.0 <= args.min_conc < 1.0) or math.isnan(args.min_conc):
         fail("--min-conc %g must be in [0, 1)" % args.min_conc)
 
     rows, panels = [], []
-    for given, label, source in ((args.nextsimdg, args.nextsimdg_label, cell_rows(nextsimdg_fields)),
-                                 (args.nextsimdg_nc, args.nextsimdg_label, nextsimdg_nc_source),
+    for given, label, source in ((args.nextsimdg_nc, args.nextsimdg_label, nextsimdg_nc_source),
                                  (args.cryodyn, args.cryodyn_label, cell_rows(cryodyn_fields))):
         if not given:
             continue
