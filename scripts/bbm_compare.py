@@ -83,13 +83,35 @@ def cryodyn_fields(args, hours):
         k = int(hit[0])
         x = np.asarray(nc.variables["x"][:], dtype=float)
         y = np.asarray(nc.variables["y"][:], dtype=float)
-        shear = cryodyn_var(path, nc, args.shear_var, k)
         conc = cryodyn_var(path, nc, args.conc_var, k)
+        if args.cryodyn_shear == "corners":
+            shear = cryodyn_corner_shear(path, nc, k, x, y, conc > args.min_conc)
+        else:
+            shear = cryodyn_var(path, nc, args.shear_var, k)
         if args.damage_var == "none":
             damage = np.full(shear.shape, np.nan)
         else:
             damage = cryodyn_var(path, nc, args.damage_var, k)
     return x, y, shear, damage, conc
+
+
+def cryodyn_corner_shear(path, nc, k, x, y, ice):
+    """cryodyn's shear made as neXtSIM-DG's is measured: from cell-mean velocities, at inner corners.
+
+    Returned on the cells (y, x) for the rows and figure: each inner corner's value goes to the cell
+    above and right of it; the first row and column, and corners not surrounded by ice, are nan.
+    """
+    for name in ("u", "v"):
+        if name not in nc.variables or nc.variables[name].dimensions != ("time", "y_node", "x_node"):
+            fail("%s: --cryodyn-shear corners needs '%s' on (time, y_node, x_node)" % (path, name))
+    un = np.asarray(nc.variables["u"][k], dtype=float)
+    vn = np.asarray(nc.variables["v"][k], dtype=float)
+    uc = 0.25 * (un[:-1, :-1] + un[1:, :-1] + un[:-1, 1:] + un[1:, 1:])
+    vc = 0.25 * (vn[:-1, :-1] + vn[1:, :-1] + vn[:-1, 1:] + vn[1:, 1:])
+    shear, corner_ice = corner_shear(uc, vc, x[1] - x[0], y[1] - y[0], ice)
+    cells = np.full(uc.shape, np.nan)
+    cells[1:, 1:] = np.where(corner_ice, shear, np.nan)
+    return cells
 
 
 def resolution(x):
@@ -115,9 +137,19 @@ def cell_rows(get):
     def source(args, hours, label):
         x, y, shear, damage, conc = get(args, hours)
         ice = conc > args.min_conc
-        return row(label, resolution(x), hours, shear[ice], damage[ice]), (x, y, shear)
+        measured = ice & ~np.isnan(shear) if args.cryodyn_shear == "corners" else ice
+        return row(label, resolution(x), hours, shear[measured], damage[ice]), (x, y, shear)
 
     return source
+
+
+def corner_shear(u, v, dx, dy, ice):
+    """Shear rate at the inner cell corners from cell-mean velocities (y, x), and where all 4 cells are ice."""
+    ux = (u[1:, 1:] - u[1:, :-1] + u[:-1, 1:] - u[:-1, :-1]) / (2.0 * dx)
+    vx = (v[1:, 1:] - v[1:, :-1] + v[:-1, 1:] - v[:-1, :-1]) / (2.0 * dx)
+    uy = (u[1:, 1:] - u[:-1, 1:] + u[1:, :-1] - u[:-1, :-1]) / (2.0 * dy)
+    vy = (v[1:, 1:] - v[:-1, 1:] + v[1:, :-1] - v[:-1, :-1]) / (2.0 * dy)
+    return np.sqrt((ux - vy) ** 2 + (uy + vx) ** 2), ice[1:, 1:] & ice[1:, :-1] & ice[:-1, 1:] & ice[:-1, :-1]
 
 
 def nextsimdg_grid(args, shape):
@@ -187,12 +219,7 @@ def nextsimdg_nc_source(args, hours, label):
     dx = coords[0, 1, 0] - coords[0, 0, 0]
     dy = coords[1, 0, 1] - coords[0, 0, 1]
     ice = mask & (conc > args.min_conc)
-    ux = (u[1:, 1:] - u[1:, :-1] + u[:-1, 1:] - u[:-1, :-1]) / (2.0 * dx)
-    vx = (v[1:, 1:] - v[1:, :-1] + v[:-1, 1:] - v[:-1, :-1]) / (2.0 * dx)
-    uy = (u[1:, 1:] - u[:-1, 1:] + u[1:, :-1] - u[:-1, :-1]) / (2.0 * dy)
-    vy = (v[1:, 1:] - v[:-1, 1:] + v[1:, :-1] - v[:-1, :-1]) / (2.0 * dy)
-    shear = np.sqrt((ux - vy) ** 2 + (uy + vx) ** 2)
-    corner_ice = ice[1:, 1:] & ice[1:, :-1] & ice[:-1, 1:] & ice[:-1, :-1]
+    shear, corner_ice = corner_shear(u, v, dx, dy, ice)
     res = "%g km" % round(dx / 1000.0, 6)
     xc = dx * np.arange(1, u.shape[1])
     yc = dy * np.arange(1, u.shape[0])
@@ -233,6 +260,8 @@ def main():
     ap.add_argument("--cryodyn", metavar="OUT.nc", help="cryodyn sea-ice output file")
     ap.add_argument("--cryodyn-label", default="cryodyn", help="model column of its rows")
     ap.add_argument("--shear-var", default="shear", help="cryodyn's shear-rate variable")
+    ap.add_argument("--cryodyn-shear", choices=("cells", "corners"), default="cells",
+                    help="cryodyn's shear: its cell-centre variable, or from u, v as neXtSIM-DG's is measured")
     ap.add_argument("--damage-var", default="damage", help="cryodyn's damage variable, or none")
     ap.add_argument("--conc-var", default="a", help="cryodyn's concentration variable")
     ap.add_argument("--times", type=float, nargs="+", default=[24.0, 48.0], help="hours since the start")
