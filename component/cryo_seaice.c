@@ -67,8 +67,8 @@ static int check_fold_pivots(cryo_component *c, const cryo_field *mask) {
 /* The geometry arrays f (geom, rot, fcor, nrot) computed on the device
  * from the grid file's points: the two point tables of
  * cryo_seaice_geometry_points are put there for the kernels and freed
- * after (about 40 bytes a node and 24 a cell cross; the geometry itself,
- * 160 bytes a cell and 24 a node, stays on the device). */
+ * after (64 bytes a node and 24 a cell cross; the geometry itself,
+ * 128 bytes a cell and 24 a node, stays on the device). */
 static int device_geometry(cryo_component *c, const cryo_seaice_grid_points *points,
                            cryo_field *const *f) {
   const cryo_block *b = &c->grid.block;
