@@ -338,13 +338,12 @@ typedef struct cryo_seaice_grid_points {
 } cryo_seaice_grid_points;
 
 /* The geometry's two point tables, filled on the host from the grid file's
- * points by cryo_seaice_geometry_points and read on the device: nodes,
- * CRYO_SEAICE_GNODE values for each node of the two rings (layout of
- * node_x above): 1 in the domain (else 0), x, y as read, and 5 values the
- * geometry fills (it keeps each node's cosines and sines and its grid
- * direction there); cells,
- * CRYO_SEAICE_GCELL values for each cell in block layout (CRYO_CELL): 1 in
- * the domain (else 0), centre x, y. */
+ * points by cryo_seaice_geometry_points and read on the device. nodes:
+ * CRYO_SEAICE_GNODE values for each node of the two rings (layout of node_x
+ * above), 1 in the domain (else 0), x, y as read, and 5 values the geometry
+ * fills (it keeps each node's cosines and sines and its grid direction
+ * there). cells: CRYO_SEAICE_GCELL values for each cell in block layout
+ * (CRYO_CELL), 1 in the domain (else 0), centre x, y. */
 #define CRYO_SEAICE_GNODE 8
 #define CRYO_SEAICE_GCELL 3
 void cryo_seaice_geometry_points(const cryo_block *b, const cryo_seaice_grid_points *g,
