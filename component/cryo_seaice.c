@@ -66,6 +66,31 @@ static int check_fold_pivots(cryo_component *c, const cryo_field *mask) {
   return CRYO_OK;
 }
 
+/* The geometry arrays f (geom, rot, fcor, nrot) computed on the device
+ * from the grid file's points: the two point tables of
+ * cryo_seaice_geometry_points are put there for the kernels and freed
+ * after (64 bytes a node and 24 a cell cross; the geometry itself,
+ * 128 bytes a cell and 24 a node, stays on the device). */
+static int device_geometry(cryo_component *c, const cryo_seaice_grid_points *points,
+                           cryo_field *const *f) {
+  const cryo_block *b = &c->grid.block;
+  const long nn = (long)(b->nx + 5) * (b->ny + 5) * CRYO_SEAICE_GNODE;
+  const long nc = CRYO_NCELL(b) * CRYO_SEAICE_GCELL;
+  double *nodes = NULL, *nodes_dev = NULL, *cells = NULL, *cells_dev = NULL;
+  int status = cryo_device_alloc(&c->dev, nn, &nodes, &nodes_dev, &c->err);
+  if (status == CRYO_OK) status = cryo_device_alloc(&c->dev, nc, &cells, &cells_dev, &c->err);
+  if (status == CRYO_OK) {
+    cryo_seaice_geometry_points(b, points, nodes, cells);
+    cryo_device_to_device(&c->dev, nodes, 0, nn);
+    cryo_device_to_device(&c->dev, cells, 0, nc);
+    cryo_seaice_geometry(b, points, nodes_dev, cells_dev, f[0]->dev, f[1]->dev, f[2]->dev,
+                         f[3]->dev);
+  }
+  cryo_device_free(&c->dev, &nodes, nn);
+  cryo_device_free(&c->dev, &cells, nc);
+  return status;
+}
+
 /* Cells of a grid file: read this rank's part, compute the geometry arrays
  * (kernels/seaice.h), check the mEVP stability condition against the
  * narrowest cell, and take the file's land mask (times mask_file's). */
@@ -85,34 +110,27 @@ static int init_geometry(cryo_component *c, cryo_field *mask) {
   cryo_field *f[4];
   for (int k = 0; k < 4; ++k)
     f[k] = &c->fields[cryo_field_find(c, names[k])];
-  cryo_seaice_geometry(b, &gf->points, f[0]->host, f[1]->host, f[2]->host, f[3]->host);
-  double width = INFINITY;
+  CRYO_CALL(device_geometry(c, &gf->points, f));
   for (int j = 0; j < b->ny; ++j)
     for (int i = 0; i < b->nx; ++i) {
       const long q = CRYO_CELL(b, i, j);
-      const double *g = f[0]->host + q * CRYO_SEAICE_NGEOM;
       mask->host[q] = gf->mask[q] * (gc->mask_file[0] ? mask->host[q] : 1.0);
-      if (mask->host[q] == 0.0) continue;
-      const double w1 = 2.0 * hypot(g[CRYO_GEOM_A1X], g[CRYO_GEOM_A1Y]);
-      const double w2 = 2.0 * hypot(g[CRYO_GEOM_A2X], g[CRYO_GEOM_A2Y]);
-      width = fmin(width, fmin(w1, w2));
     }
   /* before the narrowest cell: a pivot cell has no frame, hence no width */
   CRYO_CALL(cryo_status_agree(c, check_fold_pivots(c, mask)));
+  cryo_field_to_device(c, mask);
+  double width = cryo_seaice_narrowest_cell(b, f[0]->dev, mask->dev);
   CRYO_CALL(cryo_mpi_check(MPI_Allreduce(MPI_IN_PLACE, &width, 1, MPI_DOUBLE, MPI_MIN, c->comm),
                            "MPI_Allreduce (narrowest cell)", &c->err));
   /* the adaptive EVP sets alpha and beta cell by cell: no fixed pair to check */
   if (isfinite(width) && !c->cfg.seaice.p.adaptive_evp)
     CRYO_CALL(cryo_config_check_mevp(&c->cfg, width, &c->err));
-  for (int k = 0; k < 4; ++k)
-    cryo_field_to_device(c, f[k]);
   if (!b->fold) return CRYO_OK;
   /* across the fold the halo is the image of cells and nodes far away in
    * the same rows: their geometry turned by half a turn, to the bit */
-  for (int k = 0; k < 4; ++k) {
+  for (int k = 0; k < 4; ++k)
     CRYO_CALL(cryo_field_halo(c, f[k]));
-    cryo_field_to_host(c, f[k]);
-  }
+  cryo_field_to_host(c, f[0]);
   cryo_seaice_geometry_fold(b, f[0]->host);
   cryo_field_to_device(c, f[0]);
   return CRYO_OK;
@@ -327,8 +345,10 @@ static int seaice_create(cryo_component *c) {
     xc.oasis_grid_name = c->cfg.coupling.grid_name;
     xc.with_ssh = sp->ssh_tilt;
     double *area = NULL; /* only while the provider describes the grid */
-    if (c->gridfile) {
-      const cryo_field *geom = &c->fields[cryo_field_find(c, "geom")];
+    if (c->gridfile && m->coupled) {
+      /* OASIS alone takes the cell areas; the geometry was computed on the device */
+      cryo_field *geom = &c->fields[cryo_field_find(c, "geom")];
+      cryo_field_to_host(c, geom);
       const long ncell = geom->n / CRYO_SEAICE_NGEOM;
       area = malloc(sizeof(double) * (size_t)(ncell > 0 ? ncell : 1));
       CRYO_CHECK(area, &c->err, CRYO_ERR_MEMORY, "sea ice: out of memory for %ld cell areas",
@@ -337,6 +357,8 @@ static int seaice_create(cryo_component *c) {
         const double *g = geom->host + q * CRYO_SEAICE_NGEOM;
         area[q] = 4.0 * (g[CRYO_GEOM_A1X] * g[CRYO_GEOM_A2Y] - g[CRYO_GEOM_A1Y] * g[CRYO_GEOM_A2X]);
       }
+    }
+    if (c->gridfile) {
       xc.gridfile = c->gridfile;
       xc.cell_area = area;
       xc.mask = c->fields[cryo_field_find(c, "mask")].host;

@@ -87,6 +87,9 @@ extern __typeof__(cryo_seaice_bbm_stress_kernel) ref_cryo_seaice_bbm_stress_kern
 extern __typeof__(cryo_seaice_quad_stress_kernel) ref_cryo_seaice_quad_stress_kernel;
 extern __typeof__(cryo_seaice_quad_velocity_kernel) ref_cryo_seaice_quad_velocity_kernel;
 extern __typeof__(cryo_seaice_quad_advect_kernel) ref_cryo_seaice_quad_advect_kernel;
+extern __typeof__(cryo_seaice_geometry_points) ref_cryo_seaice_geometry_points;
+extern __typeof__(cryo_seaice_geometry) ref_cryo_seaice_geometry;
+extern __typeof__(cryo_seaice_node_frames) ref_cryo_seaice_node_frames;
 extern __typeof__(cryo_landice_residual) ref_cryo_landice_residual;
 extern __typeof__(cryo_landice_jacobian) ref_cryo_landice_jacobian;
 extern __typeof__(cryo_landice_matvec) ref_cryo_landice_matvec;
@@ -878,9 +881,14 @@ static void quad_geometry_host(const cryo_block *b, double span, double *geom, d
     }
   const cryo_seaice_grid_points g = {1,    radius, CRYO_EARTH_OMEGA, 0.0, lon, lat, nok, clon,
                                      clat, cok};
-  cryo_seaice_geometry(b, &g, geom, rot, fcor, nrot);
-  cryo_seaice_node_frames(b, &g, pos, e1);
-  free(lon), free(lat), free(clon), free(clat), free(nok), free(cok);
+  /* the serial host build of the geometry kernels (bench-ref.a): the
+   * arrays are host arrays here, copied to the device by the caller */
+  double *nodes = host_alloc((size_t)nring * CRYO_SEAICE_GNODE);
+  double *cells = host_alloc((size_t)CRYO_NCELL(b) * CRYO_SEAICE_GCELL);
+  ref_cryo_seaice_geometry_points(b, &g, nodes, cells);
+  ref_cryo_seaice_geometry(b, &g, nodes, cells, geom, rot, fcor, nrot);
+  ref_cryo_seaice_node_frames(b, &g, nodes, pos, e1);
+  free(lon), free(lat), free(clon), free(clat), free(nok), free(cok), free(nodes), free(cells);
 }
 
 typedef struct {

@@ -396,7 +396,8 @@ double cryo_seaice_bbm_max_substep(const cryo_seaice_params *p, const cryo_block
 /* Rotation rate of the Earth (sidereal day), s-1. */
 #define CRYO_EARTH_OMEGA 7.292115e-5
 
-/* Positions from which cryo_seaice_geometry computes the geometry arrays. */
+/* Positions of a grid file's points (host arrays) and the scalars of the
+ * geometry, from which cryo_seaice_geometry computes the geometry arrays. */
 typedef struct cryo_seaice_grid_points {
   int spherical;  /* 1: lon/lat in degrees on a sphere of radius `radius`; 0: x/y in m, a plane */
   double radius;  /* m */
@@ -414,23 +415,42 @@ typedef struct cryo_seaice_grid_points {
   const unsigned char *cell_ok;
 } cryo_seaice_grid_points;
 
-/* Host code, once per run: geom and rot of every cell of the block with all
- * 4 corners in the domain (others 0), fcor and nrot of every node in the
- * domain (others 0), halo ring included, from the node positions alone, so
- * that every rank computes the same values for a cell or node. */
-void cryo_seaice_geometry(const cryo_block *b, const cryo_seaice_grid_points *g, double *geom,
-                          double *rot, double *fcor, double *nrot);
+/* The geometry's two point tables, filled on the host from the grid file's
+ * points by cryo_seaice_geometry_points and read on the device. nodes:
+ * CRYO_SEAICE_GNODE values for each node of the two rings (layout of node_x
+ * above), 1 in the domain (else 0), x, y as read, and 5 values the geometry
+ * fills (it keeps each node's cosines and sines and its grid direction
+ * there). cells: CRYO_SEAICE_GCELL values for each cell in block layout
+ * (CRYO_CELL), 1 in the domain (else 0), centre x, y. */
+#define CRYO_SEAICE_GNODE 8
+#define CRYO_SEAICE_GCELL 3
+void cryo_seaice_geometry_points(const cryo_block *b, const cryo_seaice_grid_points *g,
+                                 double *nodes, double *cells);
+/* Device kernels, once per run, on the tables of cryo_seaice_geometry_points
+ * (of g only the scalars are read; nodes is rewritten in place): geom and
+ * rot of every cell of the block with all 4 corners in the domain (others
+ * 0), fcor and nrot of every node in the domain (others 0), halo ring
+ * included, from the node positions alone, so that every rank computes the
+ * same values for a cell or node. */
+void cryo_seaice_geometry(const cryo_block *b, const cryo_seaice_grid_points *g, double *nodes,
+                          const double *cells, double *geom, double *rot, double *fcor,
+                          double *nrot);
+/* Device reduction: the narrowest owned cell with mask != 0, m: twice the
+ * shorter of the half-widths |A1|, |A2| of its map; INFINITY when there is
+ * none. */
+double cryo_seaice_narrowest_cell(const cryo_block *b, const double *geom, const double *mask);
 /* Host code, after the halo exchange of geom with cryo_seaice_array_flip's
  * signs: the cells of the block that a north fold wrote take the corner
  * rotations of their originals' opposite corners (the fold turns a cell by
  * half a turn: corner (i, j) becomes (i+1, j+1), (i+1, j) becomes (i, j+1)). */
 void cryo_seaice_geometry_fold(const cryo_block *b, double *geom);
-/* The node data from which a kernel computes a cell's geom as it goes
+/* Device kernel, after cryo_seaice_geometry on the same node table: the node
+ * data from which a kernel computes a cell's geom as it goes
  * (quad_cell_geometry in kernels/seaice_quad_cell.h; cryodyn-bench measures
  * that against the stored geom, docs/performance.md): position (m) and grid
  * direction e1 of every node of the block in the domain, 3 values each. */
-void cryo_seaice_node_frames(const cryo_block *b, const cryo_seaice_grid_points *g, double *pos,
-                             double *e1);
+void cryo_seaice_node_frames(const cryo_block *b, const cryo_seaice_grid_points *g,
+                             const double *nodes, double *pos, double *e1);
 
 /* The kernels of general quadrilateral cells (seaice_quad_*.c): the same
  * updates as their rectangle counterparts above, from the geometry arrays of

@@ -1,261 +1,325 @@
 /* Geometry of general quadrilateral cells (kernels/seaice.h, docs/seaice.md,
  * Curvilinear grids on the sphere): node frames, cell planes, the bilinear
  * map of each cell and the rotations between frames, from node positions.
- * Host code run once per run; the kernels read its arrays on the device.
+ * Run once per run, on the device: the host packs the grid file's points
+ * into two tables (cryo_seaice_geometry_points), the component puts them on
+ * the device, and four loops fill the geometry arrays there: one over the
+ * nodes of the two rings turning each node's longitude and latitude into
+ * their cosines and sines (the only trigonometry a node costs, once), one
+ * over the nodes storing each node's grid direction e1 (once, not for each
+ * of the 4 cells that use it: recomputed per cell, the geometry took 1.34
+ * times as long on the CPU), then one over cells and one over nodes reading
+ * those.
  *
  * Every value of a cell or node is computed from the positions of that cell's
  * corners or that node's neighbours alone, in a fixed order, so the ranks that
  * hold a cell (its owner, and neighbours in their halo ring) compute it bit for
- * bit alike.
+ * bit alike. Each point is rebuilt from its node's stored cosines and sines
+ * with the products a direct evaluation would use, so the values are those of
+ * evaluating every node where it is used (the geometry's host code before it
+ * moved to the device, the same bits on the CPU build).
  */
+#include <float.h>
 #include <math.h>
 
+#include "cryo_acc.h"
 #include "halo.h"
 #include "seaice.h"
 #include "seaice_quad_cell.h"
 
 #define DEGREE 0.017453292519943295769 /* pi / 180 */
 
+/* Values of a node in the node table: in-domain flag, then x, y as read;
+ * on the sphere the geometry turns x, y into cos x, sin x, cos y, sin y;
+ * then the node's grid direction e1 (3 values), which the geometry fills. */
+enum { NODE_OK = 0, NODE_X, NODE_Y, NODE_CY, NODE_SY, NODE_E1 };
+/* Values of a cell in the cell table: in-domain flag, centre x, y. */
+enum { CELL_OK = 0, CELL_X, CELL_Y };
+
 typedef struct {
   double x, y, z;
 } vec3;
 
-static vec3 sub(vec3 a, vec3 b) {
+#if defined(_OPENACC)
+#pragma acc routine seq
+#endif
+static inline vec3 sub(vec3 a, vec3 b) {
   return (vec3){a.x - b.x, a.y - b.y, a.z - b.z};
 }
 
-static vec3 scale(vec3 a, double s) {
+#if defined(_OPENACC)
+#pragma acc routine seq
+#endif
+static inline vec3 scale(vec3 a, double s) {
   return (vec3){a.x * s, a.y * s, a.z * s};
 }
 
-static double dot(vec3 a, vec3 b) {
+#if defined(_OPENACC)
+#pragma acc routine seq
+#endif
+static inline double dot(vec3 a, vec3 b) {
   return a.x * b.x + a.y * b.y + a.z * b.z;
 }
 
-static vec3 unit(vec3 a) {
-  return scale(a, 1.0 / sqrt(dot(a, a)));
-}
-
 /* The part of t in the plane normal to n (a unit vector), normalized. */
-static vec3 tangent_unit(vec3 t, vec3 n) {
-  return unit(sub(t, scale(n, dot(t, n))));
+#if defined(_OPENACC)
+#pragma acc routine seq
+#endif
+static inline vec3 tangent_unit(vec3 t, vec3 n) {
+  const vec3 p = sub(t, scale(n, dot(t, n)));
+  return scale(p, 1.0 / sqrt(dot(p, p)));
 }
 
-/* Position (m), unit normal and the unit vectors east and north of a point
- * given as lon/lat (degrees) on the sphere or x/y (m) in the plane. At the
+/* Position (m), unit normal and the unit vectors east and north of a point,
+ * from the cosines and sines of its longitude and latitude (cl, sl, cp, sp)
+ * on the sphere of radius `radius`, or its x, y (m) in the plane. At the
  * poles east is still defined by the longitude given. */
 typedef struct {
   vec3 r, n, east, north;
 } point;
 
-static point point_at(const cryo_seaice_grid_points *g, double x, double y) {
+#if defined(_OPENACC)
+#pragma acc routine seq
+#endif
+static inline point point_of(int spherical, double radius, double cl, double sl, double cp,
+                             double sp) {
   point p;
-  if (!g->spherical) {
-    p.r = (vec3){x, y, 0.0};
+  if (!spherical) {
+    p.r = (vec3){cl, sl, 0.0};
     p.n = (vec3){0.0, 0.0, 1.0};
     p.east = (vec3){1.0, 0.0, 0.0};
     p.north = (vec3){0.0, 1.0, 0.0};
     return p;
   }
-  const double deg = DEGREE;
-  const double cl = cos(x * deg), sl = sin(x * deg), cp = cos(y * deg), sp = sin(y * deg);
   p.n = (vec3){cp * cl, cp * sl, sp};
-  p.r = scale(p.n, g->radius);
+  p.r = scale(p.n, radius);
   p.east = (vec3){-sl, cl, 0.0};
   p.north = (vec3){-sp * cl, -sp * sl, cp};
   return p;
 }
 
-/* Index of node (i, j), i in [-2, nx+2], j in [-2, ny+2], in the two-ring layout. */
-static long ring2(const cryo_block *b, int i, int j) {
-  return (long)(j + 2) * (b->nx + 5) + (i + 2);
+/* Node (i, j), i in [-2, nx+2], j in [-2, ny+2], of the node table (nxr =
+ * nx + 5 nodes a row), after cryo_seaice_geometry's first loop. */
+#if defined(_OPENACC)
+#pragma acc routine seq
+#endif
+static inline point node_at(const double *nodes, int nxr, int spherical, double radius, int i,
+                            int j) {
+  const double *t = nodes + ((long)(j + 2) * nxr + (i + 2)) * CRYO_SEAICE_GNODE;
+  return point_of(spherical, radius, t[NODE_X], t[NODE_Y], t[NODE_CY], t[NODE_SY]);
 }
 
-static int node_ok(const cryo_block *b, const cryo_seaice_grid_points *g, int i, int j) {
-  return g->node_ok[ring2(b, i, j)] != 0;
+#if defined(_OPENACC)
+#pragma acc routine seq
+#endif
+static inline int node_ok(const double *nodes, int nxr, int i, int j) {
+  return nodes[((long)(j + 2) * nxr + (i + 2)) * CRYO_SEAICE_GNODE + NODE_OK] != 0.0;
 }
 
-static point node_point(const cryo_block *b, const cryo_seaice_grid_points *g, int i, int j) {
-  const long k = ring2(b, i, j);
-  return point_at(g, g->node_x[k], g->node_y[k]);
-}
-
-/* A node as the walks below see it: whether it is in the domain, and its
- * position and frame (computed from its stored coordinates even when it is
- * not, as they are never used then). */
-typedef struct {
-  int ok;
-  point p;
-} node_at;
-
-/* Node (i, j); one outside the two rings (beyond the last node a walk
- * looks ahead to) is absent. */
-static node_at node_load(const cryo_block *b, const cryo_seaice_grid_points *g, int i, int j) {
-  if (i < -2 || i > b->nx + 2 || j < -2 || j > b->ny + 2)
-    return (node_at){0, point_at(g, 0.0, 0.0)};
-  return (node_at){node_ok(b, g, i, j), node_point(b, g, i, j)};
-}
-
-/* e1 of node c between its neighbours w and e on its grid line of constant
- * j: centred where both exist, one-sided at the edge of the domain. */
-static vec3 node_e1(const node_at *w, const node_at *c, const node_at *e) {
+/* e1 of node (i, j) between its neighbours on its grid line of constant j:
+ * centred where both are in the domain, one-sided at the edge of the domain;
+ * c is the node's own point. */
+#if defined(_OPENACC)
+#pragma acc routine seq
+#endif
+static inline vec3 node_e1_of(const double *nodes, int nxr, int spherical, double radius, int i,
+                              int j, const point *c) {
+  const int w_ok = node_ok(nodes, nxr, i - 1, j), e_ok = node_ok(nodes, nxr, i + 1, j);
   vec3 t;
-  if (w->ok && e->ok)
-    t = sub(e->p.r, w->p.r);
-  else if (e->ok)
-    t = sub(e->p.r, c->p.r);
+  if (w_ok && e_ok)
+    t = sub(node_at(nodes, nxr, spherical, radius, i + 1, j).r,
+            node_at(nodes, nxr, spherical, radius, i - 1, j).r);
+  else if (e_ok)
+    t = sub(node_at(nodes, nxr, spherical, radius, i + 1, j).r, c->r);
   else
-    t = sub(c->p.r, w->p.r);
-  return tangent_unit(t, c->p.n);
+    t = sub(c->r, node_at(nodes, nxr, spherical, radius, i - 1, j).r);
+  return tangent_unit(t, c->n);
 }
 
-/* A walk along row j of nodes: nodes i-1 to i+2 and the e1 of nodes i and
- * i+1. Each node's position and frame is computed once per walk, not once
- * for every cell and neighbour that uses it (four sines and cosines each,
- * the bulk of the geometry's time on a large grid). */
-typedef struct {
-  const cryo_block *b;
-  const cryo_seaice_grid_points *g;
-  int i, j;
-  node_at n[4];
-  vec3 e1[2];
-} row_walk;
-
-static void walk_start(row_walk *w, const cryo_block *b, const cryo_seaice_grid_points *g, int i,
-                       int j) {
-  w->b = b, w->g = g, w->i = i, w->j = j;
-  for (int k = 0; k < 4; ++k)
-    w->n[k] = node_load(b, g, i - 1 + k, j);
-  w->e1[0] = node_e1(&w->n[0], &w->n[1], &w->n[2]);
-  w->e1[1] = node_e1(&w->n[1], &w->n[2], &w->n[3]);
+/* e1 of node (i, j), i in [-1, nx+1], j in [-1, ny+1], as node_e1s stored it. */
+#if defined(_OPENACC)
+#pragma acc routine seq
+#endif
+static inline vec3 node_e1(const double *nodes, int nxr, int i, int j) {
+  const double *t = nodes + ((long)(j + 2) * nxr + (i + 2)) * CRYO_SEAICE_GNODE + NODE_E1;
+  return (vec3){t[0], t[1], t[2]};
 }
 
-static void walk_next(row_walk *w) {
-  w->i++;
-  for (int k = 0; k < 3; ++k)
-    w->n[k] = w->n[k + 1];
-  w->n[3] = node_load(w->b, w->g, w->i + 2, w->j);
-  w->e1[0] = w->e1[1];
-  w->e1[1] = node_e1(&w->n[1], &w->n[2], &w->n[3]);
-}
-
-/* geom of cell (i, j) (quad_cell_geometry, shared with kernels that compute
- * it as they go) and rot, the cell frame's E1 against east at the centre;
- * lo and hi walk rows j and j + 1 and stand at node i. */
-static void cell_geometry(const cryo_block *b, const cryo_seaice_grid_points *g, int i, int j,
-                          const row_walk *lo, const row_walk *hi, double *geom, double *rot) {
-  const row_walk *row[4] = {lo, lo, hi, hi};
-  double r[12], e1[12];
-  for (int k = 0; k < 4; ++k) {
-    const vec3 p = row[k]->n[1 + k % 2].p.r, e = row[k]->e1[k % 2];
-    r[3 * k] = p.x, r[3 * k + 1] = p.y, r[3 * k + 2] = p.z;
-    e1[3 * k] = e.x, e1[3 * k + 1] = e.y, e1[3 * k + 2] = e.z;
+void cryo_seaice_geometry_points(const cryo_block *b, const cryo_seaice_grid_points *g,
+                                 double *nodes, double *cells) {
+  const long nring = (long)(b->nx + 5) * (b->ny + 5);
+  for (long k = 0; k < nring; ++k) {
+    double *t = nodes + k * CRYO_SEAICE_GNODE;
+    t[NODE_OK] = g->node_ok[k] ? 1.0 : 0.0;
+    t[NODE_X] = g->node_x[k];
+    t[NODE_Y] = g->node_y[k];
+    for (int k = NODE_CY; k < CRYO_SEAICE_GNODE; ++k)
+      t[k] = 0.0;
   }
-  double frame[3];
-  quad_cell_geometry(r, e1, geom, frame);
-  const vec3 E1 = {frame[0], frame[1], frame[2]};
-  const long q = CRYO_CELL(b, i, j);
-  const point pc = point_at(g, g->cell_x[q], g->cell_y[q]);
-  const double ce = dot(E1, pc.east), cn = dot(E1, pc.north), norm = sqrt(ce * ce + cn * cn);
-  rot[0] = ce / norm;
-  rot[1] = cn / norm;
-}
-
-/* fcor and nrot of node (i, j) from its node data and grid direction e1. */
-static void node_geometry(const cryo_block *b, const cryo_seaice_grid_points *g, int i, int j,
-                          const node_at *node, vec3 e1, double *fcor, double *nrot) {
-  const long n = CRYO_NODE(b, i, j);
-  fcor[n] = nrot[2 * n] = nrot[2 * n + 1] = 0.0;
-  if (!node->ok) return;
-  const point *p = &node->p;
-  const double ce = dot(e1, p->east), cn = dot(e1, p->north), norm = sqrt(ce * ce + cn * cn);
-  /* an F fold's pivot has both neighbours on its row at one point: no
-   * direction (it is land, cryo_seaice.c) */
-  if (!(norm > 0.0)) return;
-  nrot[2 * n] = ce / norm;
-  nrot[2 * n + 1] = cn / norm;
-  fcor[n] = g->spherical ? 2.0 * g->omega * sin(g->node_y[ring2(b, i, j)] * DEGREE) : g->f_plane;
-}
-
-/* Whether a cell has a frame: not one of a T fold's flat pivot cells, nor a
- * cell at an F fold's pivot node, which has no direction. Those are land
- * (namelists/README.md, Grid files; cryo_seaice.c): they get the geometry of
- * a cell outside the domain, zeros, which carry no flux and no force. */
-static int cell_finite(const double *geom, const double *rot) {
-  int ok = isfinite(rot[0]) && isfinite(rot[1]);
-  for (int k = 0; k < CRYO_SEAICE_NGEOM; ++k)
-    ok = ok && isfinite(geom[k]);
-  return ok;
-}
-
-static void cell_clear(double *geom, double *rot) {
-  for (int k = 0; k < CRYO_SEAICE_NGEOM; ++k)
-    geom[k] = 0.0;
-  rot[0] = rot[1] = 0.0;
-}
-
-/* Cell rows walked together: each node row is walked once per band of
- * GEOMETRY_ROWS cell rows and twice only at the band's edges, instead of
- * twice for every row (9 walks for 8 rows rather than 16: the node rows'
- * positions and frames were half of the geometry's time on the 2 km Arctic).
- * The walks live on the stack (about 4 kB). */
-#define GEOMETRY_ROWS 8
-
-/* Bands of cell rows: walk r of a band stands on node row j0 + r; the cells
- * of row j0 + r lie between walks r and r + 1, whose lower walk gives that
- * node row's nodes too (the last cell row's upper walk the top row). */
-void cryo_seaice_geometry(const cryo_block *b, const cryo_seaice_grid_points *g, double *geom,
-                          double *rot, double *fcor, double *nrot) {
-  for (int j0 = -1; j0 <= b->ny; j0 += GEOMETRY_ROWS) {
-    const int nr = b->ny + 1 - j0 < GEOMETRY_ROWS ? b->ny + 1 - j0 : GEOMETRY_ROWS;
-    row_walk w[GEOMETRY_ROWS + 1];
-    for (int r = 0; r <= nr; ++r)
-      walk_start(&w[r], b, g, -1, j0 + r);
-    for (int i = -1; i <= b->nx; ++i) {
-      if (i > -1)
-        for (int r = 0; r <= nr; ++r)
-          walk_next(&w[r]);
-      for (int r = 0; r < nr; ++r) {
-        const int j = j0 + r;
-        const row_walk *lo = &w[r], *hi = &w[r + 1];
-        const long q = CRYO_CELL(b, i, j);
-        double *gq = geom + q * CRYO_SEAICE_NGEOM, *rq = rot + q * 2;
-        for (int k = 0; k < CRYO_SEAICE_NGEOM; ++k)
-          gq[k] = 0.0;
-        rq[0] = rq[1] = 0.0;
-        if (g->cell_ok[q] && lo->n[1].ok && lo->n[2].ok && hi->n[1].ok && hi->n[2].ok)
-          cell_geometry(b, g, i, j, lo, hi, gq, rq);
-        if (!cell_finite(gq, rq)) cell_clear(gq, rq);
-        node_geometry(b, g, i, j, &lo->n[1], lo->e1[0], fcor, nrot);
-        if (j == b->ny) node_geometry(b, g, i, j + 1, &hi->n[1], hi->e1[0], fcor, nrot);
-      }
-    }
-    /* the last node of each row (and of the top row) */
-    for (int r = 0; r < nr; ++r) {
-      const int j = j0 + r;
-      node_geometry(b, g, b->nx + 1, j, &w[r].n[2], w[r].e1[1], fcor, nrot);
-      if (j == b->ny)
-        node_geometry(b, g, b->nx + 1, j + 1, &w[r + 1].n[2], w[r + 1].e1[1], fcor, nrot);
-    }
+  for (long q = 0; q < CRYO_NCELL(b); ++q) {
+    double *t = cells + q * CRYO_SEAICE_GCELL;
+    t[CELL_OK] = g->cell_ok[q] ? 1.0 : 0.0;
+    t[CELL_X] = g->cell_x[q];
+    t[CELL_Y] = g->cell_y[q];
   }
 }
 
-void cryo_seaice_node_frames(const cryo_block *b, const cryo_seaice_grid_points *g, double *pos,
-                             double *e1) {
-  for (int j = -1; j <= b->ny + 1; ++j) {
-    row_walk w;
-    walk_start(&w, b, g, -1, j);
-    for (int i = -1; i <= b->nx + 1; ++i) {
-      if (i > -1) walk_next(&w);
-      const long n = CRYO_NODE(b, i, j);
-      vec3 r = {0.0, 0.0, 0.0}, e = {0.0, 0.0, 0.0};
-      if (w.n[1].ok) {
-        r = w.n[1].p.r;
-        e = w.e1[0];
-      }
-      pos[3 * n] = r.x, pos[3 * n + 1] = r.y, pos[3 * n + 2] = r.z;
-      e1[3 * n] = e.x, e1[3 * n + 1] = e.y, e1[3 * n + 2] = e.z;
+/* On the sphere, each node's longitude and latitude in degrees become
+ * their cosines and sines (point_of's cl, sl, cp, sp), in place. */
+static void node_trig(const cryo_block *b, const cryo_seaice_grid_points *g, double *nodes) {
+  const long nring = (long)(b->nx + 5) * (b->ny + 5);
+  if (!g->spherical) return;
+  CRYO_DEVICE_LOOP((nodes))
+  for (long k = 0; k < nring; ++k) {
+    double *t = nodes + k * CRYO_SEAICE_GNODE;
+    const double x = t[NODE_X] * DEGREE, y = t[NODE_Y] * DEGREE;
+    t[NODE_X] = cos(x);
+    t[NODE_Y] = sin(x);
+    t[NODE_CY] = cos(y);
+    t[NODE_SY] = sin(y);
+  }
+}
+
+/* e1 of every node of the block in the domain (the block's nodes and one
+ * ring, whose neighbours the table holds), each computed once for the 4
+ * cells and the node that use it. */
+static void node_e1s(const cryo_block *b, const cryo_seaice_grid_points *g, double *nodes) {
+  const int nxn = b->nx + 3, nxr = b->nx + 5, spherical = g->spherical;
+  const double radius = g->radius;
+  const long nnode = CRYO_NNODE(b);
+  CRYO_DEVICE_LOOP((nodes))
+  for (long n = 0; n < nnode; ++n) {
+    const int i = (int)(n % nxn) - 1, j = (int)(n / nxn) - 1;
+    if (!node_ok(nodes, nxr, i, j)) continue;
+    const point p = node_at(nodes, nxr, spherical, radius, i, j);
+    const vec3 e = node_e1_of(nodes, nxr, spherical, radius, i, j, &p);
+    double *t = nodes + ((long)(j + 2) * nxr + (i + 2)) * CRYO_SEAICE_GNODE + NODE_E1;
+    t[0] = e.x, t[1] = e.y, t[2] = e.z;
+  }
+}
+
+/* geom and rot of every cell of the block (halo ring included) with its 4
+ * corners in the domain, else zeros: the map and corner rotations of
+ * quad_cell_geometry, and the cell frame's E1 against east at the centre.
+ * A cell without a frame (a T fold's flat pivot cell, or one at an F fold's
+ * pivot node, which has no direction) is land (namelists/README.md, Grid
+ * files; cryo_seaice.c) and gets the zeros of a cell outside the domain,
+ * which carry no flux and no force. */
+static void cell_geometry(const cryo_block *b, const cryo_seaice_grid_points *g,
+                          const double *nodes, const double *cells, double *geom, double *rot) {
+  const int nxc = b->nx + 2, nxr = b->nx + 5, spherical = g->spherical;
+  const double radius = g->radius;
+  const long ncell = CRYO_NCELL(b);
+  CRYO_DEVICE_LOOP((nodes, cells, geom, rot))
+  for (long q = 0; q < ncell; ++q) {
+    const int i = (int)(q % nxc) - 1, j = (int)(q / nxc) - 1;
+    double *gq = geom + q * CRYO_SEAICE_NGEOM, *rq = rot + 2 * q;
+    for (int k = 0; k < CRYO_SEAICE_NGEOM; ++k)
+      gq[k] = 0.0;
+    rq[0] = rq[1] = 0.0;
+    int ok = cells[q * CRYO_SEAICE_GCELL + CELL_OK] != 0.0;
+    for (int k = 0; k < 4; ++k)
+      ok = ok && node_ok(nodes, nxr, i + k % 2, j + k / 2);
+    if (!ok) continue;
+    /* corners (i, j), (i+1, j), (i, j+1), (i+1, j+1) */
+    double r[12], e1[12];
+    for (int k = 0; k < 4; ++k) {
+      const int ik = i + k % 2, jk = j + k / 2;
+      const vec3 p = node_at(nodes, nxr, spherical, radius, ik, jk).r;
+      const vec3 e = node_e1(nodes, nxr, ik, jk);
+      r[3 * k] = p.x, r[3 * k + 1] = p.y, r[3 * k + 2] = p.z;
+      e1[3 * k] = e.x, e1[3 * k + 1] = e.y, e1[3 * k + 2] = e.z;
     }
+    double frame[3];
+    quad_cell_geometry(r, e1, gq, frame);
+    const vec3 E1 = {frame[0], frame[1], frame[2]};
+    const double *c = cells + q * CRYO_SEAICE_GCELL;
+    const double x = c[CELL_X] * DEGREE, y = c[CELL_Y] * DEGREE;
+    const point pc = spherical ? point_of(1, radius, cos(x), sin(x), cos(y), sin(y))
+                               : point_of(0, radius, c[CELL_X], c[CELL_Y], 0.0, 0.0);
+    const double ce = dot(E1, pc.east), cn = dot(E1, pc.north), norm = sqrt(ce * ce + cn * cn);
+    rq[0] = ce / norm;
+    rq[1] = cn / norm;
+    int finite = isfinite(rq[0]) && isfinite(rq[1]);
+    for (int k = 0; k < CRYO_SEAICE_NGEOM; ++k)
+      finite = finite && isfinite(gq[k]);
+    if (finite) continue;
+    for (int k = 0; k < CRYO_SEAICE_NGEOM; ++k)
+      gq[k] = 0.0;
+    rq[0] = rq[1] = 0.0;
+  }
+}
+
+/* fcor and nrot of every node of the block in the domain (others 0): the
+ * Coriolis parameter and the node's grid direction e1 against east. */
+static void node_geometry(const cryo_block *b, const cryo_seaice_grid_points *g,
+                          const double *nodes, double *fcor, double *nrot) {
+  const int nxn = b->nx + 3, nxr = b->nx + 5, spherical = g->spherical;
+  const double radius = g->radius, two_omega = 2.0 * g->omega, f_plane = g->f_plane;
+  const long nnode = CRYO_NNODE(b);
+  CRYO_DEVICE_LOOP((nodes, fcor, nrot))
+  for (long n = 0; n < nnode; ++n) {
+    const int i = (int)(n % nxn) - 1, j = (int)(n / nxn) - 1;
+    fcor[n] = nrot[2 * n] = nrot[2 * n + 1] = 0.0;
+    if (!node_ok(nodes, nxr, i, j)) continue;
+    const point p = node_at(nodes, nxr, spherical, radius, i, j);
+    const vec3 e1 = node_e1(nodes, nxr, i, j);
+    const double ce = dot(e1, p.east), cn = dot(e1, p.north), norm = sqrt(ce * ce + cn * cn);
+    /* an F fold's pivot has both neighbours on its row at one point: no
+     * direction (it is land, cryo_seaice.c) */
+    if (!(norm > 0.0)) continue;
+    nrot[2 * n] = ce / norm;
+    nrot[2 * n + 1] = cn / norm;
+    /* sin(lat) is the node's stored sine: 2 omega sin(lat) (Coriolis) */
+    fcor[n] = spherical
+                  ? two_omega * nodes[((long)(j + 2) * nxr + (i + 2)) * CRYO_SEAICE_GNODE + NODE_SY]
+                  : f_plane;
+  }
+}
+
+void cryo_seaice_geometry(const cryo_block *b, const cryo_seaice_grid_points *g, double *nodes,
+                          const double *cells, double *geom, double *rot, double *fcor,
+                          double *nrot) {
+  node_trig(b, g, nodes);
+  node_e1s(b, g, nodes);
+  cell_geometry(b, g, nodes, cells, geom, rot);
+  node_geometry(b, g, nodes, fcor, nrot);
+}
+
+double cryo_seaice_narrowest_cell(const cryo_block *b, const double *geom, const double *mask) {
+  const int nx = b->nx, nxc = b->nx + 2;
+  const long nown = (long)b->nx * b->ny;
+  double width = INFINITY;
+  /* a minimum is exact: the same in any order of the cells */
+  CRYO_DEVICE_LOOP_REDUCE((geom, mask), min, width)
+  for (long e = 0; e < nown; ++e) {
+    const long q = (e / nx + 1) * nxc + e % nx + 1; /* CRYO_CELL(b, e % nx, e / nx) */
+    const double *gq = geom + q * CRYO_SEAICE_NGEOM;
+    const double w1 = 2.0 * hypot(gq[CRYO_GEOM_A1X], gq[CRYO_GEOM_A1Y]);
+    const double w2 = 2.0 * hypot(gq[CRYO_GEOM_A2X], gq[CRYO_GEOM_A2Y]);
+    const double w = mask[q] != 0.0 ? fmin(w1, w2) : INFINITY;
+    width = fmin(width, w);
+  }
+  /* OpenACC starts each gang's minimum at the largest finite double */
+  return width < DBL_MAX ? width : INFINITY;
+}
+
+void cryo_seaice_node_frames(const cryo_block *b, const cryo_seaice_grid_points *g,
+                             const double *nodes, double *pos, double *e1) {
+  const int nxn = b->nx + 3, nxr = b->nx + 5, spherical = g->spherical;
+  const double radius = g->radius;
+  const long nnode = CRYO_NNODE(b);
+  CRYO_DEVICE_LOOP((nodes, pos, e1))
+  for (long n = 0; n < nnode; ++n) {
+    const int i = (int)(n % nxn) - 1, j = (int)(n / nxn) - 1;
+    vec3 r = {0.0, 0.0, 0.0}, e = {0.0, 0.0, 0.0};
+    if (node_ok(nodes, nxr, i, j)) {
+      const point p = node_at(nodes, nxr, spherical, radius, i, j);
+      r = p.r;
+      e = node_e1(nodes, nxr, i, j);
+    }
+    pos[3 * n] = r.x, pos[3 * n + 1] = r.y, pos[3 * n + 2] = r.z;
+    e1[3 * n] = e.x, e1[3 * n + 1] = e.y, e1[3 * n + 2] = e.z;
   }
 }
 

@@ -1,10 +1,11 @@
 /* Shared scaffolding of the sea-ice unit tests: one non-periodic block on one
  * rank, a cryo_comm_ops with nothing to exchange (the halo ring lies outside
- * the domain) and no-op reductions, and state allocation from the
- * cryo_seaice_arrays() table. */
+ * the domain) and no-op reductions, state allocation from the
+ * cryo_seaice_arrays() table, and the geometry of grid points. */
 #ifndef TEST_SEAICE_COMMON_H
 #define TEST_SEAICE_COMMON_H
 
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "seaice.h"
@@ -72,6 +73,23 @@ static inline void test_si_state_alloc(const cryo_seaice_params *p, const cryo_b
   for (int j = 0; j < b->ny; ++j)
     for (int i = 0; i < b->nx; ++i)
       s->mask[CRYO_CELL(b, i, j)] = 1.0;
+}
+
+/* The geometry arrays of s (geom, rot, fcor, nrot) from the grid points g:
+ * the point tables of cryo_seaice_geometry_points, then the geometry's
+ * loops (host arrays: the tests run the kernels on the host). */
+static inline void test_si_geometry(const cryo_block *b, const cryo_seaice_grid_points *g,
+                                    cryo_seaice_state *s) {
+  double *nodes = calloc((size_t)(b->nx + 5) * (b->ny + 5) * CRYO_SEAICE_GNODE, sizeof(double));
+  double *cells = calloc((size_t)CRYO_NCELL(b) * CRYO_SEAICE_GCELL, sizeof(double));
+  if (!nodes || !cells) {
+    fprintf(stderr, "test_si_geometry: out of memory\n");
+    exit(EXIT_FAILURE);
+  }
+  cryo_seaice_geometry_points(b, g, nodes, cells);
+  cryo_seaice_geometry(b, g, nodes, cells, s->geom, s->rot, s->fcor, s->nrot);
+  free(nodes);
+  free(cells);
 }
 
 static inline void test_si_state_free(const cryo_seaice_params *p, cryo_seaice_state *s) {

@@ -63,7 +63,7 @@ static void geometry_from(const cryo_block *b, int spherical, double f_plane, po
       pos(ctx, i + 0.5, j + 0.5, &cx[c], &cy[c]);
     }
   const cryo_seaice_grid_points g = {spherical, RADIUS, OMEGA, f_plane, nx_, ny_, nok, cx, cy, cok};
-  cryo_seaice_geometry(b, &g, s->geom, s->rot, s->fcor, s->nrot);
+  test_si_geometry(b, &g, s);
   free(nx_), free(ny_), free(cx), free(cy), free(nok), free(cok);
 }
 

@@ -122,7 +122,7 @@ static void build_geometry(const cryo_block *b, const grid_spec *g, cryo_seaice_
     }
   const cryo_seaice_grid_points pts = {g->spherical, RADIUS, 7.292e-5, 1.46e-4, nx,
                                        ny,           nok,    cx,       cy,      cok};
-  cryo_seaice_geometry(b, &pts, s->geom, s->rot, s->fcor, s->nrot);
+  test_si_geometry(b, &pts, s);
   free(nx);
   free(ny);
   free(nok);

@@ -151,7 +151,7 @@ static void rotate(const char *name, int order, result *res) {
   const int na = CRYO_SEAICE_NA(order);
   cryo_seaice_state s;
   test_si_state_alloc(&p, b, &s);
-  cryo_seaice_geometry(b, &gf.points, s.geom, s.rot, s.fcor, s.nrot);
+  test_si_geometry(b, &gf.points, &s);
   exchange("geom", CRYO_AT_CELL, CRYO_SEAICE_NGEOM, s.geom);
   exchange("rot", CRYO_AT_CELL, 2, s.rot);
   exchange("nrot", CRYO_AT_NODE, 2, s.nrot);
