@@ -238,6 +238,15 @@ int cryo_seaice_step(const cryo_seaice_params *p, const cryo_block *b, cryo_seai
 int cryo_seaice_transport(const cryo_seaice_params *p, const cryo_block *b, cryo_seaice_state *s,
                           const cryo_comm_ops *ops);
 
+/* A halo exchange whose levels change sign across a fold as `sign` says:
+ * cryo_seaice_vector_sign for node velocities, cryo_seaice_dg_sign for dG
+ * fields (the slopes turn, the means and the stress components do not);
+ * drivers without a fold lend no signed exchange. */
+extern const int cryo_seaice_vector_sign[1];
+extern const int cryo_seaice_dg_sign[3];
+int cryo_seaice_halo_signed(const cryo_comm_ops *ops, cryo_location loc, int nlev, int nfield,
+                            double *const *fields, const int *sign);
+
 /* The cells the mEVP works on, at the start of a macro step, over every cell
  * including the halo ring (a with its halo filled): ice_mask = 0 on land, 1
  * on open water (mean concentration <= a_min), 2 on ocean with ice; the

@@ -17,16 +17,6 @@
 #include "cryo_error.h"
 #include "seaice.h"
 
-static const int vector_sign[1] = {-1};
-static const int dg_sign[3] = {1, -1, -1};
-
-/* A halo exchange whose levels change sign across a fold (as seaice_step.c). */
-static int halo_signed(const cryo_comm_ops *ops, cryo_location loc, int nlev, int nfield,
-                       double *const *fields, const int *sign) {
-  if (!ops->halo_signed) return ops->halo(ops->ctx, loc, nlev, nfield, fields);
-  return ops->halo_signed(ops->ctx, loc, nlev, nfield, fields, sign);
-}
-
 /* The damage carried by the tracer transport kernels, which move pairs (h, a):
  * the damage takes the place of a in both and the pair's first member is a
  * scratch copy, so that the bounds of a keep it in [0, 1]. t holds the
@@ -43,12 +33,12 @@ static int transport_damage(const cryo_seaice_params *p, const cryo_block *b,
   double *pair[2] = {hw, d};
   /* Heun's RK2 as cryo_seaice_transport: stage 1 into (hw, aw), both the same */
   cryo_seaice_advect_dg1_kernel(p, b, t->u, t->v, t->mask, 0.0, d, d, d, d, hw, aw);
-  CRYO_CALL(halo_signed(ops, CRYO_AT_CELL, 3, 2, work, dg_sign));
+  CRYO_CALL(cryo_seaice_halo_signed(ops, CRYO_AT_CELL, 3, 2, work, cryo_seaice_dg_sign));
   cryo_seaice_limit_dg1_kernel(b, t->mask, hw, aw);
-  CRYO_CALL(halo_signed(ops, CRYO_AT_CELL, 3, 2, work, dg_sign));
+  CRYO_CALL(cryo_seaice_halo_signed(ops, CRYO_AT_CELL, 3, 2, work, cryo_seaice_dg_sign));
   /* stage 2 reads aw (and the base d of its own cell only) and writes (hw, d) */
   cryo_seaice_advect_dg1_kernel(p, b, t->u, t->v, t->mask, 0.5, d, d, aw, aw, hw, d);
-  CRYO_CALL(halo_signed(ops, CRYO_AT_CELL, 3, 2, pair, dg_sign));
+  CRYO_CALL(cryo_seaice_halo_signed(ops, CRYO_AT_CELL, 3, 2, pair, cryo_seaice_dg_sign));
   cryo_seaice_limit_dg1_kernel(b, t->mask, hw, d);
   cryo_seaice_bound_dg1_kernel(b, hw, d);
   return CRYO_OK;
@@ -60,9 +50,10 @@ int cryo_seaice_bbm_step(const cryo_seaice_params *p, const cryo_block *b, cryo_
   double *tracers[3] = {s->h, s->a, s->damage};
   double *stress[3] = {s->s11, s->s12, s->s22};
   double *vel[2] = {s->u, s->v};
-  CRYO_CALL(halo_signed(ops, CRYO_AT_CELL, na, 3, tracers, dg_sign));
-  CRYO_CALL(halo_signed(ops, CRYO_AT_CELL, CRYO_SEAICE_NS, 3, stress, dg_sign));
-  CRYO_CALL(halo_signed(ops, CRYO_AT_NODE, 1, 2, vel, vector_sign));
+  CRYO_CALL(cryo_seaice_halo_signed(ops, CRYO_AT_CELL, na, 3, tracers, cryo_seaice_dg_sign));
+  CRYO_CALL(
+      cryo_seaice_halo_signed(ops, CRYO_AT_CELL, CRYO_SEAICE_NS, 3, stress, cryo_seaice_dg_sign));
+  CRYO_CALL(cryo_seaice_halo_signed(ops, CRYO_AT_NODE, 1, 2, vel, cryo_seaice_vector_sign));
   cryo_seaice_ice_cells_kernel(p, b, s);
   cryo_seaice_bbm_heal_kernel(p, b, s);
   /* the momentum update: the mEVP node kernel with beta = 0 over dt_e, its
@@ -77,7 +68,7 @@ int cryo_seaice_bbm_step(const cryo_seaice_params *p, const cryo_block *b, cryo_
     cryo_seaice_bbm_stress_kernel(p, b, dte, s);
     cryo_seaice_velocity_kernel(&pe, b, s->s11, s->s12, s->s22, s->h, s->a, s->ice_mask, s->uair,
                                 s->vair, s->uocn, s->vocn, s->u, s->v, s, s->u, s->v);
-    CRYO_CALL(halo_signed(ops, CRYO_AT_NODE, 1, 2, vel, vector_sign));
+    CRYO_CALL(cryo_seaice_halo_signed(ops, CRYO_AT_NODE, 1, 2, vel, cryo_seaice_vector_sign));
     cryo_seaice_bbm_average_kernel(b, k == 0, 1.0 / p->n_bbm, s);
   }
   CRYO_DEVICE_WAIT;

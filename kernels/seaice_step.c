@@ -24,13 +24,11 @@
 #include "cryo_error.h"
 #include "seaice.h"
 
-static const int vector_sign[1] = {-1};
-static const int dg_sign[3] = {1, -1, -1};
+const int cryo_seaice_vector_sign[1] = {-1};
+const int cryo_seaice_dg_sign[3] = {1, -1, -1};
 
-/* A halo exchange whose levels change sign across a fold as `sign` says;
- * drivers without a fold lend no signed exchange. */
-static int halo_signed(const cryo_comm_ops *ops, cryo_location loc, int nlev, int nfield,
-                       double *const *fields, const int *sign) {
+int cryo_seaice_halo_signed(const cryo_comm_ops *ops, cryo_location loc, int nlev, int nfield,
+                            double *const *fields, const int *sign) {
   if (!ops->halo_signed) return ops->halo(ops->ctx, loc, nlev, nfield, fields);
   return ops->halo_signed(ops->ctx, loc, nlev, nfield, fields, sign);
 }
@@ -61,11 +59,11 @@ static int transport_dg1(const cryo_seaice_params *p, const cryo_block *b, cryo_
   double *work[2] = {s->h_work, s->a_work};
   double *tracers[2] = {s->h, s->a};
   dg1_stage(p, b, s, 0.0, s->h, s->a, s->h_work, s->a_work);
-  CRYO_CALL(halo_signed(ops, CRYO_AT_CELL, 3, 2, work, dg_sign));
+  CRYO_CALL(cryo_seaice_halo_signed(ops, CRYO_AT_CELL, 3, 2, work, cryo_seaice_dg_sign));
   dg1_limit(p, b, s, s->h_work, s->a_work);
-  CRYO_CALL(halo_signed(ops, CRYO_AT_CELL, 3, 2, work, dg_sign));
+  CRYO_CALL(cryo_seaice_halo_signed(ops, CRYO_AT_CELL, 3, 2, work, cryo_seaice_dg_sign));
   dg1_stage(p, b, s, 0.5, s->h_work, s->a_work, s->h, s->a);
-  CRYO_CALL(halo_signed(ops, CRYO_AT_CELL, 3, 2, tracers, dg_sign));
+  CRYO_CALL(cryo_seaice_halo_signed(ops, CRYO_AT_CELL, 3, 2, tracers, cryo_seaice_dg_sign));
   dg1_limit(p, b, s, s->h, s->a);
   if (p->quad)
     cryo_seaice_quad_bound_dg1_kernel(b, s, s->h, s->a);
@@ -89,7 +87,8 @@ int cryo_seaice_transport(const cryo_seaice_params *p, const cryo_block *b, cryo
   /* a T fold's top row holds half of its cells twice: the copies take their
    * originals' new values, so that output and restarts see one value each */
   double *tracers[2] = {s->h, s->a};
-  return halo_signed(ops, CRYO_AT_CELL, CRYO_SEAICE_NA(p->tracer_order), 2, tracers, dg_sign);
+  return cryo_seaice_halo_signed(ops, CRYO_AT_CELL, CRYO_SEAICE_NA(p->tracer_order), 2, tracers,
+                                 cryo_seaice_dg_sign);
 }
 
 /* One mEVP iteration's stress and velocity kernels, for the grid and the
@@ -121,15 +120,16 @@ int cryo_seaice_step(const cryo_seaice_params *p, const cryo_block *b, cryo_seai
   double *tracers[2] = {s->h, s->a};
   double *stress[3] = {s->s11, s->s12, s->s22};
   double *vel[2] = {s->u, s->v};
-  CRYO_CALL(halo_signed(ops, CRYO_AT_CELL, na, 2, tracers, dg_sign));
-  CRYO_CALL(halo_signed(ops, CRYO_AT_CELL, CRYO_SEAICE_NS, 3, stress, dg_sign));
-  CRYO_CALL(halo_signed(ops, CRYO_AT_NODE, 1, 2, vel, vector_sign));
+  CRYO_CALL(cryo_seaice_halo_signed(ops, CRYO_AT_CELL, na, 2, tracers, cryo_seaice_dg_sign));
+  CRYO_CALL(
+      cryo_seaice_halo_signed(ops, CRYO_AT_CELL, CRYO_SEAICE_NS, 3, stress, cryo_seaice_dg_sign));
+  CRYO_CALL(cryo_seaice_halo_signed(ops, CRYO_AT_NODE, 1, 2, vel, cryo_seaice_vector_sign));
   cryo_seaice_ice_cells_kernel(p, b, s);
   if (p->state_single) cryo_seaice_stress_to_single(b, s);
   cryo_seaice_velocity_save_kernel(b, s->u, s->v, s->u_n, s->v_n);
   for (int it = 0; it < p->n_evp; ++it) {
     mevp_kernels(p, b, s);
-    CRYO_CALL(halo_signed(ops, CRYO_AT_NODE, 1, 2, vel, vector_sign));
+    CRYO_CALL(cryo_seaice_halo_signed(ops, CRYO_AT_NODE, 1, 2, vel, cryo_seaice_vector_sign));
   }
   /* the sub-cycle's kernels are queued asynchronously (cryo_acc.h) */
   CRYO_DEVICE_WAIT;
