@@ -465,6 +465,7 @@ typedef struct {
   double *h_work, *a_work, *ice_mask;
   double *g[6];                   /* baseline Gauss-point intermediates, 4 per cell each */
   double *damage, *u_avg, *v_avg; /* the BBM rheology's arrays */
+  double *alpha_evp;              /* the adaptive EVP's alpha = beta per cell */
   float *sf[3]; /* the stress stored as float (state_precision = 'single'), device */
 } seaice_ctx;
 
@@ -515,6 +516,21 @@ static void run_bbm_substep(void *vc) {
   cryo_seaice_velocity_kernel(&pe, &c->b, c->s11, c->s12, c->s22, c->h, c->a, c->ice_mask, c->uair,
                               c->vair, c->uocn, c->vocn, c->u, c->v, NULL, c->u, c->v);
   cryo_seaice_bbm_average_kernel(&c->b, 0, 1.0 / 120.0, &s);
+}
+
+/* one adaptive-EVP sub-step: the stress kernel writes each cell's alpha,
+ * the velocity kernel takes beta from it */
+static void run_substep_aevp(void *vc) {
+  seaice_ctx *c = vc;
+  cryo_seaice_params pa = c->p;
+  pa.adaptive_evp = 1;
+  cryo_seaice_state o;
+  memset(&o, 0, sizeof o);
+  o.alpha_evp = c->alpha_evp;
+  cryo_seaice_stress_kernel(&pa, &c->b, c->u, c->v, c->h, c->a, c->ice_mask, c->s11, c->s12, c->s22,
+                            c->alpha_evp);
+  cryo_seaice_velocity_kernel(&pa, &c->b, c->s11, c->s12, c->s22, c->h, c->a, c->ice_mask, c->uair,
+                              c->vair, c->uocn, c->vocn, c->u_n, c->v_n, &o, c->u, c->v);
 }
 
 static void run_substep_single(void *vc) {
@@ -770,6 +786,7 @@ static void bench_seaice(int n, int reps) {
   c.damage = dev_alloc(nc);
   c.u_avg = dev_alloc(nn);
   c.v_avg = dev_alloc(nn);
+  c.alpha_evp = dev_alloc(nc);
   seaice_upload(&c, &hs);
 
   /* correctness: one stress, velocity and advection step, device vs host */
@@ -818,6 +835,11 @@ static void bench_seaice(int n, int reps) {
   add_row("seaice BBM sub-step", size, time_median(run_bbm_substep, &c, warmups(3), reps),
           b_bbm + b_vel + 8.0 * 6 * nn, act, "cells", 0.0);
 
+  /* adaptive EVP: each cell's alpha written by the stress kernel and read
+   * by the velocity kernel, 16 B per cell more */
+  add_row("seaice aEVP sub-step", size, time_median(run_substep_aevp, &c, warmups(3), reps),
+          b_stress + b_vel + 16.0 * act, act, "cells", f_stress + f_vel);
+
   /* the stress stored as float: 9 coefficients read and written by the
    * stress kernel and read by the velocity kernel at 4 B, 108 B less per cell */
   cryo_seaice_state st = {.s11 = c.s11, .s12 = c.s12, .s22 = c.s22};
@@ -849,6 +871,7 @@ static void bench_seaice(int n, int reps) {
   dev_free(c.damage);
   dev_free(c.u_avg);
   dev_free(c.v_avg);
+  dev_free(c.alpha_evp);
 }
 
 /* ------------------------------------------------ sea ice on quadrilaterals */
