@@ -167,43 +167,50 @@ if [ "$skip_ice0" != 1 ]; then
 fi
 [ "${SPINUP_ONLY:-0}" = 1 ] && { echo "run_mismip: outputs in $outdir/"; exit 0; }
 
-run_ice1() {
-  # Ice1r: a cold start from the last Ice0 thickness, t = 0 to ICE1_YEARS.
+# geometry OUT [option ...]: make_mismip.py on this run's grid into OUT
+geometry() {
+  dst=$1
+  shift
   "$python" "$srcdir/scripts/make_mismip.py" --dx "$dx" --dy "$dy" $half --extra-cells "$extra" \
-    --ice-free-thk "$ice_free_thk" --from mismip_ice0.nc mismip_ice1r_geometry.nc > /dev/null
-  rm -f mismip_ice1r.nc mismip_ice1ra.nc
-  namelist "$srcdir/namelists/mismip_ice1r.nml" ice1r.nml "run_length = $((ice1_years * year))."
-  run_case ice1r.nml ice1r.log Ice1r
-  # Ice1ra: a restart of Ice1r at t = ICE1_YEARS without melt, to 2 ICE1_YEARS.
-  namelist "$srcdir/namelists/mismip_ice1ra.nml" ice1ra.nml \
+    --ice-free-thk "$ice_free_thk" "$@" "$dst" > /dev/null
+}
+
+# first E: E r (ice1r, ice2r), a cold start from its geometry file, t = 0 to
+# ICE1_YEARS; second E: E ra, a restart of E r at ICE1_YEARS, to 2 ICE1_YEARS;
+# report E PNG: the grounding line of both as a table and a plot
+first() {
+  rm -f "mismip_$1r.nc" "mismip_$1ra.nc"
+  namelist "$srcdir/namelists/mismip_$1r.nml" "$1r.nml" "run_length = $((ice1_years * year))."
+  run_case "$1r.nml" "$1r.log" "$1r"
+}
+second() {
+  namelist "$srcdir/namelists/mismip_$1ra.nml" "$1ra.nml" \
     "run_length = $((2 * ice1_years * year))." \
-    "restart_in = '$(restart_at mismip_ice1r_restart $((1 + ice1_years)))'"
-  run_case ice1ra.nml ice1ra.log Ice1ra
-  gl mismip_ice1r.nc mismip_ice1ra.nc --table
-  gl mismip_ice1r.nc mismip_ice1ra.nc --plot mismip_gl.png \
-    --times 0 "$ice1_years" "$((2 * ice1_years))"
+    "restart_in = '$(restart_at "mismip_$1r_restart" $((1 + ice1_years)))'"
+  run_case "$1ra.nml" "$1ra.log" "$1ra"
+}
+report() {
+  gl "mismip_$1r.nc" "mismip_$1ra.nc" --table
+  gl "mismip_$1r.nc" "mismip_$1ra.nc" --plot "$2" --times 0 "$ice1_years" "$((2 * ice1_years))"
+}
+
+run_ice1() {
+  # Ice1r from the last Ice0 thickness; Ice1ra without melt
+  geometry mismip_ice1r_geometry.nc --from mismip_ice0.nc
+  first ice1
+  second ice1
+  report ice1 mismip_gl.png
 }
 
 run_ice2() {
-  # Ice2r: a cold start from the last Ice0 thickness with the ice beyond
-  # 480 km removed and the calving front held there, t = 0 to ICE1_YEARS.
-  "$python" "$srcdir/scripts/make_mismip.py" --dx "$dx" --dy "$dy" $half --extra-cells "$extra" \
-    --ice-free-thk "$ice_free_thk" --calving-x 480 --from mismip_ice0.nc \
-    mismip_ice2r_geometry.nc > /dev/null
-  rm -f mismip_ice2r.nc mismip_ice2ra.nc
-  namelist "$srcdir/namelists/mismip_ice2r.nml" ice2r.nml "run_length = $((ice1_years * year))."
-  run_case ice2r.nml ice2r.log Ice2r
-  # Ice2ra: a restart of Ice2r at t = ICE1_YEARS with the front back at 640 km
-  # (the calving mask comes from the geometry file, not the restart).
-  "$python" "$srcdir/scripts/make_mismip.py" --dx "$dx" --dy "$dy" $half --extra-cells "$extra" \
-    --ice-free-thk "$ice_free_thk" --from mismip_ice2r.nc mismip_ice2ra_geometry.nc > /dev/null
-  namelist "$srcdir/namelists/mismip_ice2ra.nml" ice2ra.nml \
-    "run_length = $((2 * ice1_years * year))." \
-    "restart_in = '$(restart_at mismip_ice2r_restart $((1 + ice1_years)))'"
-  run_case ice2ra.nml ice2ra.log Ice2ra
-  gl mismip_ice2r.nc mismip_ice2ra.nc --table
-  gl mismip_ice2r.nc mismip_ice2ra.nc --plot mismip_gl_ice2.png \
-    --times 0 "$ice1_years" "$((2 * ice1_years))"
+  # Ice2r from the last Ice0 thickness with the ice beyond 480 km removed and
+  # the calving front held there; Ice2ra with the front back at 640 km (the
+  # calving mask comes from the geometry file, not the restart)
+  geometry mismip_ice2r_geometry.nc --calving-x 480 --from mismip_ice0.nc
+  first ice2
+  geometry mismip_ice2ra_geometry.nc --from mismip_ice2r.nc
+  second ice2
+  report ice2 mismip_gl_ice2.png
 }
 
 for e in $experiments; do
