@@ -132,9 +132,12 @@ make_case() { # NAME SRC
       echo cyclone_options.nc ;;
     cyclone_bbm*)
       # the cyclone with the BBM rheology (docs/seaice.md, The BBM rheology),
-      # 120 sub-steps of 1 s per step, 1 h
-      sed -e 's/^ *run_length = .*/  run_length = 3600/' \
-        -e 's/^ *output_interval = .*/  output_interval = 3600/' \
+      # 120 sub-steps of 1 s per step, 20 min: damage reaches 0.96 in the
+      # first 10 min, and the pack breaks up after some 20 min, when round-off
+      # differences are amplified to percents (see the tolerance below)
+      sed -e 's/^ *run_length = .*/  run_length = 1200/' \
+        -e 's/^ *coupling_interval = .*/  coupling_interval = 600/' \
+        -e 's/^ *output_interval = .*/  output_interval = 600/' \
         -e "s/^ *output_file = .*/  output_file = 'cyclone_bbm.nc'/" \
         "$2/namelists/cyclone_bbm_8km.nml" > case.nml
       echo cyclone_bbm.nc ;;
@@ -1056,11 +1059,13 @@ tolerance = {"cyclone_8km": 1e-10, "free_drift": 1e-10, "ismip_hom_a_L80": 1e-12
              "landice_evolve_column": 1e-12, "landice_mismip_column": 1e-10,
              "global_5deg": 1e-10, "global_5deg_f": 1e-10,
              "cyclone_options": 1e-10, "landfast_tilt": 1e-10,
-             # brittle failure is a threshold (d_crit < 1): an ulp of difference
-             # can decide whether a cell breaks in this step or the next, so
-             # differences grow faster than under the VP rheology; a first
-             # bound for 1 h, not yet measured on a GPU
-             "cyclone_bbm": 1e-8,
+             # the BBM's damage localizes, an instability that amplifies any
+             # difference: the CPU build with FMA contraction (-mfma
+             # -ffp-contract=fast) against the one without differs in u by
+             # 4e-15, 7e-14, 4e-3 and 0.17 of its largest value after 10, 20,
+             # 30 and 60 min (and the GPU by 0.2 after 60 min, 2026-11-28), so
+             # the case stops at 20 min
+             "cyclone_bbm": 1e-10,
              # 14 L-BFGS iterates carry the solves' differences on: a first
              # bound, not yet measured on a GPU
              "landice_invert": 1e-6,
@@ -1071,6 +1076,13 @@ tolerance = {"cyclone_8km": 1e-10, "free_drift": 1e-10, "ismip_hom_a_L80": 1e-12
              # against double storage at 8 km after 6 h; CPU vs GPU should
              # stay below that: a first bound, not yet measured on a GPU
              "cyclone_single": 1e-3, "arctic_single": 1e-3}
+
+# The F fold's pole node (65 N, on land) is where its neighbours meet, so
+# the grid direction of the nodes next to it is ill-conditioned: the ocean
+# current turned into it differs there by 1.7e-5 and 2.3e-5 of its largest
+# value between the CPU builds with and without FMA contraction, as between
+# GPU and CPU (2026-11-28); the ice there does not move.
+var_tolerance = {("global_5deg_f", "uocn"): 1e-4, ("global_5deg_f", "vocn"): 1e-4}
 
 def out_name(case_dir):
     return open(os.path.join(case_dir, "output_name")).read().strip()
@@ -1108,10 +1120,11 @@ for name, np_, ref in cases:
             scale = max(scale, np.abs(cpu[partner[var]]).max())
         diff = np.abs(a - b).max() if a.shape == b.shape else np.inf
         rel = diff / scale if scale > 0 else diff
-        ok = np.isfinite(rel) and rel <= tol
+        tol_v = var_tolerance.get((ref, var), tol)
+        ok = np.isfinite(rel) and rel <= tol_v
         failed += not ok
         rows.append((name, np_, var, "identical" if np.array_equal(a, b) else "%.2e" % rel,
-                     "%.0e" % tol, "" if same_rank1 is None else ("yes" if same_rank1 else "NO"),
+                     "%.0e" % tol_v, "" if same_rank1 is None else ("yes" if same_rank1 else "NO"),
                      "ok" if ok else "FAIL"))
     print("gpu-check: %-20s dynamics CPU %8.3f s  GPU %8.3f s" % (name, t_cpu, t_gpu))
 
