@@ -1071,7 +1071,7 @@ scale() {
   echo "gpu-check: scale passed"
 }
 
-# Issue 26's runs on several GPUs of one machine, one MPI rank per GPU, on 1,
+# The largest cases on several GPUs of one machine, one MPI rank per GPU, on 1,
 # 2, 4 and 8 GPUs as far as GPU_CHECK_GPUS (default: nvidia-smi's count) goes
 # (docs/multi-gpu.md, "The several-GPU check"):
 #   the Arctic at GPU_CHECK_ARCTIC_KM km (default 2: 3750 x 3750 cells),
