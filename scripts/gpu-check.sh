@@ -29,6 +29,9 @@
 #   sh DIR/pack/gpu-check.sh scale DIR/pack    one MPI rank per GPU: bit for
 #       bit against 1 GPU, weak and strong scaling of the sea-ice dynamics and
 #       weak scaling of land ice; writes DIR/pack/scale.md (see scale below)
+#   sh DIR/pack/gpu-check.sh nodes DIR/pack    one MPI rank per GPU on 1, 2, 4
+#       and 8 GPUs: the Arctic at 2 km and MISMIP+ at 1 km, strong scaling and
+#       bit for bit against 1 GPU; writes DIR/pack/nodes.md (see nodes below)
 #
 # The cases: the sea-ice cyclone at 8 km for 6 h on 1, 2 and 4 ranks, free
 # drift from a NetCDF forcing file, ISMIP-HOM A at L = 80 km, ISMIP-HOM A
@@ -60,7 +63,7 @@
 set -eu
 
 usage() {
-  echo "usage: gpu-check.sh build DIR | run PACK | compare PACK | perf PACK | solver PACK | precision PACK | scale PACK | all DIR" >&2
+  echo "usage: gpu-check.sh build DIR | run PACK | compare PACK | perf PACK | solver PACK | precision PACK | scale PACK | nodes PACK | all DIR" >&2
   exit 2
 }
 [ $# -eq 2 ] || usage
@@ -527,6 +530,13 @@ build() {
     "$(sh "$src/scripts/tools-python")" "$src/scripts/make_global.py" --resolution 5 --days 1 \
       --fold "$(echo $fold | tr tf TF)" --out-dir "$pack/global/$fold" > /dev/null
   done
+  # `nodes` makes the Arctic files on the GPU machine (2.2 GB at 2 km) with
+  # these, and the MISMIP+ files of a resolution other than the 1 km made here
+  mkdir -p "$pack/scripts"
+  cp "$src/scripts/make_arctic.py" "$src/scripts/make_grid.py" "$src/scripts/make_mismip.py" "$pack/scripts/"
+  mkdir -p "$pack/mismip-nodes-1000m"
+  "$(find_python)" "$src/scripts/make_mismip.py" --dx 1000 --forcing "$pack/mismip-nodes-1000m/mismip_forcing.nc" \
+    "$pack/mismip-nodes-1000m/mismip_geometry.nc" > "$pack/mismip-nodes-1000m/grid.txt"
   mkdir -p "$pack/mismip"
   "$(find_python)" "$src/scripts/make_mismip.py" --dx 8000 --forcing "$pack/mismip/mismip_forcing.nc" \
     "$pack/mismip/mismip_geometry.nc" > /dev/null
@@ -756,9 +766,10 @@ EOF
 #     sub-steps; strong scaling: (2 GPU_CHECK_SEAICE_CELLS)^2 cells in all;
 #   land-ice weak scaling: ISMIP-HOM A on a square grid (the case needs
 #     L x L) of about GPU_CHECK_LANDICE_CELLS^2 x 16 per GPU (default 512,
-#     dx = 80 km / 512), one velocity solve: Newton to 1e-2 of the load with
-#     GPU_CHECK_CG_ITERS (default 40) CG iterations per Newton step, so that
-#     every step does the same work.
+#     dx = 80 km / 512), one velocity solve with the multigrid: Newton to
+#     1e-2 of the load with at most GPU_CHECK_CG_ITERS (default 40) CG
+#     iterations per Newton step (the multigrid may reach linear_rtol first:
+#     the table lists each run's CG iterations).
 # Times come from the driver's phase timers: dynamics per mEVP sub-step or per
 # Newton step, the halo share (halo / dynamics), and the parallel efficiency
 # (weak: t1 / tN per sub-step; strong: t1 / (N tN)). Writes PACK/scale.md and
@@ -797,7 +808,8 @@ scale_seaice_nml() {
 EOF
 }
 
-# N L OUTPUT(0|1): ISMIP-HOM A on N x N cells, L m wide, on stdout.
+# N L OUTPUT(0|1): ISMIP-HOM A on N x N cells, L m wide, on stdout. The
+# multigrid preconditioner (the default) is named: the check times it.
 scale_landice_nml() {
   out="output_file = ''"
   [ "$3" = 0 ] || out="output_interval = 86400, output_file = 'out.nc', restart_out = 'rst'"
@@ -810,19 +822,24 @@ scale_landice_nml() {
 &cryo_landice
   case = 'ismip-hom-a', domain_length = $2, periodic = .true., n_layers = 16, dt = 86400.
   newton_rtol = 1.e-10, newton_atol = 1.e-2, linear_rtol = 1.e-14, linear_max_iter = $scale_cg
+  preconditioner = 'multigrid'
 /
 EOF
 }
 
-# NAME NP [timing]: run $dir/scale/next.nml in $dir/scale/NAME; 1 when it failed or
+# NAME NP [timing]: run $sdir/next.nml in $sdir/NAME, with links there to the
+# files $scale_links names (the inputs); 1 when it failed or
 # did not run one rank per GPU. (Not in a pipeline: scale_fail must set the
 # variables of this shell.)
 scale_run() {
-  w=$dir/scale/$1
+  w=$sdir/$1
   rm -rf "$w"
   mkdir -p "$w"
-  mv "$dir/scale/next.nml" "$w/case.nml"
-  echo "gpu-check: scale: $1 on $2 GPU(s)"
+  mv "$sdir/next.nml" "$w/case.nml"
+  for f in ${scale_links:-}; do
+    ln -s "$f" "$w/"
+  done
+  echo "gpu-check: $scale_mode: $1 on $2 GPU(s)"
   rc=0
   limit=$scale_timeout
   if [ "${3:-}" = timing ]; then
@@ -850,44 +867,101 @@ scale_run() {
   }
 }
 
+# ONE NAME MODEL N: every variable of run NAME's output and restarts (out.nc,
+# rst.*.nc) against those of run ONE by cryodyn-cmp; a row per file goes to
+# $bits_rows. 1 when a file differs or is missing; nothing when either run
+# wrote no output (it failed, and said so).
+scale_bits() {
+  [ -f "$sdir/$1/out.nc" ] && [ -f "$sdir/$2/out.nc" ] || return 0
+  bits_rc=0
+  for f in $(cd "$sdir/$1" && ls out.nc rst.*.nc 2> /dev/null); do
+    if "$cmp" "$sdir/$1/$f" "$sdir/$2/$f" > "$sdir/$2/cmp-$f.log" 2>&1; then
+      verdict="identical"
+    else
+      verdict="DIFFERENT: $(head -1 "$sdir/$2/cmp-$f.log")"
+      scale_fail "$3 on $4 GPUs: $f differs from 1 GPU"
+      bits_rc=1
+    fi
+    bits_rows="$bits_rows| $3 | $4 | $f | $verdict |
+"
+  done
+  return $bits_rc
+}
+
 # The timing runs stop once the budget is spent.
 scale_in_budget() { # NAME
   [ $(($(date +%s) - scale_start)) -lt "$scale_budget" ] && return 0
   scale_skipped="$scale_skipped $1"
-  echo "gpu-check: scale: $1 skipped (GPU_CHECK_BUDGET = $scale_budget s spent)"
+  echo "gpu-check: $scale_mode: $1 skipped (GPU_CHECK_BUDGET = $scale_budget s spent)"
   return 1
 }
 
 # NAME: "dynamics halo" seconds of a run's log.
 scale_times() {
-  awk '$1 == "dynamics" {d = $2} $1 == "halo" {h = $2} END {print d, h}' "$dir/scale/$1/run.log"
+  awk '$1 == "dynamics" {d = $2} $1 == "halo" {h = $2} END {print d, h}' "$sdir/$1/run.log"
 }
 
 # Newton steps of a land-ice run, summed over its progress lines.
 scale_newton_steps() { # NAME
   awk '/Newton steps/ {for (i = 1; i < NF; ++i) if ($i == "steps") s += $(i + 1)} END {print s + 0}' \
-    "$dir/scale/$1/run.log"
+    "$sdir/$1/run.log"
 }
 
 # One table row: NAME GPUS CELLS WORK UNIT-SCALE REF KIND; WORK is sub-steps
-# or Newton steps; REF the 1-GPU time per unit ('' if none); KIND weak|strong.
-# Prints the row; the time per unit goes to $dir/scale/NAME/per_unit.
+# or Newton steps; REF the 1-GPU time per unit ('' if none); KIND weak|strong;
+# EXTRA a column after WORK (none if not given).
+# Prints the row; the time per unit goes to $sdir/NAME/per_unit.
 scale_row() {
-  set -- "$@" $(scale_times "$1")
-  awk -v g="$2" -v cells="$3" -v work="$4" -v unit="$5" -v ref="$6" -v kind="$7" -v d="$8" -v h="$9" \
-    -v out="$dir/scale/$1/per_unit" 'BEGIN {
+  awk -v g="$2" -v cells="$3" -v work="$4" -v unit="$5" -v ref="$6" -v kind="$7" -v t="$(scale_times "$1")" \
+    -v extra="${8:-}" -v out="$sdir/$1/per_unit" 'BEGIN {
+      split(t, a, " ")
+      d = a[1]
+      h = a[2]
       per = work > 0 ? d / work : 0
       printf "%.9g\n", per > out
       eff = (ref == "" || per <= 0) ? "-" : sprintf("%.1f %%", 100 * (kind == "weak" ? ref / per : ref / (g * per)))
-      printf "| %d | %s | %d | %.3f | %.3f | %.3f | %.1f %% | %s |\n", g, cells, work, d, per * unit, h,
-        (d > 0 ? 100 * h / d : 0), eff
+      printf "| %d | %s | %d |%s %.3f | %.3f | %.3f | %.1f %% | %s |\n", g, cells, work,
+        (extra == "" ? "" : " " extra " |"), d, per * unit, h, (d > 0 ? 100 * h / d : 0), eff
     }'
 }
 
-scale() {
+# MODE (scale | nodes): what both modes share: the clock, the failures, the
+# GPU count and the list of GPU counts to run, cryodyn-cmp, the libraries,
+# and an empty work directory $sdir = PACK/MODE.
+scale_setup() {
+  scale_mode=$1
   scale_start=$(date +%s)
   scale_failures=""
   scale_skipped=""
+  scale_links=""
+  if [ -n "${GPU_CHECK_GPUS:-}" ]; then
+    ngpu=$GPU_CHECK_GPUS
+  else
+    ngpu=$(nvidia-smi -L 2> /dev/null | grep -c '^GPU') || ngpu=0
+  fi
+  [ "$ngpu" -ge 1 ] || {
+    echo "gpu-check: $1 FAILED (no GPU: nvidia-smi lists none; set GPU_CHECK_GPUS)"
+    return 1
+  }
+  cmp=$dir/cryodyn-cmp
+  [ -x "$cmp" ] || {
+    echo "gpu-check: $1 FAILED (the pack has no cryodyn-cmp: rebuild it with gpu-check.sh build)"
+    return 1
+  }
+  if [ "${GPU_CHECK_CPU:-0}" = 0 ]; then
+    link_missing_libs || return 1
+    export LD_LIBRARY_PATH="$dir/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+  fi
+  sdir=$dir/$1
+  rm -rf "$sdir"
+  mkdir -p "$sdir"
+  list=""
+  for n in 1 2 4 8; do
+    [ "$n" -gt "$ngpu" ] || list="$list $n"
+  done
+}
+
+scale() {
   scale_timeout=${GPU_CHECK_RUN_TIMEOUT:-180}
   scale_budget=${GPU_CHECK_BUDGET:-360}
   scale_cg=${GPU_CHECK_CG_ITERS:-40}
@@ -896,55 +970,21 @@ scale() {
   bsi=${GPU_CHECK_BITS_SEAICE:-1024}
   bli=${GPU_CHECK_BITS_LANDICE:-128}
   steps=${GPU_CHECK_STEPS:-4}
-  if [ -n "${GPU_CHECK_GPUS:-}" ]; then
-    ngpu=$GPU_CHECK_GPUS
-  else
-    ngpu=$(nvidia-smi -L 2> /dev/null | grep -c '^GPU') || ngpu=0
-  fi
-  [ "$ngpu" -ge 1 ] || {
-    echo "gpu-check: scale FAILED (no GPU: nvidia-smi lists none; set GPU_CHECK_GPUS)"
-    return 1
-  }
-  cmp=$dir/cryodyn-cmp
-  [ -x "$cmp" ] || {
-    echo "gpu-check: scale FAILED (the pack has no cryodyn-cmp: rebuild it with gpu-check.sh build)"
-    return 1
-  }
-  if [ "${GPU_CHECK_CPU:-0}" = 0 ]; then
-    link_missing_libs
-    export LD_LIBRARY_PATH="$dir/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-  fi
-  rm -rf "$dir/scale"
-  mkdir -p "$dir/scale"
-  list=""
-  for n in 1 2 4 8; do
-    [ "$n" -gt "$ngpu" ] || list="$list $n"
-  done
-  md=$dir/scale/scale.md.part
+  scale_setup scale || return 1
+  md=$sdir/scale.md.part
   : > "$md"
 
   # Bit for bit: 1 vs 2 vs 4 GPUs, outputs and final restarts.
   bits_rows=""
   for n in $list; do
     [ "$n" -le 4 ] || continue
-    scale_seaice_nml "$bsi" "$bsi" 0 0 "$(scale_dx 512000 "$bsi")" "$steps" 1 > "$dir/scale/next.nml"
+    scale_seaice_nml "$bsi" "$bsi" 0 0 "$(scale_dx 512000 "$bsi")" "$steps" 1 > "$sdir/next.nml"
     scale_run "bits-seaice-$n" "$n" || true
-    scale_landice_nml "$bli" 80000. 1 > "$dir/scale/next.nml"
+    scale_landice_nml "$bli" 80000. 1 > "$sdir/next.nml"
     scale_run "bits-landice-$n" "$n" || true
     [ "$n" -gt 1 ] || continue
     for model in seaice landice; do
-      one=$dir/scale/bits-$model-1
-      [ -f "$one/out.nc" ] && [ -f "$dir/scale/bits-$model-$n/out.nc" ] || continue
-      for f in $(cd "$one" && ls out.nc rst.*.nc 2> /dev/null); do
-        if "$cmp" "$one/$f" "$dir/scale/bits-$model-$n/$f" > "$dir/scale/bits-$model-$n/cmp-$f.log" 2>&1; then
-          verdict="identical"
-        else
-          verdict="DIFFERENT: $(head -1 "$dir/scale/bits-$model-$n/cmp-$f.log")"
-          scale_fail "$model on $n GPUs: $f differs from 1 GPU"
-        fi
-        bits_rows="$bits_rows| $model | $n | $f | $verdict |
-"
-      done
+      scale_bits "bits-$model-1" "bits-$model-$n" "$model" "$n" || true
     done
   done
 
@@ -959,22 +999,22 @@ scale() {
     name=seaice-weak-$n
     scale_in_budget "$name" || continue
     scale_seaice_nml "$((si * px))" "$((si * py))" "$px" "$py" "$(scale_dx 512000 "$si")" "$steps" 0 \
-      > "$dir/scale/next.nml"
+      > "$sdir/next.nml"
     scale_run "$name" "$n" timing || continue
     weak_rows="$weak_rows$(scale_row "$name" "$n" "$((si * px)) x $((si * py))" "$substeps" 1e6 "$ref" weak)
 "
-    [ "$n" -gt 1 ] || ref=$(cat "$dir/scale/$name/per_unit")
+    [ "$n" -gt 1 ] || ref=$(cat "$sdir/$name/per_unit")
   done
   ref=""
   for n in $list; do
     name=seaice-strong-$n
     scale_in_budget "$name" || continue
     scale_seaice_nml "$((2 * si))" "$((2 * si))" 0 0 "$(scale_dx 512000 "$((2 * si))")" "$steps" 0 \
-      > "$dir/scale/next.nml"
+      > "$sdir/next.nml"
     scale_run "$name" "$n" timing || continue
     strong_rows="$strong_rows$(scale_row "$name" "$n" "$((2 * si)) x $((2 * si))" "$substeps" 1e6 "$ref" strong)
 "
-    [ "$n" -gt 1 ] || ref=$(cat "$dir/scale/$name/per_unit")
+    [ "$n" -gt 1 ] || ref=$(cat "$sdir/$name/per_unit")
   done
 
   ref=""
@@ -983,13 +1023,17 @@ scale() {
     side=$(awk -v c="$li" -v n="$n" 'BEGIN {print 2 * int(c * sqrt(n) / 2 + 0.5)}')
     scale_in_budget "$name" || continue
     scale_landice_nml "$side" "$(awk -v s="$side" -v c="$li" 'BEGIN {printf "%.10g", s * 80000 / c}')" 0 \
-      > "$dir/scale/next.nml"
+      > "$sdir/next.nml"
     scale_run "$name" "$n" timing || continue
-    land_rows="$land_rows$(scale_row "$name" "$n" "$side x $side x 16" "$(scale_newton_steps "$name")" 1 "$ref" weak)
+    # the multigrid may reach linear_rtol before GPU_CHECK_CG_ITERS: the CG
+    # count says whether every GPU count did the same work per Newton step
+    cg=$(awk '/run: / {for (i = 2; i < NF; ++i) if ($i == "CG") c = $(i - 1)} END {print c + 0}' \
+      "$sdir/$name/run.log")
+    land_rows="$land_rows$(scale_row "$name" "$n" "$side x $side x 16" "$(scale_newton_steps "$name")" 1 "$ref" weak "$cg")
 "
-    [ "$n" -gt 1 ] || ref=$(cat "$dir/scale/$name/per_unit")
+    [ "$n" -gt 1 ] || ref=$(cat "$sdir/$name/per_unit")
   done
-  banner=$(ls -d "$dir"/scale/bits-seaice-* 2> /dev/null | tail -1)
+  banner=$(ls -d "$sdir"/bits-seaice-* 2> /dev/null | tail -1)
   {
     echo "# gpu-check scale: $ngpu GPU(s), one MPI rank per GPU"
     echo
@@ -1019,10 +1063,10 @@ scale() {
     echo "|---|---|---|---|---|---|---|---|"
     printf '%s' "$strong_rows"
     echo
-    echo "## Land ice, weak scaling: ISMIP-HOM A, about ${li} x ${li} x 16 per GPU, $scale_cg CG iterations per Newton step"
+    echo "## Land ice, weak scaling: ISMIP-HOM A, about ${li} x ${li} x 16 per GPU, at most $scale_cg CG iterations per Newton step, multigrid"
     echo
-    echo "| GPUs | cells | Newton steps | dynamics s | s per Newton step | halo s | halo share | efficiency |"
-    echo "|---|---|---|---|---|---|---|---|"
+    echo "| GPUs | cells | Newton steps | CG iterations | dynamics s | s per Newton step | halo s | halo share | efficiency |"
+    echo "|---|---|---|---|---|---|---|---|---|"
     printf '%s' "$land_rows"
     echo
     echo "Efficiency: weak t1 / tN, strong t1 / (N tN), per sub-step or Newton step; halo share: halo / dynamics"
@@ -1036,6 +1080,274 @@ scale() {
     return 1
   fi
   echo "gpu-check: scale passed"
+}
+
+# The largest cases on several GPUs of one machine, one MPI rank per GPU, on 1,
+# 2, 4 and 8 GPUs as far as GPU_CHECK_GPUS (default: nvidia-smi's count) goes
+# (docs/multi-gpu.md, "The several-GPU check"):
+#   the Arctic at GPU_CHECK_ARCTIC_KM km (default 2: 3750 x 3750 cells),
+#     namelists/arctic_2km.nml for GPU_CHECK_ARCTIC_HOURS simulated hours
+#     (default 2) with an output record at the start and at the end and a final
+#     restart; the ranks split the rows (nprocs_x = 1) with the ocean shared
+#     evenly (decomposition = 'ocean'). Strong scaling: dynamics per simulated
+#     hour, simulated years per wall day, halo share, t1 / (N tN);
+#   MISMIP+ at GPU_CHECK_MISMIP_DX m (default 1000: 642 x 80 x 10, the whole
+#     channel) from its 100 m start, GPU_CHECK_MISMIP_STEPS thickness steps of
+#     a quarter year (default 4), the default (multigrid) preconditioner; the
+#     ranks split the channel along x. Strong scaling: seconds per step;
+#   outputs and final restarts of both on N GPUs bit for bit those of 1 GPU.
+# The Arctic files are made once, by make_arctic.py in PACK/arctic-KMkm (with
+# ${PYTHON:-python3}, which must have numpy, netCDF4 and global_land_mask), or
+# read from GPU_CHECK_ARCTIC_DIR; the MISMIP+ files are the pack's (build) or
+# made once in PACK/mismip-nodes-DXm (numpy and netCDF4). Each run is limited to
+# GPU_CHECK_RUN_TIMEOUT s (default 300); runs not started within
+# GPU_CHECK_BUDGET s (default 420) are skipped and listed, and none runs more
+# than a minute past it. Writes PACK/nodes.md; ends with `gpu-check: nodes
+# passed` or `gpu-check: nodes FAILED (...)`. GPU_CHECK_CPU=1 runs a CPU-built
+# pack without the GPU checks.
+nodes_python() { # MODULES (comma-separated) WHAT
+  py=${PYTHON:-python3}
+  "$py" -c "import $1" 2> /dev/null || {
+    echo "gpu-check: nodes FAILED ($py cannot import $1, which $2 needs: install them and set" \
+      "PYTHON or PYTHONPATH, or give the files (GPU_CHECK_ARCTIC_DIR for the Arctic))" >&2
+    return 1
+  }
+  echo "$py"
+}
+
+# The Arctic grid and forcing files at $km km: sets arctic_dir, arctic_name,
+# arctic_n (cells each way) and arctic_made (how they came).
+nodes_arctic_files() {
+  arctic_name=arctic_${km}km
+  [ "$km" != 25 ] || arctic_name=arctic
+  arctic_n=$(awk -v k="$km" 'BEGIN {n = 7500 / k; print (n == int(n) && n >= 2) ? n : 0}')
+  [ "$arctic_n" -gt 0 ] || {
+    echo "gpu-check: nodes FAILED (GPU_CHECK_ARCTIC_KM = $km: the 7500 km square must be a whole number of cells)" >&2
+    return 1
+  }
+  if [ -n "${GPU_CHECK_ARCTIC_DIR:-}" ]; then
+    arctic_dir=$(cd "$GPU_CHECK_ARCTIC_DIR" 2> /dev/null && pwd) &&
+      [ -f "$arctic_dir/${arctic_name}_grid.nc" ] && [ -f "$arctic_dir/${arctic_name}_forcing.nc" ] || {
+      echo "gpu-check: nodes FAILED (GPU_CHECK_ARCTIC_DIR = $GPU_CHECK_ARCTIC_DIR has no ${arctic_name}_grid.nc" \
+        "and ${arctic_name}_forcing.nc: make_arctic.py --resolution $km writes them)" >&2
+      return 1
+    }
+    arctic_made="read from GPU_CHECK_ARCTIC_DIR"
+    return 0
+  fi
+  arctic_dir=$dir/arctic-${km}km
+  if [ -f "$arctic_dir/${arctic_name}_forcing.nc" ]; then
+    arctic_made="made by an earlier run, in $arctic_dir"
+    return 0
+  fi
+  py=$(nodes_python "numpy, netCDF4, global_land_mask" make_arctic.py) || return 1
+  # written aside and moved into place whole: a run stopped half-way leaves
+  # no files that the next run would take as made
+  rm -rf "$arctic_dir.part"
+  t=$(date +%s)
+  "$py" "$dir/scripts/make_arctic.py" --resolution "$km" --out-dir "$arctic_dir.part" \
+    > "$sdir/make_arctic.log" 2>&1 || {
+    cat "$sdir/make_arctic.log" >&2
+    echo "gpu-check: nodes FAILED (make_arctic.py --resolution $km)" >&2
+    return 1
+  }
+  mv "$arctic_dir.part" "$arctic_dir"
+  arctic_made="made by make_arctic.py in $(($(date +%s) - t)) s, in $arctic_dir"
+  echo "gpu-check: nodes: Arctic files $arctic_made"
+}
+
+# The MISMIP+ geometry and forcing at $mdx m: sets mismip_dir, mismip_nx, mismip_ny.
+nodes_mismip_files() {
+  mismip_dir=$dir/mismip-nodes-${mdx}m
+  if [ ! -f "$mismip_dir/grid.txt" ]; then
+    py=$(nodes_python "numpy, netCDF4" make_mismip.py) || return 1
+    rm -rf "$mismip_dir.part"
+    mkdir -p "$mismip_dir.part"
+    "$py" "$dir/scripts/make_mismip.py" --dx "$mdx" --forcing "$mismip_dir.part/mismip_forcing.nc" \
+      "$mismip_dir.part/mismip_geometry.nc" > "$mismip_dir.part/grid.txt" 2>&1 || {
+      cat "$mismip_dir.part/grid.txt" >&2
+      echo "gpu-check: nodes FAILED (make_mismip.py --dx $mdx)" >&2
+      return 1
+    }
+    mv "$mismip_dir.part" "$mismip_dir"
+  fi
+  # make_mismip.py prints "nx = 642, ny = 80, dx = 1000, dy = 1000"
+  mismip_nx=$(awk '$1 == "nx" {print $3 + 0}' "$mismip_dir/grid.txt")
+  mismip_ny=$(awk '$1 == "nx" {print $6 + 0}' "$mismip_dir/grid.txt")
+}
+
+# SETTING...: every SETTING is in $sdir/next.nml (the shipped namelist's lines
+# that the check rewrites are still there, as it expects them).
+nodes_nml_has() {
+  for want in "$@"; do
+    grep -qF "$want" "$sdir/next.nml" || {
+      echo "gpu-check: nodes FAILED (could not write \"$want\" into the namelist: has the shipped one changed?)"
+      return 1
+    }
+  done
+}
+
+# NAME: "init forcing dynamics halo" seconds of a run's log.
+nodes_times() {
+  awk '$1 ~ /^(init|forcing|dynamics|halo)$/ {s[$1] = $2}
+    END {print s["init"] + 0, s["forcing"] + 0, s["dynamics"] + 0, s["halo"] + 0}' "$sdir/$1/run.log"
+}
+
+# NAME GPUS GRID HOURS REF: an Arctic table row; REF the 1-GPU dynamics per
+# simulated hour ('' for none). The time per hour goes to $sdir/NAME/per_unit.
+nodes_arctic_row() {
+  set -- "$@" $(nodes_times "$1")
+  awk -v g="$2" -v grid="$3" -v hours="$4" -v ref="$5" -v init="$6" -v f="$7" -v d="$8" -v h="$9" \
+    -v out="$sdir/$1/per_unit" 'BEGIN {
+      per = d / hours
+      printf "%.9g\n", per > out
+      eff = (ref == "" || per <= 0) ? "-" : sprintf("%.1f %%", 100 * ref / (g * per))
+      printf "| %d | %s | %.1f | %.2f | %.3f | %.3f | %.2f | %.3f | %.1f %% | %s |\n", g, grid, init,
+        f / hours, d, per, (per > 0 ? 86400 / (per * 8760) : 0), h, (d > 0 ? 100 * h / d : 0), eff
+    }'
+}
+
+# NAME GPUS GRID STEPS REF: a MISMIP+ table row, as nodes_arctic_row per time
+# step, with the run's Newton steps and CG iterations (its last progress line).
+nodes_mismip_row() {
+  set -- "$@" $(nodes_times "$1") $(awk '/run: / {for (i = 2; i < NF; ++i) {
+      if ($i == "Newton" && $(i + 1) == "steps,") ns = $(i - 1)
+      if ($i == "CG") cg = $(i - 1)}} END {print ns + 0, cg + 0}' "$sdir/$1/run.log")
+  awk -v g="$2" -v grid="$3" -v steps="$4" -v ref="$5" -v d="$8" -v h="$9" -v ns="${10}" -v cg="${11}" \
+    -v out="$sdir/$1/per_unit" 'BEGIN {
+      per = d / steps
+      printf "%.9g\n", per > out
+      eff = (ref == "" || per <= 0) ? "-" : sprintf("%.1f %%", 100 * ref / (g * per))
+      printf "| %d | %s | %d | %d | %d | %.3f | %.3f | %.3f | %.1f %% | %s |\n", g, grid, steps, ns, cg, d,
+        per, h, (d > 0 ? 100 * h / d : 0), eff
+    }'
+}
+
+nodes() {
+  scale_timeout=${GPU_CHECK_RUN_TIMEOUT:-300}
+  scale_budget=${GPU_CHECK_BUDGET:-420}
+  km=$(awk -v k="${GPU_CHECK_ARCTIC_KM:-2}" 'BEGIN {printf "%g", k}')
+  hours=${GPU_CHECK_ARCTIC_HOURS:-2}
+  mdx=${GPU_CHECK_MISMIP_DX:-1000}
+  msteps=${GPU_CHECK_MISMIP_STEPS:-4}
+  scale_setup nodes || return 1
+  md=$sdir/nodes.md.part
+  bits_rows=""
+
+  # the inputs first: a missing module or file stops the check before any run
+  nodes_arctic_files || return 1
+  nodes_mismip_files || return 1
+  # whole time steps of 60 s; a run shorter than the hour of coupling (the
+  # CPU test's) couples once
+  alen=$(awk -v h="$hours" 'BEGIN {print 60 * int(h * 60 + 0.5)}')
+  acpl=3600
+  [ "$alen" -ge 3600 ] || acpl=$alen
+  [ "$alen" -gt 0 ] && [ $((alen % acpl)) -eq 0 ] || {
+    echo "gpu-check: nodes FAILED (GPU_CHECK_ARCTIC_HOURS = $hours: must be a whole number of hours, or one" \
+      "run shorter than an hour, of whole minutes)"
+    return 1
+  }
+  # MISMIP+ first: seconds a run, where the Arctic takes a minute or more
+  dt=7884000
+  mismip_rows=""
+  ref=""
+  for n in $list; do
+    name=mismip-$n
+    scale_in_budget "$name" || continue
+    sed -e "s/^ *run_length = .*/  run_length = $((msteps * dt))./" \
+      -e "s/^ *coupling_interval = .*/  coupling_interval = $dt./" \
+      -e "s/^ *output_interval = .*/  output_interval = $((msteps * dt))./" \
+      -e "s/^ *output_file = .*/  output_file = 'out.nc'/" -e "s/^ *restart_out = .*/  restart_out = 'rst'/" \
+      -e "s/^ *nx = .*/  nx = $mismip_nx, ny = $mismip_ny, nprocs_x = $n, nprocs_y = 1/" \
+      -e "s/^ *dx = .*/  dx = $mdx., dy = $mdx./" -e "s/^ *dt = .*/  dt = $dt./" \
+      -e "s/^ *linear_max_iter = .*/&\n  preconditioner = 'multigrid'/" \
+      "$dir/namelists/mismip_ice0.nml" > "$sdir/next.nml"
+    nodes_nml_has "nprocs_x = $n, nprocs_y = 1" "run_length = $((msteps * dt))." "dt = $dt." \
+      "output_file = 'out.nc'" "restart_out = 'rst'" "geometry_file = 'mismip_geometry.nc'" \
+      "preconditioner = 'multigrid'" || return 1
+    scale_links="$mismip_dir/mismip_geometry.nc $mismip_dir/mismip_forcing.nc"
+    scale_run "$name" "$n" timing || continue
+    mismip_rows="$mismip_rows$(nodes_mismip_row "$name" "$n" "$n x 1" "$msteps" "$ref")
+"
+    if [ "$n" -eq 1 ]; then
+      ref=$(cat "$sdir/$name/per_unit")
+    else
+      scale_bits mismip-1 "$name" "MISMIP+" "$n" || true
+    fi
+  done
+
+  arctic_rows=""
+  ref=""
+  for n in $list; do
+    name=arctic-$n
+    scale_in_budget "$name" || continue
+    sed -e "s/^\( *nx =\).*/\1 $arctic_n, ny = $arctic_n, nprocs_x = 1, nprocs_y = $n/" \
+      -e "s/arctic_2km_/${arctic_name}_/g" \
+      -e "s/^\( *run_length *=\).*/\1 $alen/" -e "s/^\( *coupling_interval *=\).*/\1 $acpl/" \
+      -e "s/^\( *output_interval *=\).*/\1 $alen/" \
+      -e "s/^\( *output_file *=\).*/\1 'out.nc'/" -e "s/^\( *restart_out *=\).*/\1 'rst'/" \
+      "$dir/namelists/arctic_2km.nml" > "$sdir/next.nml"
+    nodes_nml_has "nprocs_x = 1, nprocs_y = $n" "run_length = $alen" "coupling_interval = $acpl" \
+      "output_interval = $alen" "output_file = 'out.nc'" "restart_out = 'rst'" \
+      "grid_file = '${arctic_name}_grid.nc'" "forcing_file = '${arctic_name}_forcing.nc'" || return 1
+    scale_links="$arctic_dir/${arctic_name}_grid.nc $arctic_dir/${arctic_name}_forcing.nc"
+    scale_run "$name" "$n" timing || continue
+    arctic_rows="$arctic_rows$(nodes_arctic_row "$name" "$n" "1 x $n" "$hours" "$ref")
+"
+    if [ "$n" -eq 1 ]; then
+      ref=$(cat "$sdir/$name/per_unit")
+    elif scale_bits arctic-1 "$name" Arctic "$n"; then
+      # a GB a record: the disk of the GPU machine keeps only 1 GPU's
+      rm -f "$sdir/$name/out.nc" "$sdir/$name"/rst.*.nc
+    fi
+  done
+
+  banner=$(ls -d "$sdir"/arctic-* 2> /dev/null | tail -1)
+  {
+    echo "# gpu-check nodes: $ngpu GPU(s), one MPI rank per GPU"
+    echo
+    echo "$(date -u '+%Y-%m-%d %H:%M UTC'), $(($(date +%s) - scale_start)) s in all; $($mpirun --version 2> /dev/null | head -1)."
+    echo "Banner of the largest Arctic run:"
+    echo
+    echo '```'
+    [ -z "$banner" ] || sed -n '1,/^  namelist:/p' "$banner/run.log"
+    echo '```'
+    echo
+    echo "## Bit for bit against 1 GPU (cryodyn-cmp: every variable's bits)"
+    echo
+    echo "| case | GPUs | file | against 1 GPU |"
+    echo "|---|---|---|---|"
+    printf '%s' "$bits_rows"
+    echo
+    echo "## Arctic at $km km, strong scaling: $arctic_n x $arctic_n cells, $hours h simulated"
+    echo
+    echo "namelists/arctic_2km.nml's physics (dt 60 s, 200 mEVP iterations); the ranks split the rows"
+    echo "(nprocs_x = 1), ocean shared evenly."
+    echo "Files $arctic_made."
+    echo
+    echo "| GPUs | process grid | init s | forcing s per h | dynamics s | dynamics s per simulated h | simulated years per wall day | halo s | halo share | efficiency |"
+    echo "|---|---|---|---|---|---|---|---|---|---|"
+    printf '%s' "$arctic_rows"
+    echo
+    echo "## MISMIP+ at $mdx m, strong scaling: $mismip_nx x $mismip_ny x 10 cells, steps of 0.25 a: $msteps"
+    echo
+    echo "From the 100 m start, dt = 0.25 a, the multigrid preconditioner (the default); the ranks split the channel along x."
+    echo
+    echo "| GPUs | process grid | time steps | Newton steps | CG iterations | dynamics s | s per time step | halo s | halo share | efficiency |"
+    echo "|---|---|---|---|---|---|---|---|---|---|"
+    printf '%s' "$mismip_rows"
+    echo
+    echo "Efficiency: t1 / (N tN) per simulated hour or time step; years per wall day: 86400 / (8760 x dynamics s"
+    echo "per simulated hour); halo share: halo / dynamics (pack, MPI and unpack, from the phase timers of rank 0)."
+    [ -z "$scale_skipped" ] || echo "Skipped (GPU_CHECK_BUDGET = $scale_budget s spent):$scale_skipped."
+  } > "$md"
+  mv "$md" "$dir/nodes.md"
+  cat "$dir/nodes.md"
+  if [ -n "$scale_failures" ]; then
+    echo "gpu-check: nodes FAILED ($scale_failures)"
+    return 1
+  fi
+  echo "gpu-check: nodes passed"
 }
 
 compare() {
@@ -1171,6 +1483,7 @@ case $action in
   perf) perf ;;
   solver) solver ;;
   scale) scale ;;
+  nodes) nodes ;;
   precision) precision ;;
   compare) compare ;;
   all)

@@ -32,9 +32,11 @@ what open water costs (docs/arctic.md).
 The grid itself comes from scripts/make_grid.py (polar_stereographic, write).
 Needs numpy, netCDF4 and global_land_mask: run it with the tools environment,
   "$(sh scripts/tools-python)" scripts/make_arctic.py [--small | --resolution KM | --cells N]
-      [--out-dir DIR] [--days D] [--summer LAT]
+      [--out-dir DIR] [--days D] [--summer LAT] [--jobs N]
 At 2 km (3750 x 3750 cells, 351 million land-mask samples) the mask is
-computed a block of rows at a time, so the memory stays near that of the grid.
+computed a block of rows at a time, so the memory stays near that of the grid;
+--jobs processes (default: one per CPU) take the blocks at once, with the same
+numbers as one.
 """
 import bisect
 import argparse
@@ -103,17 +105,14 @@ def east_north(lon):
     return np.cos(lam), np.sin(lam), -np.sin(lam), np.cos(lam)
 
 
-def check_east_north(lon, lat, tol=1e-6):
-    """Compare east_north with centred finite differences of forward at the
-    points (lon, lat), and forward with the inverse of make_grid (to tol
-    times the radius); raise SystemExit when either differs by more than tol."""
+def projection_errors(lon, lat):
+    """(miss, worst) at the points (lon, lat): forward against the inverse of
+    make_grid (radii), and east_north against centred finite differences of
+    forward (unit vectors)."""
     x, y = forward(lon, lat)
     lon2, lat2 = inverse(x, y)
     x2, y2 = forward(lon2, lat2)
     miss = float(np.max(np.hypot(x2 - x, y2 - y))) / MAP_RADIUS
-    if miss > tol:
-        raise SystemExit(f"make_arctic: forward is not the inverse of make_grid's projection "
-                         f"({miss:.3g} radii off)")
     h = 1e-4  # degrees
     worst = 0.0
     ex, ey, nx_, ny_ = east_north(lon)
@@ -123,6 +122,25 @@ def check_east_north(lon, lat, tol=1e-6):
         dx, dy = xp - xm, yp - ym
         norm = np.hypot(dx, dy)
         worst = max(worst, float(np.max(np.hypot(dx / norm - ux, dy / norm - uy))))
+    return miss, worst
+
+
+def check_east_north(lon, lat, tol=1e-6, pool=None):
+    """Compare east_north with centred finite differences of forward at the
+    points (lon, lat), and forward with the inverse of make_grid (to tol
+    times the radius), a block of rows at a time (on the workers of `pool`,
+    grid_pool's of the grid whose cell centres lon, lat are, where given);
+    raise SystemExit when either differs by more than tol."""
+    blocks = row_blocks(lon.shape)
+    if pool is None:
+        errors = [projection_errors(lon[b], lat[b]) for b in blocks]
+    else:
+        errors = pool.map(_projection_errors_rows, blocks)
+    miss = max(e[0] for e in errors)
+    worst = max(e[1] for e in errors)
+    if miss > tol:
+        raise SystemExit(f"make_arctic: forward is not the inverse of make_grid's projection "
+                         f"({miss:.3g} radii off)")
     if worst > tol:
         raise SystemExit(f"make_arctic: east/north directions differ from the projection's "
                          f"finite differences by {worst:.3g} (> {tol:g})")
@@ -152,28 +170,75 @@ def to_east_north(ux, uy, lon):
     return ux * ex + uy * ey, ux * nx_ + uy * ny_
 
 
-def ocean_fraction(grid, sub=SUB):
-    """Fraction of sub x sub sub-points of each cell that are ocean
-    (global_land_mask.globe: GLOBE land/sea at 1 km). Blocks of rows one
-    after the other: every sub-point is computed exactly as over the whole
-    grid at once, in far less memory."""
+# What the pool's workers read (grid_pool): set before they fork, so shared
+# with them rather than sent.
+_SHARED = {}
+
+
+def grid_pool(grid, jobs, sub=SUB):
+    """A pool of `jobs` forked processes for ocean_fraction and
+    check_east_north on `grid`, None for one job. The grid and the land mask
+    (global_land_mask reads its 1 km mask at import) are in memory before the
+    fork: the workers share them, and get only the rows of their block."""
+    jobs = min(jobs, len(row_blocks(grid["x"].shape)))  # a block per worker at most
+    if jobs < 2:
+        return None
+    import multiprocessing
+
+    from global_land_mask import globe  # noqa: F401  (loaded before the fork)
+
+    _SHARED.update(lon=grid["x"], lat=grid["y"], x_bnds=grid["x_bnds"], y_bnds=grid["y_bnds"],
+                   sub=sub)
+    return multiprocessing.get_context("fork").Pool(jobs)
+
+
+def row_blocks(shape):
+    """Slices of about MASK_BLOCK_CELLS cells of whole rows of an (ny, nx) grid."""
+    ny, nx = shape
+    rows = max(1, MASK_BLOCK_CELLS // nx)
+    return [slice(j0, min(ny, j0 + rows)) for j0 in range(0, ny, rows)]
+
+
+def _projection_errors_rows(block):
+    return projection_errors(_SHARED["lon"][block], _SHARED["lat"][block])
+
+
+def ocean_count(x_bnds, y_bnds, sub=SUB):
+    """Ocean sub-points of each cell of a block, given the longitudes and
+    latitudes of its cells' corners (degrees, (..., 4)): sub x sub points
+    bilinear between the corners in the map plane, each looked up in
+    global_land_mask.globe (GLOBE land/sea at 1 km)."""
     from global_land_mask import globe
 
-    ny, nx = grid["x"].shape
-    rows = max(1, MASK_BLOCK_CELLS // nx)
     t = (np.arange(sub) + 0.5) / sub
-    count = np.zeros((ny, nx))
-    for j0 in range(0, ny, rows):
-        block = slice(j0, min(ny, j0 + rows))
-        cx, cy = forward(grid["x_bnds"][block], grid["y_bnds"][block])
-        for s in t:
-            for r in t:
-                w = ((1 - s) * (1 - r), s * (1 - r), s * r, (1 - s) * r)
-                x = sum(w[k] * cx[..., k] for k in range(4))
-                y = sum(w[k] * cy[..., k] for k in range(4))
-                lon, lat = inverse(x, y)
-                count[block] += globe.is_ocean(lat, lon)
-    return count / (sub * sub)
+    count = np.zeros(x_bnds.shape[:-1])
+    cx, cy = forward(x_bnds, y_bnds)
+    for s in t:
+        for r in t:
+            w = ((1 - s) * (1 - r), s * (1 - r), s * r, (1 - s) * r)
+            x = sum(w[k] * cx[..., k] for k in range(4))
+            y = sum(w[k] * cy[..., k] for k in range(4))
+            lon, lat = inverse(x, y)
+            count += globe.is_ocean(lat, lon)
+    return count
+
+
+def _ocean_count_rows(block):
+    return ocean_count(_SHARED["x_bnds"][block], _SHARED["y_bnds"][block], _SHARED["sub"])
+
+
+def ocean_fraction(grid, sub=SUB, pool=None):
+    """Fraction of sub x sub sub-points of each cell that are ocean
+    (ocean_count). Blocks of rows one after the other, or at once on the
+    workers of `pool` (grid_pool's of this grid, made with the same sub):
+    every sub-point is computed exactly as over the whole grid at once, in
+    far less memory."""
+    blocks = row_blocks(grid["x"].shape)
+    if pool is None:
+        parts = [ocean_count(grid["x_bnds"][b], grid["y_bnds"][b], sub) for b in blocks]
+    else:
+        parts = pool.map(_ocean_count_rows, blocks)
+    return np.concatenate(parts) / (sub * sub)
 
 
 def connected(ocean, seed):
@@ -328,7 +393,12 @@ def main():
                     "(default 30, with --small 2)")
     ap.add_argument("--summer", type=float, metavar="LAT",
                     help="also write <name>_summer_init.nc: ice north of LAT degrees only")
+    ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
+                    help="processes for the land mask and the projection check, each a block "
+                    "of rows at a time (default: the CPU count, %(default)s here)")
     args = ap.parse_args()
+    if args.jobs < 1:
+        ap.error(f"--jobs {args.jobs}: must be at least 1")
     case = SMALL if args.small else arctic_case(ap, args.resolution, args.cells)
     days = case["days"] if args.days is None else args.days
     if not days > 0:
@@ -339,8 +409,14 @@ def main():
 
     grid = make_grid.polar_stereographic(case["n"], case["n"], case["dx"], lat_true=LAT_TRUE,
                                          lon0=LON0)
-    err = check_east_north(grid["x"], grid["y"])
-    frac = ocean_fraction(grid)
+    pool = grid_pool(grid, args.jobs)
+    try:
+        err = check_east_north(grid["x"], grid["y"], pool=pool)
+        frac = ocean_fraction(grid, pool=pool)
+    finally:
+        if pool is not None:
+            pool.close()
+            pool.join()
     ocean = frac > 0.5
     seed = np.unravel_index(np.argmax(grid["y"]), grid["y"].shape)
     mask = connected(ocean, seed).astype(np.int32)
