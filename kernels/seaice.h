@@ -313,13 +313,24 @@ static inline int cryo_seaice_nodes_split(const cryo_block *b) {
 void cryo_seaice_node_set_make(const cryo_block *b, cryo_seaice_nodes which,
                                cryo_seaice_node_set *set);
 
-/* Node (*i, *j) of launch index e of a node set. */
+/* Node (*i, *j) of launch index e of the node set `which` (a constant in
+ * each launch, so that ALL keeps the index arithmetic of a plain loop over
+ * rows and INNER searches no rectangle). */
 #if defined(_OPENACC)
 #pragma acc routine seq
 #endif
 static inline __attribute__((always_inline)) void
-cryo_seaice_node_ij(const cryo_seaice_node_set *set, long e, int *i, int *j) {
-  const int r = (e >= set->first[1]) + (e >= set->first[2]) + (e >= set->first[3]);
+cryo_seaice_node_ij(const cryo_seaice_node_set *set, cryo_seaice_nodes which, long e, int *i,
+                    int *j) {
+  if (which == CRYO_SEAICE_NODES_ALL) {
+    const int ni = (int)set->ni[0];
+    *j = (int)e / ni;
+    *i = (int)e - *j * ni;
+    return;
+  }
+  const int r = which == CRYO_SEAICE_NODES_RING
+                    ? (e >= set->first[1]) + (e >= set->first[2]) + (e >= set->first[3])
+                    : 0;
   const int k = (int)(e - set->first[r]), ni = (int)set->ni[r];
   const int row = k / ni;
   *i = (int)set->i0[r] + k - row * ni;

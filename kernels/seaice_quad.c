@@ -222,7 +222,7 @@ CRYO_DEVICE_ARGS(quad_velocity_dev)
       const quad_velocity_args *g = &quad_velocity_dev[which];                                     \
       const int nx = (int)g->nx;                                                                   \
       int i, j;                                                                                    \
-      cryo_seaice_node_ij(&g->nodes, e, &i, &j);                                                   \
+      cryo_seaice_node_ij(&g->nodes, which, e, &i, &j);                                            \
       quad_velocity_node((long)(j + 1) * (nx + 3) + i + 1, (long)(j + 1) * (nx + 2) + i + 1,       \
                          nx + 2, g->k, na, g->geom, g->s11, g->s12, g->s22, g->h, g->a,            \
                          g->ice_mask, g->fcor, g->uair, g->vair, g->uocn, g->vocn, g->u_n, g->v_n, \

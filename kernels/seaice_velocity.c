@@ -200,7 +200,7 @@ CRYO_DEVICE_ARGS(velocity_dev)
       const velocity_args *g = &velocity_dev[which];                                               \
       const int nx = (int)g->nx;                                                                   \
       int i, j;                                                                                    \
-      cryo_seaice_node_ij(&g->nodes, e, &i, &j);                                                   \
+      cryo_seaice_node_ij(&g->nodes, which, e, &i, &j);                                            \
       velocity_node((long)(j + 1) * (nx + 3) + i + 1, (long)(j + 1) * (nx + 2) + i + 1, nx + 2,    \
                     g->k, na, g->s11, g->s12, g->s22, g->h, g->a, g->ice_mask, g->uair, g->vair,   \
                     g->uocn, g->vocn, g->u_n, g->v_n, g->o, g->u, g->v);                           \

@@ -69,12 +69,15 @@ int cryo_halo_exchange_signed(cryo_halo *h, cryo_location loc, int nlev, int nfi
 /* cryo_halo_exchange_signed in two halves (docs/multi-gpu.md, Overlap; sign
  * may be NULL: no sign changes), so that work which neither reads the halo
  * nor writes the lines sent runs while the messages travel. begin waits for
- * the queued kernels, then fills x here and sends the lines of the first
- * axis that crosses to another rank; end waits for them (and for the
- * kernels queued since begin), unpacks, and does the rest: y after x, the
- * north fold. Afterwards the halo holds the bits cryo_halo_exchange_signed
- * leaves. The lines sent are the node (cell) columns 1 and nx-1 (0 and nx-1),
- * rows 0..ny, and rows 1 and ny-1 (0 and ny-1): they must be final at begin.
+ * the queued kernels, fills x here where x stays on this rank (a wrap onto
+ * itself, closed edges), and sends the lines of the first axis that crosses
+ * to another rank; end waits for them (and for the kernels queued since
+ * begin), unpacks, and does the rest: y after x, the north fold (which reads
+ * rows inside the block). Afterwards the halo holds the bits
+ * cryo_halo_exchange_signed leaves. What begin reads must be final then: the
+ * node columns 1 and nx-1 (cells 0 and nx-1) of the owned rows, the node rows
+ * 1 and ny-1 (cells 0 and ny-1), and where the halo clamps the lines along
+ * the edges.
  * nfield <= CRYO_HALO_MAX_FIELDS; one exchange is open at a time, and no
  * other exchange may run in between. Where no line crosses to another rank
  * (cryo_halo_overlaps is 0) begin keeps the fields and end does the whole

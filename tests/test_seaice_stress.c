@@ -378,14 +378,14 @@ static void test_node_sets(void) {
     long misplaced = 0, wrong = 0;
     for (long e = 0; e < set.count; ++e) {
       int i, j;
-      cryo_seaice_node_ij(&set, e, &i, &j);
+      cryo_seaice_node_ij(&set, CRYO_SEAICE_NODES_ALL, e, &i, &j);
       misplaced += e != (long)j * (nx + 1) + i;
     }
     for (int w = CRYO_SEAICE_NODES_RING; w <= CRYO_SEAICE_NODES_INNER; ++w) {
       cryo_seaice_node_set_make(&b, (cryo_seaice_nodes)w, &set);
       for (long e = 0; e < set.count; ++e) {
         int i, j;
-        cryo_seaice_node_ij(&set, e, &i, &j);
+        cryo_seaice_node_ij(&set, (cryo_seaice_nodes)w, e, &i, &j);
         if (i < 0 || i > nx || j < 0 || j > ny) {
           ++wrong;
           continue;
