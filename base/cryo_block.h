@@ -66,6 +66,17 @@ typedef struct cryo_comm_ops {
    * NULL where the caller's grid cannot fold. */
   int (*halo_signed)(void *ctx, cryo_location loc, int nlev, int nfield, double *const *fields,
                      const int *sign);
+  /* halo_signed in two halves, so that work which neither reads the halo nor
+   * writes the points other ranks receive runs while the messages travel
+   * (docs/multi-gpu.md, Overlap): halo_begin sends the lines that cross to
+   * other ranks, which must be final when it is called; halo_end completes the
+   * exchange, after which the halo holds what halo_signed would have left.
+   * Nothing may touch the halo or the sent lines in between, and one exchange
+   * is open at a time. Both NULL where the caller does not overlap (one rank,
+   * or &cryo_run halo_overlap = 'no'): then use halo_signed. */
+  int (*halo_begin)(void *ctx, cryo_location loc, int nlev, int nfield, double *const *fields,
+                    const int *sign);
+  int (*halo_end)(void *ctx);
 } cryo_comm_ops;
 
 #endif

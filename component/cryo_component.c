@@ -40,6 +40,17 @@ static int ops_halo_signed(void *ctx, cryo_location loc, int nlev, int nfield,
   return cryo_halo_exchange_signed(c->halo, loc, nlev, nfield, fields, sign, &c->err);
 }
 
+static int ops_halo_begin(void *ctx, cryo_location loc, int nlev, int nfield, double *const *fields,
+                          const int *sign) {
+  cryo_component *c = ctx;
+  return cryo_halo_exchange_begin(c->halo, loc, nlev, nfield, fields, sign, &c->err);
+}
+
+static int ops_halo_end(void *ctx) {
+  cryo_component *c = ctx;
+  return cryo_halo_exchange_end(c->halo, &c->err);
+}
+
 static int ops_halo_block(void *ctx, const cryo_block *b, cryo_location loc, int nlev, int nfield,
                           double *const *fields) {
   cryo_component *c = ctx;
@@ -189,7 +200,13 @@ static int init_steps(cryo_component *c, const char *path, const char *text, con
   CRYO_CALL(cryo_halo_create(&c->halo, &c->grid, &c->dev, halo_capacity(c), &c->err));
   CRYO_CALL(select_halo_path(c));
   c->ops = (cryo_comm_ops){
-      c, ops_halo, ops_sum_int64, ops_max_double, ops_halo_block, ops_sum_exact, ops_halo_signed};
+      c,    ops_halo, ops_sum_int64, ops_max_double, ops_halo_block, ops_sum_exact, ops_halo_signed,
+      NULL, NULL};
+  /* one rank fills its halo in one launch: nothing to overlap */
+  if (!strcmp(c->cfg.run.halo_overlap, "yes") && cryo_halo_overlaps(c->halo)) {
+    c->ops.halo_begin = ops_halo_begin;
+    c->ops.halo_end = ops_halo_end;
+  }
   CRYO_CALL(c->model->create(c));
   if (c->cfg.run.restart_in[0]) {
     CRYO_CALL(cryo_restart_read(c, c->cfg.run.restart_in));
@@ -457,13 +474,16 @@ int cryo_banner(const cryo_component *c, char *buf, int len) {
            "cryodyn %s (compiler %s%s, %s)\n"
            "  device:   %s\n"
            "  ranks:    %d on %d node(s), %s\n"
-           "  halo:     %s%s\n"
+           "  halo:     %s%s%s\n"
            "  model:    %s on %d x %d cells\n",
            cryo_version(), compiler, __VERSION__, build, d->description, c->size, d->nodes, gpus,
            c->halo ? cryo_halo_path(c->halo) : "none",
            c->size > 1                           ? ""
            : c->halo && cryo_halo_alone(c->halo) ? "; 1 rank: no messages, one launch per exchange"
                                                  : "; 1 rank: no messages",
+           c->ops.halo_begin && c->model == &cryo_seaice_model
+               ? "; sub-step exchanges overlap the inner nodes' update (halo_overlap = 'yes')"
+               : "",
            c->cfg.run.model, c->cfg.grid.nx, c->cfg.grid.ny);
   return CRYO_OK;
 }

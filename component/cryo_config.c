@@ -41,6 +41,7 @@ static const char *const calendars[] = {
     "proleptic_gregorian", "gregorian", "standard", "noleap", "365_day", NULL};
 static const char *const devices[] = {"auto", "cpu", "gpu", NULL};
 static const char *const halo_paths[] = {"auto", "yes", "no", NULL};
+static const char *const yes_no[] = {"yes", "no", NULL};
 static const char *const si_inits[] = {"cyclone", "uniform", "file", NULL};
 static const char *const precisions[] = {"double", "single", NULL};
 static const char *const rheologies[] = {"vp", "bbm", NULL};
@@ -72,6 +73,7 @@ void cryo_config_defaults(cryo_config *cfg) {
   strcpy(r->forcing_vars[3], "vocean");
   strcpy(r->device, "auto");
   strcpy(r->halo_device_buffers, "auto");
+  strcpy(r->halo_overlap, "yes");
   strcpy(r->output_grid, "copy");
   cryo_grid_config *g = &cfg->grid;
   g->nx = 64;
@@ -666,6 +668,7 @@ static int read_config(cryo_config *cfg, const char *text, const char *path, cry
        NULL},
       STR_KEY("device", r->device, devices),
       STR_KEY("halo_device_buffers", r->halo_device_buffers, halo_paths),
+      STR_KEY("halo_overlap", r->halo_overlap, yes_no),
   };
   const cryo_nml_key grid_keys[] = {
       /* required without grid_file (check_grid) */

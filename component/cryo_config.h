@@ -34,6 +34,9 @@ typedef struct cryo_run_config {
   /* 'auto' | 'yes' | 'no': MPI moves the packed halo lines straight from
    * device memory (CUDA-aware MPI) instead of through host copies */
   char halo_device_buffers[CRYO_NAME_LEN];
+  /* 'yes' | 'no': the sea-ice sub-steps' node halo exchange travels while
+   * the inner nodes are updated (docs/multi-gpu.md, Overlap) */
+  char halo_overlap[CRYO_NAME_LEN];
 } cryo_run_config;
 
 typedef struct cryo_grid_config {

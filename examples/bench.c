@@ -477,8 +477,9 @@ static void run_stress(void *vc) {
 
 static void run_velocity(void *vc) {
   seaice_ctx *c = vc;
-  cryo_seaice_velocity_kernel(&c->p, &c->b, c->s11, c->s12, c->s22, c->h, c->a, c->ice_mask,
-                              c->uair, c->vair, c->uocn, c->vocn, c->u_n, c->v_n, NULL, c->u, c->v);
+  cryo_seaice_velocity_kernel(&c->p, &c->b, CRYO_SEAICE_NODES_ALL, c->s11, c->s12, c->s22, c->h,
+                              c->a, c->ice_mask, c->uair, c->vair, c->uocn, c->vocn, c->u_n, c->v_n,
+                              NULL, c->u, c->v);
 }
 
 static void run_substep(void *vc) {
@@ -513,8 +514,9 @@ static void run_bbm_substep(void *vc) {
   pe.dt = BBM_DTE;
   pe.beta = 0.0;
   cryo_seaice_bbm_stress_kernel(&c->p, &c->b, BBM_DTE, &s);
-  cryo_seaice_velocity_kernel(&pe, &c->b, c->s11, c->s12, c->s22, c->h, c->a, c->ice_mask, c->uair,
-                              c->vair, c->uocn, c->vocn, c->u, c->v, NULL, c->u, c->v);
+  cryo_seaice_velocity_kernel(&pe, &c->b, CRYO_SEAICE_NODES_ALL, c->s11, c->s12, c->s22, c->h, c->a,
+                              c->ice_mask, c->uair, c->vair, c->uocn, c->vocn, c->u, c->v, NULL,
+                              c->u, c->v);
   cryo_seaice_bbm_average_kernel(&c->b, 0, 1.0 / 120.0, &s);
 }
 
@@ -529,17 +531,18 @@ static void run_substep_aevp(void *vc) {
   o.alpha_evp = c->alpha_evp;
   cryo_seaice_stress_kernel(&pa, &c->b, c->u, c->v, c->h, c->a, c->ice_mask, c->s11, c->s12, c->s22,
                             c->alpha_evp);
-  cryo_seaice_velocity_kernel(&pa, &c->b, c->s11, c->s12, c->s22, c->h, c->a, c->ice_mask, c->uair,
-                              c->vair, c->uocn, c->vocn, c->u_n, c->v_n, &o, c->u, c->v);
+  cryo_seaice_velocity_kernel(&pa, &c->b, CRYO_SEAICE_NODES_ALL, c->s11, c->s12, c->s22, c->h, c->a,
+                              c->ice_mask, c->uair, c->vair, c->uocn, c->vocn, c->u_n, c->v_n, &o,
+                              c->u, c->v);
 }
 
 static void run_substep_single(void *vc) {
   seaice_ctx *c = vc;
   cryo_seaice_stress_kernel_single(&c->p, &c->b, c->u, c->v, c->h, c->a, c->ice_mask, c->sf[0],
                                    c->sf[1], c->sf[2], NULL);
-  cryo_seaice_velocity_kernel_single(&c->p, &c->b, c->sf[0], c->sf[1], c->sf[2], c->h, c->a,
-                                     c->ice_mask, c->uair, c->vair, c->uocn, c->vocn, c->u_n,
-                                     c->v_n, NULL, c->u, c->v);
+  cryo_seaice_velocity_kernel_single(&c->p, &c->b, CRYO_SEAICE_NODES_ALL, c->sf[0], c->sf[1],
+                                     c->sf[2], c->h, c->a, c->ice_mask, c->uair, c->vair, c->uocn,
+                                     c->vocn, c->u_n, c->v_n, NULL, c->u, c->v);
 }
 
 /* Float copies of the stress s11, s12, s22 of s on the device, into s's *_f
@@ -697,9 +700,9 @@ static void seaice_check_cuda(seaice_ctx *c, seaice_host *hs, const char *size) 
                   fmax(dev_diff(c->s12, hs->s12, 3 * nc), dev_diff(c->s22, hs->s22, 3 * nc)));
   check("CUDA seaice stress (s11,s12,s22)", size, d, 1e-12);
   run_cuda_velocity(c);
-  ref_cryo_seaice_velocity_kernel(&c->p, &c->b, hs->s11, hs->s12, hs->s22, hs->h, hs->a,
-                                  hs->ice_mask, hs->uair, hs->vair, hs->uocn, hs->vocn, hs->u_n,
-                                  hs->v_n, NULL, hs->u, hs->v);
+  ref_cryo_seaice_velocity_kernel(&c->p, &c->b, CRYO_SEAICE_NODES_ALL, hs->s11, hs->s12, hs->s22,
+                                  hs->h, hs->a, hs->ice_mask, hs->uair, hs->vair, hs->uocn,
+                                  hs->vocn, hs->u_n, hs->v_n, NULL, hs->u, hs->v);
   check("CUDA seaice velocity (u,v)", size,
         fmax(dev_diff(c->u, hs->u, nn), dev_diff(c->v, hs->v, nn)), 1e-12);
 }
@@ -716,9 +719,9 @@ static void seaice_check(seaice_ctx *c, seaice_host *hs, const char *size) {
                   fmax(dev_diff(c->s12, hs->s12, 3 * nc), dev_diff(c->s22, hs->s22, 3 * nc)));
   check("seaice stress (s11,s12,s22)", size, d, 1e-12);
   run_velocity(c);
-  ref_cryo_seaice_velocity_kernel(&c->p, &c->b, hs->s11, hs->s12, hs->s22, hs->h, hs->a,
-                                  hs->ice_mask, hs->uair, hs->vair, hs->uocn, hs->vocn, hs->u_n,
-                                  hs->v_n, NULL, hs->u, hs->v);
+  ref_cryo_seaice_velocity_kernel(&c->p, &c->b, CRYO_SEAICE_NODES_ALL, hs->s11, hs->s12, hs->s22,
+                                  hs->h, hs->a, hs->ice_mask, hs->uair, hs->vair, hs->uocn,
+                                  hs->vocn, hs->u_n, hs->v_n, NULL, hs->u, hs->v);
   check("seaice velocity (u,v)", size, fmax(dev_diff(c->u, hs->u, nn), dev_diff(c->v, hs->v, nn)),
         1e-12);
   run_advect(c);
@@ -986,7 +989,7 @@ static void run_quad_stress(void *vc) {
 
 static void run_quad_velocity(void *vc) {
   quad_ctx *c = vc;
-  cryo_seaice_quad_velocity_kernel(&c->p, &c->b, &c->s);
+  cryo_seaice_quad_velocity_kernel(&c->p, &c->b, CRYO_SEAICE_NODES_ALL, &c->s);
 }
 
 static void run_quad_substep(void *vc) {
@@ -997,7 +1000,7 @@ static void run_quad_substep(void *vc) {
 static void run_quad_substep_single(void *vc) {
   quad_ctx *c = vc;
   cryo_seaice_quad_stress_kernel_single(&c->p, &c->b, &c->s);
-  cryo_seaice_quad_velocity_kernel_single(&c->p, &c->b, &c->s);
+  cryo_seaice_quad_velocity_kernel_single(&c->p, &c->b, CRYO_SEAICE_NODES_ALL, &c->s);
 }
 
 static void run_quad_advect(void *vc) {
@@ -1081,7 +1084,7 @@ static void bench_seaice_quad(int n, int reps) {
                fmax(dev_diff(d->s12, h.s12, 3 * nc), dev_diff(d->s22, h.s22, 3 * nc))),
           1e-12);
     run_quad_velocity(&c);
-    ref_cryo_seaice_quad_velocity_kernel(&c.p, b, &h);
+    ref_cryo_seaice_quad_velocity_kernel(&c.p, b, CRYO_SEAICE_NODES_ALL, &h);
     check("seaice quad velocity (u,v)", size,
           fmax(dev_diff(d->u, h.u, nn), dev_diff(d->v, h.v, nn)), 1e-12);
     run_quad_advect(&c);
@@ -1418,8 +1421,8 @@ static void bench_solve(int n, int nz, double length, int reps) {
     exit(EXIT_FAILURE);
   }
   halo_ctx hd = {&b, 1}, hh = {&b, 0};
-  cryo_comm_ops od = {&hd, bench_halo, bench_sum, bench_max, NULL, NULL, NULL};
-  cryo_comm_ops oh = {&hh, bench_halo, bench_sum, bench_max, NULL, NULL, NULL};
+  cryo_comm_ops od = {&hd, bench_halo, bench_sum, bench_max, NULL, NULL, NULL, NULL, NULL};
+  cryo_comm_ops oh = {&hh, bench_halo, bench_sum, bench_max, NULL, NULL, NULL, NULL, NULL};
   const size_t nvel = (size_t)CRYO_NNODE(&b) * 2 * (nz + 1), nnode = (size_t)CRYO_NNODE(&b);
   cryo_landice_newton_log log_d[64], log_h[64];
   int nlog_d = 0, nlog_h = 0;
@@ -1672,7 +1675,7 @@ static int run_cyclone(int n, double days, double dt, int n_evp, const char *dir
   free(a);
 
   cyclone_clock clk = {host_alloc((size_t)n_evp + 2), 0, n_evp + 2};
-  cryo_comm_ops ops = {&clk, cyclone_halo, bench_sum, bench_max, NULL, NULL, NULL};
+  cryo_comm_ops ops = {&clk, cyclone_halo, bench_sum, bench_max, NULL, NULL, NULL, NULL, NULL};
   double *t_step = host_alloc((size_t)nsteps);
   const long nsub_per = n_evp - 1;
   double *t_sub = host_alloc((size_t)(nsteps * (nsub_per > 0 ? nsub_per : 1)));

@@ -15,7 +15,9 @@
  *
  * One macro step (cryo_seaice_step): n_evp times [stress kernel over all cells
  * including the halo ring, velocity kernel over nodes [0,nx] x [0,ny], halo
- * exchange of (u, v)], then upwind advection of h and a. Every cell and node
+ * exchange of (u, v)] (the velocity kernel in two launches where the
+ * exchange overlaps: cryo_seaice_velocity_halo), then upwind advection of h
+ * and a. Every cell and node
  * value is computed with the same arithmetic whichever rank computes it, so
  * results do not depend on the decomposition.
  *
@@ -280,7 +282,62 @@ void cryo_seaice_stress_kernel_single(const cryo_seaice_params *p, const cryo_bl
 void cryo_seaice_stress_to_single(const cryo_block *b, cryo_seaice_state *s);
 void cryo_seaice_stress_from_single(const cryo_block *b, cryo_seaice_state *s);
 
-/* mEVP velocity update (docs/seaice.md) over nodes [0,nx] x [0,ny], in place in
+/* Which of the nodes [0,nx] x [0,ny] a velocity launch updates: all; the
+ * ring of the two node rows and columns along each block edge, which hold
+ * every line a node halo exchange sends; or the inner nodes, the rest. Ring
+ * then inner updates each node once, with the arithmetic of one launch over
+ * all, so that the inner update can run while the ring's lines travel
+ * (docs/multi-gpu.md, Overlap). The split needs nx, ny >= 4
+ * (cryo_seaice_nodes_split). */
+typedef enum cryo_seaice_nodes {
+  CRYO_SEAICE_NODES_ALL = 0,
+  CRYO_SEAICE_NODES_RING = 1,
+  CRYO_SEAICE_NODES_INNER = 2
+} cryo_seaice_nodes;
+
+/* A set of nodes as up to 4 rectangles laid end to end in one launch index
+ * e: rectangle r holds e in [first[r], first[r + 1]) (first[r] = count for
+ * unused ones), ni[r] nodes per row from (i0[r], j0[r]), row by row. 8-byte
+ * members: it travels inside the kernels' launch arguments. */
+typedef struct cryo_seaice_node_set {
+  long count;
+  long first[4], i0[4], j0[4], ni[4];
+} cryo_seaice_node_set;
+
+/* Whether the block is large enough for the ring and inner launches. */
+static inline int cryo_seaice_nodes_split(const cryo_block *b) {
+  return b->nx >= 4 && b->ny >= 4;
+}
+
+/* The node set of `which` on block b (host side). */
+void cryo_seaice_node_set_make(const cryo_block *b, cryo_seaice_nodes which,
+                               cryo_seaice_node_set *set);
+
+/* Node (*i, *j) of launch index e of the node set `which` (a constant in
+ * each launch, so that ALL keeps the index arithmetic of a plain loop over
+ * rows and INNER searches no rectangle). */
+#if defined(_OPENACC)
+#pragma acc routine seq
+#endif
+static inline __attribute__((always_inline)) void
+cryo_seaice_node_ij(const cryo_seaice_node_set *set, cryo_seaice_nodes which, long e, int *i,
+                    int *j) {
+  if (which == CRYO_SEAICE_NODES_ALL) {
+    const int ni = (int)set->ni[0];
+    *j = (int)e / ni;
+    *i = (int)e - *j * ni;
+    return;
+  }
+  const int r = which == CRYO_SEAICE_NODES_RING
+                    ? (e >= set->first[1]) + (e >= set->first[2]) + (e >= set->first[3])
+                    : 0;
+  const int k = (int)(e - set->first[r]), ni = (int)set->ni[r];
+  const int row = k / ni;
+  *i = (int)set->i0[r] + k - row * ni;
+  *j = (int)set->j0[r] + row;
+}
+
+/* mEVP velocity update (docs/seaice.md) over the nodes `which` of [0,nx] x [0,ny], in place in
  * (u, v): divergence of stress gathered from the node's 4 cells in fixed order,
  * air drag, semi-implicit ocean drag (turned by turning_angle), Coriolis with
  * sea-surface tilt (implicit; geostrophic, or from opt->ssh with p->ssh_tilt),
@@ -289,22 +346,37 @@ void cryo_seaice_stress_from_single(const cryo_block *b, cryo_seaice_state *s);
  * Nodes next to land (an ice_mask 0 among the 4 cells: no slip) or with open
  * water all around (every ice_mask 1) get u = v = 0. */
 void cryo_seaice_velocity_kernel(const cryo_seaice_params *p, const cryo_block *b,
-                                 const double *s11, const double *s12, const double *s22,
-                                 const double *h, const double *a, const double *ice_mask,
-                                 const double *uair, const double *vair, const double *uocn,
-                                 const double *vocn, const double *u_n, const double *v_n,
-                                 const cryo_seaice_state *opt, double *u, double *v);
+                                 cryo_seaice_nodes which, const double *s11, const double *s12,
+                                 const double *s22, const double *h, const double *a,
+                                 const double *ice_mask, const double *uair, const double *vair,
+                                 const double *uocn, const double *vocn, const double *u_n,
+                                 const double *v_n, const cryo_seaice_state *opt, double *u,
+                                 double *v);
 /* The same reading float stress (and opt->alpha_evp_f) (p->state_single). */
 void cryo_seaice_velocity_kernel_single(const cryo_seaice_params *p, const cryo_block *b,
-                                        const float *s11, const float *s12, const float *s22,
-                                        const double *h, const double *a, const double *ice_mask,
-                                        const double *uair, const double *vair, const double *uocn,
-                                        const double *vocn, const double *u_n, const double *v_n,
+                                        cryo_seaice_nodes which, const float *s11, const float *s12,
+                                        const float *s22, const double *h, const double *a,
+                                        const double *ice_mask, const double *uair,
+                                        const double *vair, const double *uocn, const double *vocn,
+                                        const double *u_n, const double *v_n,
                                         const cryo_seaice_state *opt, double *u, double *v);
 
 /* u_n = u, v_n = v at every node, halo included: the start of a macro step. */
 void cryo_seaice_velocity_save_kernel(const cryo_block *b, const double *u, const double *v,
                                       double *u_n, double *v_n);
+
+/* One velocity update of a sub-step and the node halo exchange of (u, v)
+ * that follows it. `velocity` updates the nodes it is given (one of the
+ * kernels above with the step's arguments). Where ops lends halo_begin and
+ * the block splits, the ring is updated, its lines sent, the inner nodes
+ * updated while they travel, then the exchange ends (docs/multi-gpu.md,
+ * Overlap); else one update of all nodes, then halo_signed. The same bits
+ * either way. Returns CRYO_OK or the first failing ops status. */
+typedef void cryo_seaice_velocity_fn(const cryo_seaice_params *p, const cryo_block *b,
+                                     cryo_seaice_state *s, cryo_seaice_nodes which);
+int cryo_seaice_velocity_halo(const cryo_seaice_params *p, const cryo_block *b,
+                              cryo_seaice_state *s, const cryo_comm_ops *ops,
+                              cryo_seaice_velocity_fn *velocity);
 
 /* Upwind dG0 finite-volume transport over owned cells (Jendersie et al. 2025, Eq. 1 without
  * sources): h_work, a_work = h, a - dt/area * net outflux, face velocities from
@@ -468,12 +540,12 @@ void cryo_seaice_node_frames(const cryo_block *b, const cryo_seaice_grid_points 
 void cryo_seaice_quad_stress_kernel(const cryo_seaice_params *p, const cryo_block *b,
                                     cryo_seaice_state *s);
 void cryo_seaice_quad_velocity_kernel(const cryo_seaice_params *p, const cryo_block *b,
-                                      cryo_seaice_state *s);
+                                      cryo_seaice_nodes which, cryo_seaice_state *s);
 /* The same on the float arrays s11_f, s12_f, s22_f, alpha_evp_f (p->state_single). */
 void cryo_seaice_quad_stress_kernel_single(const cryo_seaice_params *p, const cryo_block *b,
                                            cryo_seaice_state *s);
 void cryo_seaice_quad_velocity_kernel_single(const cryo_seaice_params *p, const cryo_block *b,
-                                             cryo_seaice_state *s);
+                                             cryo_seaice_nodes which, cryo_seaice_state *s);
 /* dG0 upwind transport: each face's flux is computed from the geometry of
  * one cell (the face's lower-index cell: its east or north face), so both
  * neighbours use the same value and sum(h area) is conserved to round-off. */

@@ -44,6 +44,15 @@ static int transport_damage(const cryo_seaice_params *p, const cryo_block *b,
   return CRYO_OK;
 }
 
+/* The momentum update over the nodes `which` (cryo_seaice_velocity_fn): the
+ * mEVP node kernel with beta = 0 over dt_e (p), its start velocity the
+ * current one (each node reads its own u before it writes it). */
+static void bbm_momentum(const cryo_seaice_params *p, const cryo_block *b, cryo_seaice_state *s,
+                         cryo_seaice_nodes which) {
+  cryo_seaice_velocity_kernel(p, b, which, s->s11, s->s12, s->s22, s->h, s->a, s->ice_mask, s->uair,
+                              s->vair, s->uocn, s->vocn, s->u, s->v, s, s->u, s->v);
+}
+
 int cryo_seaice_bbm_step(const cryo_seaice_params *p, const cryo_block *b, cryo_seaice_state *s,
                          const cryo_comm_ops *ops) {
   const int na = CRYO_SEAICE_NA(p->tracer_order);
@@ -56,9 +65,7 @@ int cryo_seaice_bbm_step(const cryo_seaice_params *p, const cryo_block *b, cryo_
   CRYO_CALL(cryo_seaice_halo_signed(ops, CRYO_AT_NODE, 1, 2, vel, cryo_seaice_vector_sign));
   cryo_seaice_ice_cells_kernel(p, b, s);
   cryo_seaice_bbm_heal_kernel(p, b, s);
-  /* the momentum update: the mEVP node kernel with beta = 0 over dt_e, its
-   * start velocity the current one (each node reads its own u before it
-   * writes it) */
+  /* the momentum update (bbm_momentum) over dt_e, without relaxation */
   const double dte = p->dt / p->n_bbm;
   cryo_seaice_params pe = *p;
   pe.dt = dte;
@@ -66,9 +73,7 @@ int cryo_seaice_bbm_step(const cryo_seaice_params *p, const cryo_block *b, cryo_
   pe.adaptive_evp = 0;
   for (int k = 0; k < p->n_bbm; ++k) {
     cryo_seaice_bbm_stress_kernel(p, b, dte, s);
-    cryo_seaice_velocity_kernel(&pe, b, s->s11, s->s12, s->s22, s->h, s->a, s->ice_mask, s->uair,
-                                s->vair, s->uocn, s->vocn, s->u, s->v, s, s->u, s->v);
-    CRYO_CALL(cryo_seaice_halo_signed(ops, CRYO_AT_NODE, 1, 2, vel, cryo_seaice_vector_sign));
+    CRYO_CALL(cryo_seaice_velocity_halo(&pe, b, s, ops, bbm_momentum));
     cryo_seaice_bbm_average_kernel(b, k == 0, 1.0 / p->n_bbm, s);
   }
   CRYO_DEVICE_WAIT;

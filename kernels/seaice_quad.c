@@ -201,60 +201,74 @@ quad_velocity_node(long n, long cur, long nxc, quad_velocity_consts k, int na, c
   v[n] = (d * rv - gt * ru) * rdet;
 }
 
+/* One struct per node set, as in seaice_velocity.c. */
 typedef struct {
   quad_velocity_consts k;
-  long nx, nnode; /* owned cells per row; owned nodes (nx + 1)(ny + 1) */
+  long nx; /* owned cells per row */
+  cryo_seaice_node_set nodes;
   const seaice_store *s11, *s12, *s22;
   const double *h, *a, *ice_mask, *geom, *fcor, *uair, *vair, *uocn, *vocn, *u_n, *v_n;
   const seaice_store *alpha_evp; /* NULL without the adaptive EVP */
   double *u, *v;
 } quad_velocity_args;
 
-static quad_velocity_args quad_velocity_dev;
+static quad_velocity_args quad_velocity_dev[3];
 CRYO_DEVICE_ARGS(quad_velocity_dev)
 
-#define QUAD_VELOCITY_LOOP(name, na)                                                               \
+#define QUAD_VELOCITY_LOOP(name, na, which)                                                        \
   static void name(void) {                                                                         \
-    CRYO_DEVICE_LOOP_NOMAP_N(quad_velocity_dev.nnode)                                              \
-    for (long e = 0; e < quad_velocity_dev.nnode; ++e) {                                           \
-      const quad_velocity_args *g = &quad_velocity_dev;                                            \
+    CRYO_DEVICE_LOOP_NOMAP_N(quad_velocity_dev[which].nodes.count)                                 \
+    for (long e = 0; e < quad_velocity_dev[which].nodes.count; ++e) {                              \
+      const quad_velocity_args *g = &quad_velocity_dev[which];                                     \
       const int nx = (int)g->nx;                                                                   \
-      const int j = (int)e / (nx + 1), i = (int)e - j * (nx + 1);                                  \
+      int i, j;                                                                                    \
+      cryo_seaice_node_ij(&g->nodes, which, e, &i, &j);                                            \
       quad_velocity_node((long)(j + 1) * (nx + 3) + i + 1, (long)(j + 1) * (nx + 2) + i + 1,       \
                          nx + 2, g->k, na, g->geom, g->s11, g->s12, g->s22, g->h, g->a,            \
                          g->ice_mask, g->fcor, g->uair, g->vair, g->uocn, g->vocn, g->u_n, g->v_n, \
                          g->alpha_evp, g->u, g->v);                                                \
     }                                                                                              \
   }
-QUAD_VELOCITY_LOOP(quad_velocity_dg0, 1)
-QUAD_VELOCITY_LOOP(quad_velocity_dg1, 3)
+QUAD_VELOCITY_LOOP(quad_velocity_dg0_all, 1, CRYO_SEAICE_NODES_ALL)
+QUAD_VELOCITY_LOOP(quad_velocity_dg0_ring, 1, CRYO_SEAICE_NODES_RING)
+QUAD_VELOCITY_LOOP(quad_velocity_dg0_inner, 1, CRYO_SEAICE_NODES_INNER)
+QUAD_VELOCITY_LOOP(quad_velocity_dg1_all, 3, CRYO_SEAICE_NODES_ALL)
+QUAD_VELOCITY_LOOP(quad_velocity_dg1_ring, 3, CRYO_SEAICE_NODES_RING)
+QUAD_VELOCITY_LOOP(quad_velocity_dg1_inner, 3, CRYO_SEAICE_NODES_INNER)
+
+/* [tracer_order][which] */
+static void (*const quad_velocity_loops[2][3])(void) = {
+    {quad_velocity_dg0_all, quad_velocity_dg0_ring, quad_velocity_dg0_inner},
+    {quad_velocity_dg1_all, quad_velocity_dg1_ring, quad_velocity_dg1_inner}};
 
 void SEAICE_STORE_NAME(cryo_seaice_quad_velocity_kernel)(const cryo_seaice_params *p,
                                                          const cryo_block *b,
+                                                         cryo_seaice_nodes which,
                                                          cryo_seaice_state *s) {
-  const quad_velocity_args fresh = {
-      {p->dt, p->beta, p->rho_ice, p->h_min, p->rho_air * p->c_air, p->rho_ocean * p->c_ocean,
-       cos(p->turning_angle * (CRYO_PI / 180.0)), sin(p->turning_angle * (CRYO_PI / 180.0))},
-      b->nx,
-      (long)(b->nx + 1) * (b->ny + 1),
-      SEAICE_STORED(s, s11),
-      SEAICE_STORED(s, s12),
-      SEAICE_STORED(s, s22),
-      s->h,
-      s->a,
-      s->ice_mask,
-      s->geom,
-      s->fcor,
-      s->uair,
-      s->vair,
-      s->uocn,
-      s->vocn,
-      s->u_n,
-      s->v_n,
-      p->adaptive_evp ? SEAICE_STORED(s, alpha_evp) : NULL,
-      s->u,
-      s->v};
-  cryo_device_args_acquire(&quad_velocity_dev, &fresh, sizeof fresh);
-  (p->tracer_order == 1 ? quad_velocity_dg1 : quad_velocity_dg0)();
+  quad_velocity_args fresh = {{p->dt, p->beta, p->rho_ice, p->h_min, p->rho_air * p->c_air,
+                               p->rho_ocean * p->c_ocean, cos(p->turning_angle * (CRYO_PI / 180.0)),
+                               sin(p->turning_angle * (CRYO_PI / 180.0))},
+                              b->nx,
+                              {0},
+                              SEAICE_STORED(s, s11),
+                              SEAICE_STORED(s, s12),
+                              SEAICE_STORED(s, s22),
+                              s->h,
+                              s->a,
+                              s->ice_mask,
+                              s->geom,
+                              s->fcor,
+                              s->uair,
+                              s->vair,
+                              s->uocn,
+                              s->vocn,
+                              s->u_n,
+                              s->v_n,
+                              p->adaptive_evp ? SEAICE_STORED(s, alpha_evp) : NULL,
+                              s->u,
+                              s->v};
+  cryo_seaice_node_set_make(b, which, &fresh.nodes);
+  cryo_device_args_acquire(&quad_velocity_dev[which], &fresh, sizeof fresh);
+  quad_velocity_loops[p->tracer_order == 1][which]();
   cryo_device_args_release();
 }

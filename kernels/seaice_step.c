@@ -1,6 +1,9 @@
 /* One advective macro step of the sea-ice dynamics (docs/seaice.md):
  * mEVP sub-cycling then transport. Launches per mEVP iteration: one element
- * kernel, one node kernel, one node halo exchange of (u, v). Which cells hold
+ * kernel, one node kernel, one node halo exchange of (u, v); or, where the
+ * exchange overlaps (docs/multi-gpu.md, Overlap), the node kernel over the
+ * ring of nodes the exchange sends, the exchange's begin, the node kernel
+ * over the inner nodes while the lines travel, the exchange's end. Which cells hold
  * ice is settled once per macro step (cryo_seaice_ice_cells_kernel): the
  * sub-steps skip open water as they skip land.
  *
@@ -91,27 +94,50 @@ int cryo_seaice_transport(const cryo_seaice_params *p, const cryo_block *b, cryo
                                  cryo_seaice_dg_sign);
 }
 
-/* One mEVP iteration's stress and velocity kernels, for the grid and the
- * storage type of the stress. */
-static void mevp_kernels(const cryo_seaice_params *p, const cryo_block *b, cryo_seaice_state *s) {
-  if (p->quad && p->state_single) {
+/* One mEVP iteration's stress kernel, for the grid and the storage type of
+ * the stress. */
+static void mevp_stress(const cryo_seaice_params *p, const cryo_block *b, cryo_seaice_state *s) {
+  if (p->quad && p->state_single)
     cryo_seaice_quad_stress_kernel_single(p, b, s);
-    cryo_seaice_quad_velocity_kernel_single(p, b, s);
-  } else if (p->quad) {
+  else if (p->quad)
     cryo_seaice_quad_stress_kernel(p, b, s);
-    cryo_seaice_quad_velocity_kernel(p, b, s);
-  } else if (p->state_single) {
+  else if (p->state_single)
     cryo_seaice_stress_kernel_single(p, b, s->u, s->v, s->h, s->a, s->ice_mask, s->s11_f, s->s12_f,
                                      s->s22_f, s->alpha_evp_f);
-    cryo_seaice_velocity_kernel_single(p, b, s->s11_f, s->s12_f, s->s22_f, s->h, s->a, s->ice_mask,
-                                       s->uair, s->vair, s->uocn, s->vocn, s->u_n, s->v_n, s, s->u,
-                                       s->v);
-  } else {
+  else
     cryo_seaice_stress_kernel(p, b, s->u, s->v, s->h, s->a, s->ice_mask, s->s11, s->s12, s->s22,
                               s->alpha_evp);
-    cryo_seaice_velocity_kernel(p, b, s->s11, s->s12, s->s22, s->h, s->a, s->ice_mask, s->uair,
-                                s->vair, s->uocn, s->vocn, s->u_n, s->v_n, s, s->u, s->v);
+}
+
+/* Its velocity kernel over the nodes `which` (cryo_seaice_velocity_fn). */
+static void mevp_velocity(const cryo_seaice_params *p, const cryo_block *b, cryo_seaice_state *s,
+                          cryo_seaice_nodes which) {
+  if (p->quad && p->state_single)
+    cryo_seaice_quad_velocity_kernel_single(p, b, which, s);
+  else if (p->quad)
+    cryo_seaice_quad_velocity_kernel(p, b, which, s);
+  else if (p->state_single)
+    cryo_seaice_velocity_kernel_single(p, b, which, s->s11_f, s->s12_f, s->s22_f, s->h, s->a,
+                                       s->ice_mask, s->uair, s->vair, s->uocn, s->vocn, s->u_n,
+                                       s->v_n, s, s->u, s->v);
+  else
+    cryo_seaice_velocity_kernel(p, b, which, s->s11, s->s12, s->s22, s->h, s->a, s->ice_mask,
+                                s->uair, s->vair, s->uocn, s->vocn, s->u_n, s->v_n, s, s->u, s->v);
+}
+
+int cryo_seaice_velocity_halo(const cryo_seaice_params *p, const cryo_block *b,
+                              cryo_seaice_state *s, const cryo_comm_ops *ops,
+                              cryo_seaice_velocity_fn *velocity) {
+  double *vel[2] = {s->u, s->v};
+  if (!ops->halo_begin || !cryo_seaice_nodes_split(b)) {
+    velocity(p, b, s, CRYO_SEAICE_NODES_ALL);
+    return cryo_seaice_halo_signed(ops, CRYO_AT_NODE, 1, 2, vel, cryo_seaice_vector_sign);
   }
+  /* the inner nodes read no halo node and write no sent line */
+  velocity(p, b, s, CRYO_SEAICE_NODES_RING);
+  CRYO_CALL(ops->halo_begin(ops->ctx, CRYO_AT_NODE, 1, 2, vel, cryo_seaice_vector_sign));
+  velocity(p, b, s, CRYO_SEAICE_NODES_INNER);
+  return ops->halo_end(ops->ctx);
 }
 
 int cryo_seaice_step(const cryo_seaice_params *p, const cryo_block *b, cryo_seaice_state *s,
@@ -128,8 +154,8 @@ int cryo_seaice_step(const cryo_seaice_params *p, const cryo_block *b, cryo_seai
   if (p->state_single) cryo_seaice_stress_to_single(b, s);
   cryo_seaice_velocity_save_kernel(b, s->u, s->v, s->u_n, s->v_n);
   for (int it = 0; it < p->n_evp; ++it) {
-    mevp_kernels(p, b, s);
-    CRYO_CALL(cryo_seaice_halo_signed(ops, CRYO_AT_NODE, 1, 2, vel, cryo_seaice_vector_sign));
+    mevp_stress(p, b, s);
+    CRYO_CALL(cryo_seaice_velocity_halo(p, b, s, ops, mevp_velocity));
   }
   /* the sub-cycle's kernels are queued asynchronously (cryo_acc.h) */
   CRYO_DEVICE_WAIT;

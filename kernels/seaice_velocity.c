@@ -41,6 +41,7 @@
  * kernels/seaice_store.h) each stress coefficient and alpha costs 4 B.
  */
 #include <math.h>
+#include <string.h>
 
 #include "cryo_acc.h"
 #include "seaice.h"
@@ -173,52 +174,56 @@ velocity_node(long n, long cur, long nxc, velocity_consts k, int na, const seaic
 
 /* Everything a launch needs, in one struct that lives on the device too, so
  * that the launch maps nothing (kernels/cryo_acc.h; docs/performance.md,
- * "No-map launches"). 8-byte members only. */
+ * "No-map launches"). 8-byte members only. One struct per node set
+ * (cryo_seaice_nodes): the ring and inner launches of a sub-step then keep
+ * their arguments from one sub-step to the next, and none is copied again. */
 typedef struct {
   velocity_consts k;
-  long nx, nnode; /* owned cells per row; owned nodes (nx + 1)(ny + 1) */
+  long nx; /* owned cells per row */
+  cryo_seaice_node_set nodes;
   const seaice_store *s11, *s12, *s22;
   const double *h, *a, *ice_mask, *uair, *vair, *uocn, *vocn, *u_n, *v_n;
   velocity_options o;
   double *u, *v;
 } velocity_args;
 
-static velocity_args velocity_dev;
+static velocity_args velocity_dev[3];
 CRYO_DEVICE_ARGS(velocity_dev)
 
-/* Nodes (i, j) in [0,nx] x [0,ny]: e = j (nx+1) + i; node index
- * CRYO_NODE = (j+1)(nx+3) + i + 1, its upper-right cell (i, j) is
+/* Node (i, j) of the set (i, j in [0,nx] x [0,ny]) has the index
+ * CRYO_NODE = (j+1)(nx+3) + i + 1, its upper-right cell (i, j)
  * CRYO_CELL = (j+1)(nx+2) + i + 1. */
-static void velocity_dg0(void) {
-  CRYO_DEVICE_LOOP_NOMAP_N(velocity_dev.nnode)
-  for (long e = 0; e < velocity_dev.nnode; ++e) {
-    const velocity_args *g = &velocity_dev;
-    const int nx = (int)g->nx;
-    const int j = (int)e / (nx + 1), i = (int)e - j * (nx + 1);
-    velocity_node((long)(j + 1) * (nx + 3) + i + 1, (long)(j + 1) * (nx + 2) + i + 1, nx + 2, g->k,
-                  1, g->s11, g->s12, g->s22, g->h, g->a, g->ice_mask, g->uair, g->vair, g->uocn,
-                  g->vocn, g->u_n, g->v_n, g->o, g->u, g->v);
+#define VELOCITY_LOOP(name, na, which)                                                             \
+  static void name(void) {                                                                         \
+    CRYO_DEVICE_LOOP_NOMAP_N(velocity_dev[which].nodes.count)                                      \
+    for (long e = 0; e < velocity_dev[which].nodes.count; ++e) {                                   \
+      const velocity_args *g = &velocity_dev[which];                                               \
+      const int nx = (int)g->nx;                                                                   \
+      int i, j;                                                                                    \
+      cryo_seaice_node_ij(&g->nodes, which, e, &i, &j);                                            \
+      velocity_node((long)(j + 1) * (nx + 3) + i + 1, (long)(j + 1) * (nx + 2) + i + 1, nx + 2,    \
+                    g->k, na, g->s11, g->s12, g->s22, g->h, g->a, g->ice_mask, g->uair, g->vair,   \
+                    g->uocn, g->vocn, g->u_n, g->v_n, g->o, g->u, g->v);                           \
+    }                                                                                              \
   }
-}
+VELOCITY_LOOP(velocity_dg0_all, 1, CRYO_SEAICE_NODES_ALL)
+VELOCITY_LOOP(velocity_dg0_ring, 1, CRYO_SEAICE_NODES_RING)
+VELOCITY_LOOP(velocity_dg0_inner, 1, CRYO_SEAICE_NODES_INNER)
+VELOCITY_LOOP(velocity_dg1_all, 3, CRYO_SEAICE_NODES_ALL)
+VELOCITY_LOOP(velocity_dg1_ring, 3, CRYO_SEAICE_NODES_RING)
+VELOCITY_LOOP(velocity_dg1_inner, 3, CRYO_SEAICE_NODES_INNER)
 
-static void velocity_dg1(void) {
-  CRYO_DEVICE_LOOP_NOMAP_N(velocity_dev.nnode)
-  for (long e = 0; e < velocity_dev.nnode; ++e) {
-    const velocity_args *g = &velocity_dev;
-    const int nx = (int)g->nx;
-    const int j = (int)e / (nx + 1), i = (int)e - j * (nx + 1);
-    velocity_node((long)(j + 1) * (nx + 3) + i + 1, (long)(j + 1) * (nx + 2) + i + 1, nx + 2, g->k,
-                  3, g->s11, g->s12, g->s22, g->h, g->a, g->ice_mask, g->uair, g->vair, g->uocn,
-                  g->vocn, g->u_n, g->v_n, g->o, g->u, g->v);
-  }
-}
+/* [tracer_order][which] */
+static void (*const velocity_loops[2][3])(void) = {
+    {velocity_dg0_all, velocity_dg0_ring, velocity_dg0_inner},
+    {velocity_dg1_all, velocity_dg1_ring, velocity_dg1_inner}};
 
 void SEAICE_STORE_NAME(cryo_seaice_velocity_kernel)(
-    const cryo_seaice_params *p, const cryo_block *b, const seaice_store *s11,
-    const seaice_store *s12, const seaice_store *s22, const double *h, const double *a,
-    const double *ice_mask, const double *uair, const double *vair, const double *uocn,
-    const double *vocn, const double *u_n, const double *v_n, const cryo_seaice_state *opt,
-    double *u, double *v) {
+    const cryo_seaice_params *p, const cryo_block *b, cryo_seaice_nodes which,
+    const seaice_store *s11, const seaice_store *s12, const seaice_store *s22, const double *h,
+    const double *a, const double *ice_mask, const double *uair, const double *vair,
+    const double *uocn, const double *vocn, const double *u_n, const double *v_n,
+    const cryo_seaice_state *opt, double *u, double *v) {
   const double turn = p->turning_angle * (CRYO_PI / 180.0) * (p->coriolis < 0.0 ? -1.0 : 1.0);
   const velocity_consts k = {0.5 / b->dx,
                              0.5 / b->dy,
@@ -239,22 +244,42 @@ void SEAICE_STORE_NAME(cryo_seaice_velocity_kernel)(
   const velocity_options o = {p->ssh_tilt ? opt->ssh : NULL,
                               p->adaptive_evp ? SEAICE_STORED(opt, alpha_evp) : NULL,
                               p->basal_stress ? opt->bathymetry : NULL};
-  const velocity_args fresh = {k,    b->nx, (long)(b->nx + 1) * (b->ny + 1),
-                               s11,  s12,   s22,
-                               h,    a,     ice_mask,
-                               uair, vair,  uocn,
-                               vocn, u_n,   v_n,
-                               o,    u,     v};
-  cryo_device_args_acquire(&velocity_dev, &fresh, sizeof fresh);
-  if (p->tracer_order == 1)
-    velocity_dg1();
-  else
-    velocity_dg0();
+  velocity_args fresh = {k,    b->nx, {0},  s11,  s12, s22, h, a, ice_mask,
+                         uair, vair,  uocn, vocn, u_n, v_n, o, u, v};
+  cryo_seaice_node_set_make(b, which, &fresh.nodes);
+  cryo_device_args_acquire(&velocity_dev[which], &fresh, sizeof fresh);
+  velocity_loops[p->tracer_order == 1][which]();
   cryo_device_args_release();
 }
 
 /* Compiled once: no stored stress (kernels/seaice_store.h). */
 #if !defined(CRYO_SEAICE_STORE_SINGLE)
+void cryo_seaice_node_set_make(const cryo_block *b, cryo_seaice_nodes which,
+                               cryo_seaice_node_set *set) {
+  const long nx = b->nx, ny = b->ny;
+  /* rectangles {i0, j0, nodes per row, rows}: one for ALL and INNER, four for RING */
+  long rect[4][4] = {{0, 0, nx + 1, ny + 1}};
+  int nrect = 1;
+  if (which == CRYO_SEAICE_NODES_INNER) {
+    const long inner[4] = {2, 2, nx - 3, ny - 3};
+    memcpy(rect[0], inner, sizeof inner);
+  } else if (which == CRYO_SEAICE_NODES_RING) {
+    /* rows 0-1 and ny-1..ny whole, then columns 0-1 and nx-1..nx between them */
+    const long ring[4][4] = {
+        {0, 0, nx + 1, 2}, {0, ny - 1, nx + 1, 2}, {0, 2, 2, ny - 3}, {nx - 1, 2, 2, ny - 3}};
+    memcpy(rect, ring, sizeof ring);
+    nrect = 4;
+  }
+  set->count = 0;
+  for (int r = 0; r < 4; ++r) {
+    set->first[r] = set->count;
+    set->i0[r] = rect[r][0];
+    set->j0[r] = rect[r][1];
+    set->ni[r] = r < nrect ? rect[r][2] : 1;
+    if (r < nrect) set->count += rect[r][2] * rect[r][3];
+  }
+}
+
 void cryo_seaice_velocity_save_kernel(const cryo_block *b, const double *u, const double *v,
                                       double *u_n, double *v_n) {
   const long nnode = CRYO_NNODE(b);

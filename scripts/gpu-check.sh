@@ -779,7 +779,10 @@ EOF
 # Timing runs left when GPU_CHECK_BUDGET s (default 360) have passed are
 # skipped and listed, and none runs more than a minute past it: about 7
 # minutes at most in all. GPU_CHECK_CPU=1 runs a CPU-built pack without the GPU
-# checks (to test this script where there is no GPU).
+# checks (to test this script where there is no GPU). GPU_CHECK_HALO_OVERLAP
+# ('yes' or 'no'; unset: the product's default) sets &cryo_run halo_overlap
+# in the sea-ice runs: run the check with each and compare the halo shares
+# (docs/multi-gpu.md, Overlap).
 scale_fail() {
   echo "gpu-check: error: $1" >&2
   scale_failures="$scale_failures${scale_failures:+; }$1"
@@ -801,7 +804,7 @@ scale_seaice_nml() {
   cat <<EOF
 &cryo_run
   model = 'seaice', forcing = 'analytic', run_length = $t, coupling_interval = $t
-  $out
+  $out${GPU_CHECK_HALO_OVERLAP:+, halo_overlap = '$GPU_CHECK_HALO_OVERLAP'}
 /
 &cryo_grid nx = $1, ny = $2, dx = $5, dy = $5, nprocs_x = $3, nprocs_y = $4 /
 &cryo_seaice dt = 60., n_evp = 100, alpha = $relax, beta = $relax /

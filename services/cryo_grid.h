@@ -66,6 +66,29 @@ int cryo_halo_exchange(cryo_halo *h, cryo_location loc, int nlev, int nfield, do
  * there. Without a fold it is cryo_halo_exchange. */
 int cryo_halo_exchange_signed(cryo_halo *h, cryo_location loc, int nlev, int nfield,
                               double *const *fields, const int *sign, cryo_err *err);
+/* cryo_halo_exchange_signed in two halves (docs/multi-gpu.md, Overlap; sign
+ * may be NULL: no sign changes), so that work which neither reads the halo
+ * nor writes the lines sent runs while the messages travel. begin waits for
+ * the queued kernels, fills x here where x stays on this rank (a wrap onto
+ * itself, closed edges), and sends the lines of the first axis that crosses
+ * to another rank; end waits for them (and for the kernels queued since
+ * begin), unpacks, and does the rest: y after x, the north fold (which reads
+ * rows inside the block). Afterwards the halo holds the bits
+ * cryo_halo_exchange_signed leaves. What begin reads must be final then: the
+ * node columns 1 and nx-1 (cells 0 and nx-1) of the owned rows, the node rows
+ * 1 and ny-1 (cells 0 and ny-1), and where the halo clamps the lines along
+ * the edges.
+ * nfield <= CRYO_HALO_MAX_FIELDS; one exchange is open at a time, and no
+ * other exchange may run in between. Where no line crosses to another rank
+ * (cryo_halo_overlaps is 0) begin keeps the fields and end does the whole
+ * exchange. The halo statistics count the two halves as one exchange, and
+ * not the time end waits for kernels. */
+int cryo_halo_exchange_begin(cryo_halo *h, cryo_location loc, int nlev, int nfield,
+                             double *const *fields, const int *sign, cryo_err *err);
+int cryo_halo_exchange_end(cryo_halo *h, cryo_err *err);
+/* 1 where an exchange sends lines to another rank, which begin and end can
+ * overlap with other work; 0 where this rank fills its halo alone. */
+int cryo_halo_overlaps(const cryo_halo *h);
 /* The same on block b of this decomposition coarsened alike on every rank
  * (a multigrid level: its neighbours are the grid's, each with at least one
  * cell; its lines fit the buffers sized for the grid). */

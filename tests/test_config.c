@@ -159,6 +159,31 @@ static void test_halo_device_buffers(void) {
   CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "always"));
 }
 
+/* &cryo_run halo_overlap: 'yes' by default, 'yes' and 'no' parse, anything
+ * else names the key and the value. */
+static void test_halo_overlap(void) {
+  cryo_config cfg;
+  cryo_err err = {0};
+  CU_ASSERT_EQUAL_FATAL(cryo_config_read_string(&cfg, good, "good.nml", &err), CRYO_OK);
+  CU_ASSERT_STRING_EQUAL(cfg.run.halo_overlap, "yes");
+  static const char *const choices[] = {"yes", "no"};
+  for (int k = 0; k < 2; ++k) {
+    char text[512];
+    snprintf(text, sizeof text,
+             "&cryo_run model = 'seaice', run_length = 7200, coupling_interval = 3600,\n"
+             "  halo_overlap = '%s' /\n&cryo_grid nx = 8, ny = 8 /\n",
+             choices[k]);
+    CU_ASSERT_EQUAL(cryo_config_read_string(&cfg, text, "overlap.nml", &err), CRYO_OK);
+    CU_ASSERT_STRING_EQUAL(cfg.run.halo_overlap, choices[k]);
+  }
+  const char *bad = "&cryo_run model = 'seaice', run_length = 7200, coupling_interval = 3600,\n"
+                    "  halo_overlap = 'maybe' /\n&cryo_grid nx = 8, ny = 8 /\n";
+  CU_ASSERT_NOT_EQUAL(cryo_config_read_string(&cfg, bad, "overlap.nml", &err), CRYO_OK);
+  CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "overlap.nml"));
+  CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "halo_overlap"));
+  CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "maybe"));
+}
+
 static void test_missing_file(void) {
   cryo_config cfg;
   cryo_err err = {0};
@@ -232,6 +257,7 @@ int main(int argc, char **argv) {
                          {"inconsistent settings", test_inconsistent},
                          {"missing file", test_missing_file},
                          {"halo_device_buffers", test_halo_device_buffers},
+                         {"halo_overlap", test_halo_overlap},
                          CU_TEST_INFO_NULL};
   cryo_test_suite("config", tests);
   return cryo_test_run();

@@ -14,7 +14,8 @@
  * cells and nodes, scalars and vectors) is checked against NEMO's lbc_nfd formulas applied to a
  * global array in NEMO's own indices, on process grids that split the top row or not. Blocks
  * split by ocean cells (cryo_grid_balance) share a mask's ocean evenly. A halo that one rank fills
- * alone in one launch gives the bits of the general path's steps. */
+ * alone in one launch gives the bits of the general path's steps. An exchange in two halves
+ * (begin, end) gives the bits of one exchange, with inner points written in between. */
 #include "cryo_device.h"
 #include "cryo_grid.h"
 #include "cryo_test.h"
@@ -426,6 +427,158 @@ static void test_alone(void) {
   cryo_grid_destroy(&g);
 }
 
+/* An exchange in two halves (cryo_halo_exchange_begin / _end) against one
+ * exchange, bit for bit: two copies of the same fields; the inner points
+ * (nodes [2, nx-2] x [2, ny-2], cells [1, nx-2] x [1, ny-2]: neither sent nor
+ * halo) change after begin in one and before the exchange in the other, as
+ * the velocity update of the inner nodes does, so end must read them (the
+ * fold's rows) and begin must not need them. px_count ranks along x (0:
+ * automatic). Afterwards: one exchange counted, and where lines cross to
+ * other ranks begin has sent some. */
+static void check_overlap(int nx, int ny, int px_count, int periodic_x, int periodic_y, int fold,
+                          int clamp, cryo_location loc, int nlev, int nfield, const int *sign,
+                          int path) {
+  cryo_grid g;
+  cryo_device dev;
+  cryo_err err = {0};
+  int size;
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  if (px_count > size || (px_count && size % px_count)) px_count = 0;
+  CU_ASSERT_EQUAL_FATAL(cryo_device_init(&dev, MPI_COMM_WORLD, 0, &err), CRYO_OK);
+  CU_ASSERT_EQUAL_FATAL(cryo_grid_create(&g, MPI_COMM_WORLD, nx, ny, 1.0, 1.0, px_count,
+                                         px_count ? size / px_count : 0, periodic_x, periodic_y,
+                                         &err),
+                        CRYO_OK);
+  if (fold) CU_ASSERT_EQUAL_FATAL(cryo_grid_set_fold(&g, fold, &err), CRYO_OK);
+  cryo_halo *h = NULL;
+  const int host = path == HOST_ARRAYS;
+  CU_ASSERT_EQUAL_FATAL(cryo_halo_create(&h, &g, host ? NULL : &dev, 4 * nlev, &err), CRYO_OK);
+  if (path == DEVICE_BUFFERS) cryo_halo_set_path(h, 1, "device buffers (test)");
+  cryo_halo_set_clamp(h, clamp);
+  const cryo_block *b = &g.block;
+  const int node = loc == CRYO_AT_NODE;
+  const long npts = node ? CRYO_NNODE(b) : CRYO_NCELL(b), n = npts * nlev;
+  double *f[2][4], *fd[2][4];
+  for (int way = 0; way < 2; ++way)
+    for (int q = 0; q < nfield; ++q) {
+      if (host) {
+        fd[way][q] = f[way][q] = malloc(sizeof(double) * (size_t)n);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(f[way][q]);
+      } else {
+        CU_ASSERT_EQUAL_FATAL(cryo_device_alloc(&dev, n, &f[way][q], &fd[way][q], &err), CRYO_OK);
+      }
+      for (long p = 0; p < n; ++p)
+        f[way][q][p] = (p % 2 ? -1.0 : 1.0) * (p + 0.25 + 1e4 * q + 1e6 * g.rank);
+      if (!host) cryo_device_to_device(&dev, f[way][q], 0, n);
+    }
+  /* the inner points' new values, written on the host and copied over */
+  const int lo = node ? 2 : 1;
+  double s0, s1;
+  long x0, x1, x_mid = 0;
+  long long sent0, sent1, sent_mid = 0, sent_begin = 0;
+  cryo_halo_stats(h, &s0, &x0, &sent0);
+  for (int way = 0; way < 2; ++way) {
+    if (way == 1) {
+      cryo_halo_stats(h, &s1, &x_mid, &sent_mid);
+      CU_ASSERT_EQUAL_FATAL(cryo_halo_exchange_begin(h, loc, nlev, nfield, fd[1], sign, &err),
+                            CRYO_OK);
+      cryo_halo_stats(h, &s1, &x1, &sent_begin);
+    }
+    for (int q = 0; q < nfield; ++q) {
+      for (int j = lo; j <= b->ny - 2; ++j)
+        for (int i = lo; i <= b->nx - 2; ++i)
+          for (int k = 0; k < nlev; ++k)
+            f[way][q][(node ? CRYO_NODE(b, i, j) : CRYO_CELL(b, i, j)) * nlev + k] =
+                0.5 + i + 100.0 * j + 1e4 * k + 1e6 * q;
+      if (!host) cryo_device_to_device(&dev, f[way][q], 0, n);
+    }
+    if (way == 0)
+      CU_ASSERT_EQUAL_FATAL(cryo_halo_exchange_signed(h, loc, nlev, nfield, fd[0], sign, &err),
+                            CRYO_OK)
+    else
+      CU_ASSERT_EQUAL_FATAL(cryo_halo_exchange_end(h, &err), CRYO_OK);
+  }
+  cryo_halo_stats(h, &s1, &x1, &sent1);
+  /* both ways count and send the same; where lines cross to other ranks,
+   * begin sends */
+  CU_ASSERT_EQUAL(x1 - x_mid, x_mid - x0);
+  CU_ASSERT_EQUAL(sent1 - sent_mid, sent_mid - sent0);
+  CU_ASSERT_EQUAL(cryo_halo_overlaps(h), sent_begin > sent_mid);
+  long differ = 0;
+  for (int q = 0; q < nfield; ++q) {
+    if (!host) {
+      cryo_device_to_host(&dev, f[0][q], 0, n);
+      cryo_device_to_host(&dev, f[1][q], 0, n);
+    }
+    for (long p = 0; p < n; ++p)
+      differ += memcmp(&f[0][q][p], &f[1][q][p], sizeof(double)) != 0;
+  }
+  CU_ASSERT_EQUAL(differ, 0);
+  if (differ)
+    fprintf(stderr,
+            "overlap %s %d x %d, px %d, periodic %d %d, fold %d, clamp %d, nlev %d x %d fields, "
+            "path %d, block %d+%d x %d+%d: %ld values differ from one exchange\n",
+            node ? "nodes" : "cells", nx, ny, px_count, periodic_x, periodic_y, fold, clamp, nlev,
+            nfield, path, b->i0, b->nx, b->j0, b->ny, differ);
+  for (int way = 0; way < 2; ++way)
+    for (int q = 0; q < nfield; ++q)
+      if (host)
+        free(f[way][q]);
+      else
+        cryo_device_free(&dev, &f[way][q], n);
+  cryo_halo_destroy(&h);
+  cryo_grid_destroy(&g);
+}
+
+/* Process grids split along x, along y and both (4 ranks: corners), closed,
+ * periodic and folded (both pivots, vectors and dG signs), clamped, on the
+ * three paths to MPI; then the misuses, each a named error. */
+static void test_overlap(void) {
+  static const int vector[1] = {-1}, dg1[3] = {1, -1, -1}, uv[2] = {-1, -1};
+  int size;
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  const int px[3] = {size, 1, 0};
+  for (int node = 0; node < 2; ++node) {
+    const cryo_location loc = node ? CRYO_AT_NODE : CRYO_AT_CELL;
+    for (int k = 0; k < 3; ++k) {
+      check_overlap(17, 13, px[k], 0, 0, 0, 0, loc, 1, 2, vector, STAGED);
+      check_overlap(17, 13, px[k], 0, 0, 0, 1, loc, 2, 3, NULL, DEVICE_BUFFERS);
+      check_overlap(16, 14, px[k], 1, 1, 0, 0, loc, 3, 2, dg1, HOST_ARRAYS);
+      check_overlap(16, 15, px[k], 1, 0, 0, 1, loc, 1, 4, NULL, STAGED);
+      for (int fold = CRYO_FOLD_T; fold <= CRYO_FOLD_F; ++fold) {
+        check_overlap(16, 13, px[k], 1, 0, fold, 0, loc, 2, 1, uv, STAGED);
+        check_overlap(18, 12, px[k], 1, 0, fold, 1, loc, 3, 2, dg1, HOST_ARRAYS);
+      }
+    }
+  }
+  cryo_grid g;
+  cryo_device dev;
+  cryo_err err = {0};
+  CU_ASSERT_EQUAL_FATAL(cryo_device_init(&dev, MPI_COMM_WORLD, 0, &err), CRYO_OK);
+  CU_ASSERT_EQUAL_FATAL(cryo_grid_create(&g, MPI_COMM_WORLD, 12, 8, 1, 1, 0, 0, 0, 0, &err),
+                        CRYO_OK);
+  cryo_halo *h = NULL;
+  CU_ASSERT_EQUAL_FATAL(cryo_halo_create(&h, &g, NULL, 2, &err), CRYO_OK);
+  double *f[5];
+  for (int q = 0; q < 5; ++q)
+    f[q] = calloc((size_t)CRYO_NNODE(&g.block), sizeof(double));
+  CU_ASSERT_EQUAL(cryo_halo_exchange_end(h, &err), CRYO_ERR_ARG);
+  CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "ended that was not begun"));
+  CU_ASSERT_EQUAL(cryo_halo_exchange_begin(h, CRYO_AT_NODE, 1, 5, f, NULL, &err), CRYO_ERR_ARG);
+  CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "begun with 5 fields: from 1 to 4"));
+  CU_ASSERT_EQUAL(cryo_halo_exchange_begin(h, CRYO_AT_NODE, 1, 2, f, NULL, &err), CRYO_OK);
+  CU_ASSERT_EQUAL(cryo_halo_exchange_begin(h, CRYO_AT_NODE, 1, 2, f, NULL, &err), CRYO_ERR_ARG);
+  CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "while a begun one is still open"));
+  CU_ASSERT_EQUAL(cryo_halo_exchange(h, CRYO_AT_NODE, 1, 2, f, &err), CRYO_ERR_ARG);
+  CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "while a begun one is still open"));
+  CU_ASSERT_EQUAL(cryo_halo_exchange_end(h, &err), CRYO_OK);
+  CU_ASSERT_EQUAL(cryo_halo_exchange(h, CRYO_AT_NODE, 1, 2, f, &err), CRYO_OK);
+  for (int q = 0; q < 5; ++q)
+    free(f[q]);
+  cryo_halo_destroy(&h);
+  cryo_grid_destroy(&g);
+}
+
 /* What a fold needs of the grid. */
 static void test_fold_limits(void) {
   cryo_grid g;
@@ -621,6 +774,7 @@ int main(int argc, char **argv) {
                          {"north fold", test_fold},
                          {"north fold limits", test_fold_limits},
                          {"one rank's halo in one launch", test_alone},
+                         {"exchange in two halves", test_overlap},
                          {"halo_device_buffers decision", test_path_choice},
                          {"decomposition limits", test_too_small},
                          {"gather and scatter", test_gather_scatter},

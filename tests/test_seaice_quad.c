@@ -307,7 +307,7 @@ static void test_free_drift_polar(void) {
     cryo_seaice_velocity_save_kernel(&b, s.u, s.v, s.u_n, s.v_n);
     for (int it = 0; it < p.n_evp; ++it) {
       cryo_seaice_quad_stress_kernel(&p, &b, &s);
-      cryo_seaice_quad_velocity_kernel(&p, &b, &s);
+      cryo_seaice_quad_velocity_kernel(&p, &b, CRYO_SEAICE_NODES_ALL, &s);
     }
   }
   const long nn = CRYO_NNODE(&b);

@@ -159,18 +159,20 @@ static long compare_once(cryo_seaice_params p, const cryo_block *b, cryo_seaice_
   memcpy(u, s->u, nn * sizeof *u);
   memcpy(v, s->v, nn * sizeof *v);
   if (p.quad) {
-    cryo_seaice_quad_velocity_kernel(&p, b, s);
+    cryo_seaice_quad_velocity_kernel(&p, b, CRYO_SEAICE_NODES_ALL, s);
   } else {
-    cryo_seaice_velocity_kernel(&p, b, s->s11, s->s12, s->s22, s->h, s->a, s->ice_mask, s->uair,
-                                s->vair, s->uocn, s->vocn, s->u_n, s->v_n, s, s->u, s->v);
+    cryo_seaice_velocity_kernel(&p, b, CRYO_SEAICE_NODES_ALL, s->s11, s->s12, s->s22, s->h, s->a,
+                                s->ice_mask, s->uair, s->vair, s->uocn, s->vocn, s->u_n, s->v_n, s,
+                                s->u, s->v);
   }
   double *ud = s->u, *vd = s->v;
   s->u = u, s->v = v;
   if (p.quad) {
-    cryo_seaice_quad_velocity_kernel_single(&q, b, s);
+    cryo_seaice_quad_velocity_kernel_single(&q, b, CRYO_SEAICE_NODES_ALL, s);
   } else {
-    cryo_seaice_velocity_kernel_single(&q, b, f.s[0], f.s[1], f.s[2], s->h, s->a, s->ice_mask,
-                                       s->uair, s->vair, s->uocn, s->vocn, s->u_n, s->v_n, s, u, v);
+    cryo_seaice_velocity_kernel_single(&q, b, CRYO_SEAICE_NODES_ALL, f.s[0], f.s[1], f.s[2], s->h,
+                                       s->a, s->ice_mask, s->uair, s->vair, s->uocn, s->vocn,
+                                       s->u_n, s->v_n, s, u, v);
   }
   long moved = 0;
   for (long n = 0; n < nn; ++n) {

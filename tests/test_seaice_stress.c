@@ -21,6 +21,12 @@
  * 5. The transport's bound (cryo_bound): a NaN stays NaN, so that the state
  *    check sees a failed step; any other value, -0 and +-inf included, is
  *    cryo_min(cryo_max(x, lo), hi) to the bit.
+ * 6. The node sets of the velocity kernel (cryo_seaice_nodes) on blocks from
+ *    4 x 4 to 33 x 17: all visits [0,nx] x [0,ny] once, row by row; ring and
+ *    inner visit it once between them, the ring exactly the nodes within 2
+ *    of a block edge. The kernel over the ring then the inner nodes gives the
+ *    bits of one launch over all (random state, ice, open water and land,
+ *    dG0 and dG1, adaptive EVP).
  */
 #include <CUnit/Basic.h>
 #include <math.h>
@@ -241,8 +247,8 @@ static void test_adjointness(void) {
       for (int k = 0; k < 2; ++k)
         vel[k][CRYO_NODE(&b, i, j)] = rnd(-0.3, 0.3);
 
-  cryo_seaice_velocity_kernel(&p, &b, s[0], s[1], s[2], h, a, ice_mask, forcing, forcing, forcing,
-                              forcing, zero, zero, NULL, f[0], f[1]);
+  cryo_seaice_velocity_kernel(&p, &b, CRYO_SEAICE_NODES_ALL, s[0], s[1], s[2], h, a, ice_mask,
+                              forcing, forcing, forcing, forcing, zero, zero, NULL, f[0], f[1]);
   double lhs = 0.0;
   for (int j = 0; j <= NY; ++j)
     for (int i = 0; i <= NX; ++i) {
@@ -360,6 +366,104 @@ static void test_bound(void) {
   CU_ASSERT(same);
 }
 
+static void test_node_sets(void) {
+  static const int sizes[4][2] = {{4, 4}, {7, 5}, {10, 6}, {33, 17}};
+  for (int t = 0; t < 4; ++t) {
+    const cryo_block b = {.nx = sizes[t][0], .ny = sizes[t][1]};
+    const int nx = b.nx, ny = b.ny;
+    int *seen = calloc((size_t)(nx + 1) * (ny + 1), sizeof(int));
+    cryo_seaice_node_set set;
+    cryo_seaice_node_set_make(&b, CRYO_SEAICE_NODES_ALL, &set);
+    CU_ASSERT_EQUAL(set.count, (long)(nx + 1) * (ny + 1));
+    long misplaced = 0, wrong = 0;
+    for (long e = 0; e < set.count; ++e) {
+      int i, j;
+      cryo_seaice_node_ij(&set, CRYO_SEAICE_NODES_ALL, e, &i, &j);
+      misplaced += e != (long)j * (nx + 1) + i;
+    }
+    for (int w = CRYO_SEAICE_NODES_RING; w <= CRYO_SEAICE_NODES_INNER; ++w) {
+      cryo_seaice_node_set_make(&b, (cryo_seaice_nodes)w, &set);
+      for (long e = 0; e < set.count; ++e) {
+        int i, j;
+        cryo_seaice_node_ij(&set, (cryo_seaice_nodes)w, e, &i, &j);
+        if (i < 0 || i > nx || j < 0 || j > ny) {
+          ++wrong;
+          continue;
+        }
+        const int ring = i <= 1 || i >= nx - 1 || j <= 1 || j >= ny - 1;
+        wrong += ring != (w == CRYO_SEAICE_NODES_RING);
+        seen[(long)j * (nx + 1) + i] += 1;
+      }
+    }
+    for (long n = 0; n < (long)(nx + 1) * (ny + 1); ++n)
+      wrong += seen[n] != 1;
+    CU_ASSERT_EQUAL(misplaced, 0);
+    CU_ASSERT_EQUAL(wrong, 0);
+    free(seen);
+  }
+  /* the kernel: ring then inner against all, to the bit */
+  const cryo_block b = {.nx = 10, .ny = 6, .nx_global = 10, .ny_global = 6, .dx = DX, .dy = DY};
+  const long nc = CRYO_NCELL(&b), nn = CRYO_NNODE(&b);
+  for (int order = 0; order < 2; ++order) {
+    cryo_seaice_params p;
+    cryo_seaice_params_cyclone(&p);
+    p.tracer_order = order;
+    p.adaptive_evp = order;
+    const int na = order ? 3 : 1;
+    double *h = malloc(nc * na * sizeof(double)), *a = malloc(nc * na * sizeof(double));
+    double *mask = malloc(nc * sizeof(double)), *alpha = malloc(nc * sizeof(double)), *s[3];
+    double *f[6], *vel[2][2];
+    for (int k = 0; k < 3; ++k)
+      s[k] = malloc(nc * 3 * sizeof(double));
+    for (int k = 0; k < 6; ++k)
+      f[k] = malloc(nn * sizeof(double));
+    for (int w = 0; w < 2; ++w)
+      for (int k = 0; k < 2; ++k)
+        vel[w][k] = malloc(nn * sizeof(double));
+    for (long c = 0; c < nc; ++c) {
+      mask[c] = c % 11 == 3 ? 0.0 : c % 7 == 2 ? 1.0 : 2.0;
+      alpha[c] = rnd(100.0, 500.0);
+      for (int k = 0; k < na; ++k) {
+        h[c * na + k] = k ? rnd(-0.1, 0.1) : rnd(0.5, 3.0);
+        a[c * na + k] = k ? rnd(-0.05, 0.05) : rnd(0.5, 1.0);
+      }
+      for (int k = 0; k < 9; ++k)
+        s[k / 3][c * 3 + k % 3] = rnd(-1e4, 1e4);
+    }
+    for (long n = 0; n < nn; ++n) {
+      for (int k = 0; k < 6; ++k)
+        f[k][n] = rnd(-10.0, 10.0) * (k < 2 ? 1.0 : 0.02);
+      vel[0][0][n] = vel[1][0][n] = rnd(-0.3, 0.3);
+      vel[0][1][n] = vel[1][1][n] = rnd(-0.3, 0.3);
+    }
+    cryo_seaice_state opt = {0};
+    opt.alpha_evp = alpha;
+    static const cryo_seaice_nodes parts[2][2] = {
+        {CRYO_SEAICE_NODES_ALL, CRYO_SEAICE_NODES_ALL},
+        {CRYO_SEAICE_NODES_RING, CRYO_SEAICE_NODES_INNER}};
+    for (int w = 0; w < 2; ++w)
+      for (int k = 0; k < 2 - (w == 0); ++k)
+        cryo_seaice_velocity_kernel(&p, &b, parts[w][k], s[0], s[1], s[2], h, a, mask, f[0], f[1],
+                                    f[2], f[3], f[4], f[5], &opt, vel[w][0], vel[w][1]);
+    long differ = 0, moved = 0;
+    for (long n = 0; n < nn; ++n)
+      for (int k = 0; k < 2; ++k) {
+        differ += memcmp(&vel[0][k][n], &vel[1][k][n], sizeof(double)) != 0;
+        moved += vel[0][k][n] != 0.0;
+      }
+    CU_ASSERT_EQUAL(differ, 0);
+    CU_ASSERT(moved > nn / 4);
+    for (int k = 0; k < 3; ++k)
+      free(s[k]);
+    for (int k = 0; k < 6; ++k)
+      free(f[k]);
+    for (int w = 0; w < 2; ++w)
+      for (int k = 0; k < 2; ++k)
+        free(vel[w][k]);
+    free(h), free(a), free(mask), free(alpha);
+  }
+}
+
 int main(void) {
   if (CU_initialize_registry() != CUE_SUCCESS) return 2;
   CU_pSuite s = CU_add_suite("seaice_stress", NULL, NULL);
@@ -370,6 +474,7 @@ int main(void) {
   CU_add_test(s, "inline exponential", test_inline_exp);
   CU_add_test(s, "bounds keep a NaN", test_bound);
   CU_add_test(s, "array table", test_array_table);
+  CU_add_test(s, "node sets of the velocity kernel", test_node_sets);
   CU_basic_set_mode(CU_BRM_VERBOSE);
   CU_basic_run_tests();
   const unsigned failures = CU_get_number_of_failures();
