@@ -36,6 +36,8 @@ typedef struct cryo_gridfile {
   double *corner_x, *corner_y; /* cells, 4 values each, counterclockwise from (i, j) as in CF */
   double *mask;                /* the file's mask variable (1 ocean, 0 land), 1 where it has none */
   double *area;                /* the file's cell area, m2, NAN where it has none */
+  double check_seconds;        /* wall time of the checks of what was read, s */
+  double layout_seconds;       /* wall time of filling the block layouts above, s */
 } cryo_gridfile;
 
 /* Read and check this rank's part of the grid file `path` for block b (whose
