@@ -199,13 +199,14 @@ static long local_index(const cryo_block *b, cryo_location loc, int i, int j) {
 }
 
 /* Copy this rank's owned points of `local` (block layout) into `out`, rows
- * of `row` points starting at point (i0, j0) of out. */
+ * of `row` points starting at point (i0, j0) of out. A row of the block
+ * layout is contiguous along i, as out's is: one copy a row (a copy a
+ * point made 14 million calls a field at the 2 km Arctic). */
 static void copy_owned(const cryo_block *b, cryo_location loc, int nlev, int ni, int nj,
                        const double *local, double *out, long row, int i0, int j0) {
   for (int j = 0; j < nj; ++j)
-    for (int i = 0; i < ni; ++i)
-      memcpy(out + (((long)j0 + j) * row + i0 + i) * nlev, local + local_index(b, loc, i, j) * nlev,
-             (size_t)nlev * sizeof *out);
+    memcpy(out + (((long)j0 + j) * row + i0) * nlev, local + local_index(b, loc, 0, j) * nlev,
+           (size_t)ni * nlev * sizeof *out);
 }
 
 int cryo_grid_gather(const cryo_grid *g, cryo_location loc, int nlev, const double *local,
@@ -293,11 +294,11 @@ int cryo_grid_scatter(const cryo_grid *g, cryo_location loc, int nlev, const dou
     status = cryo_mpi_check(
         MPI_Recv(recv, (int)ncount, MPI_DOUBLE, 0, 7, g->comm, MPI_STATUS_IGNORE), "MPI_Recv", err);
   }
+  /* a row at a time, as copy_owned */
   if (status == CRYO_OK)
     for (int j = 0; j < nj; ++j)
-      for (int i = 0; i < ni; ++i)
-        memcpy(local + local_index(b, loc, i, j) * nlev, recv + ((long)j * ni + i) * nlev,
-               (size_t)nlev * sizeof *local);
+      memcpy(local + local_index(b, loc, 0, j) * nlev, recv + (long)j * ni * nlev,
+             (size_t)ni * nlev * sizeof *local);
   free(recv);
   return status;
 }
