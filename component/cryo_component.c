@@ -129,14 +129,6 @@ static double now(void) {
   return MPI_Wtime();
 }
 
-void cryo_startup_lap(cryo_component *c, int row) {
-  cryo_device_wait();
-  const double t = now();
-  c->startup[row].seconds += t - c->lap_start;
-  c->startup[row].calls++;
-  c->lap_start = t;
-}
-
 /* Share the grid file's ocean cells evenly between the process columns and
  * rows (&cryo_grid decomposition = 'ocean'): land costs the sea-ice kernels
  * a flag read, ocean their whole work, so equal rectangles of the Arctic

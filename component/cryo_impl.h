@@ -25,8 +25,8 @@ typedef struct cryo_timer {
 enum { CRYO_T_INIT, CRYO_T_FORCING, CRYO_T_DYNAMICS, CRYO_T_OUTPUT, CRYO_T_RESTART, CRYO_T_COUNT };
 
 /* The parts of init (docs/arctic.md, Start-up), printed indented under it:
- * cryo_startup_lap adds the time since the last lap to one of them, so they
- * add up to init. */
+ * cryo_startup_lap (cryo_state.h) adds the time since the last lap to one
+ * of them, so they add up to init. */
 enum {
   CRYO_S_NAMELIST,     /* namelist, clock, output paths */
   CRYO_S_DEVICE,       /* choosing and starting the device */
@@ -75,11 +75,6 @@ struct cryo_component {
   cryo_timer startup[CRYO_S_COUNT]; /* calls: the laps added */
   double lap_start;                 /* MPI_Wtime of the last cryo_startup_lap */
 };
-
-/* Add the wall time since the last lap (or the start of init) to start-up
- * row `row` (CRYO_S_*), after waiting for queued device work so that a
- * kernel's time goes to the part that launched it. Only during init. */
-void cryo_startup_lap(cryo_component *c, int row);
 
 /* A dynamical core plugged into the component. */
 struct cryo_model_ops {
