@@ -24,6 +24,26 @@ typedef struct cryo_timer {
 
 enum { CRYO_T_INIT, CRYO_T_FORCING, CRYO_T_DYNAMICS, CRYO_T_OUTPUT, CRYO_T_RESTART, CRYO_T_COUNT };
 
+/* The parts of init (docs/arctic.md, Start-up), printed indented under it:
+ * cryo_startup_lap (cryo_state.h) adds the time since the last lap to one
+ * of them, so they add up to init. */
+enum {
+  CRYO_S_NAMELIST,     /* namelist, clock, output paths */
+  CRYO_S_DEVICE,       /* choosing and starting the device */
+  CRYO_S_DECOMP,       /* grid, block decomposition (ocean counts of a grid file), halo */
+  CRYO_S_ALLOC,        /* the state arrays on host and device */
+  CRYO_S_GRID_READ,    /* grid file: opening, reading this rank's window */
+  CRYO_S_GRID_CHECK,   /* grid file: the checks of what was read */
+  CRYO_S_LAYOUT,       /* grid file: the window into block layouts */
+  CRYO_S_GEOMETRY,     /* geometry tables, their upload, the geometry kernels, mask */
+  CRYO_S_STATE,        /* initial state (and input files) */
+  CRYO_S_EXCHANGE,     /* the exchange provider */
+  CRYO_S_RESTART,      /* restart read */
+  CRYO_S_OUTPUT_FILE,  /* output file created or opened */
+  CRYO_S_FIRST_RECORD, /* the initial output record */
+  CRYO_S_COUNT
+};
+
 typedef struct cryo_model_ops cryo_model_ops;
 typedef struct cryo_exchange cryo_exchange;
 
@@ -52,6 +72,8 @@ struct cryo_component {
   struct cryo_output *output;     /* cryo_output.h */
   long long last_output, last_restart;
   cryo_timer timers[CRYO_T_COUNT];
+  cryo_timer startup[CRYO_S_COUNT]; /* calls: the laps added */
+  double lap_start;                 /* MPI_Wtime of the last cryo_startup_lap */
 };
 
 /* A dynamical core plugged into the component. */

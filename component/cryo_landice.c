@@ -385,6 +385,7 @@ static int landice_create(cryo_component *c) {
                                 "ice velocity, x component", "velocity", 0, 2, nz + 1));
   CRYO_CALL(cryo_output_var_add(c, "v", "m/(365 day)", "land_ice_y_velocity",
                                 "ice velocity, y component", "velocity", 1, 2, nz + 1));
+  cryo_startup_lap(c, CRYO_S_ALLOC);
   if (p->geometry_case == CRYO_LANDICE_CASE_FILE) {
     CRYO_CALL(read_geometry(c));
     CRYO_CALL(read_parameter_fields(c, c->cfg.landice.geometry_file, "geometry_file"));
@@ -413,6 +414,7 @@ static int landice_create(cryo_component *c) {
     }
   }
   if (!m->analytic) {
+    cryo_startup_lap(c, CRYO_S_STATE);
     cryo_exchange_config xc = {0};
     char start[32];
     cryo_date_format(c->clock.start, start, sizeof start);
@@ -426,6 +428,7 @@ static int landice_create(cryo_component *c) {
     xc.n_layers = p->n_layers;
     CRYO_CALL(
         cryo_exchange_create(&c->exchange, forcing, CRYO_MODEL_LANDICE, &c->grid, &xc, &c->err));
+    cryo_startup_lap(c, CRYO_S_EXCHANGE);
   }
   return CRYO_OK;
 }

@@ -107,9 +107,11 @@ static int file_coords_gather(cryo_component *c, file_coords *f) {
              b->nx_global, b->ny_global);
   const double *local[4] = {gf->cell_x, gf->cell_y, gf->corner_x, gf->corner_y};
   double *global[4] = {f->cx, f->cy, f->bx, f->by};
+  /* the centres in block layout, the corners as the reader keeps them */
   for (int v = 0; v < 4; ++v)
-    CRYO_CALL(
-        cryo_grid_gather(&c->grid, CRYO_AT_CELL, v < 2 ? 1 : 4, local[v], global[v], &c->err));
+    CRYO_CALL(v < 2 ? cryo_grid_gather(&c->grid, CRYO_AT_CELL, 1, local[v], global[v], &c->err)
+                    : cryo_grid_gather_cells(&c->grid, 4, local[v], gf->corner_first,
+                                             gf->corner_row, global[v], &c->err));
   if (c->rank == 0)
     for (int j = 0; j <= b->ny_global; ++j)
       for (int i = 0; i <= b->nx_global; ++i) {

@@ -91,7 +91,10 @@ static int grid_checksum(cryo_component *c, char hex[17]) {
   int status = CRYO_OK;
   for (int v = 0; v < 4 && status == CRYO_OK; ++v) {
     const int nlev = v < 2 ? 1 : 4;
-    status = cryo_grid_gather(&c->grid, CRYO_AT_CELL, nlev, local[v], global, &c->err);
+    /* the centres in block layout, the corners as the reader keeps them */
+    status = v < 2 ? cryo_grid_gather(&c->grid, CRYO_AT_CELL, nlev, local[v], global, &c->err)
+                   : cryo_grid_gather_cells(&c->grid, nlev, local[v], gf->corner_first,
+                                            gf->corner_row, global, &c->err);
     if (status == CRYO_OK && c->rank == 0)
       h = fnv1a(h, global, sizeof(double) * ncell * (size_t)nlev);
   }

@@ -106,6 +106,13 @@ static int init_geometry(cryo_component *c, cryo_field *mask) {
   CRYO_CALL(cryo_status_agree(c, cryo_gridfile_read(path, "&cryo_grid grid_file", b,
                                                     gc->earth_radius, CRYO_EARTH_OMEGA,
                                                     c->cfg.seaice.p.coriolis, gf, &c->err)));
+  /* the reader timed its checks and layouts; the rest of its time is reading */
+  cryo_startup_lap(c, CRYO_S_GRID_READ);
+  c->startup[CRYO_S_GRID_READ].seconds -= gf->check_seconds + gf->layout_seconds;
+  c->startup[CRYO_S_GRID_CHECK].seconds += gf->check_seconds;
+  c->startup[CRYO_S_GRID_CHECK].calls++;
+  c->startup[CRYO_S_LAYOUT].seconds += gf->layout_seconds;
+  c->startup[CRYO_S_LAYOUT].calls++;
   static const char *const names[4] = {"geom", "rot", "fcor", "nrot"};
   cryo_field *f[4];
   for (int k = 0; k < 4; ++k)
@@ -164,7 +171,9 @@ static int init_state(cryo_component *c, seaice_model *m) {
                "%s: &cryo_seaice init = 'cyclone' needs the built-in box (its formulas use x "
                "and y of the box), not grid_file = '%s': use init = 'uniform' or 'file'",
                c->cfg.source, c->cfg.grid.grid_file);
+    cryo_startup_lap(c, CRYO_S_STATE);
     CRYO_CALL(init_geometry(c, mask));
+    cryo_startup_lap(c, CRYO_S_GEOMETRY);
   }
   if (!strcmp(sc->init, "file")) {
     /* Cell means h (m) and a; the dG1 slopes start at zero. */
@@ -310,6 +319,7 @@ static int seaice_create(cryo_component *c) {
                                     0, 1, 1));
     }
   }
+  cryo_startup_lap(c, CRYO_S_ALLOC);
   CRYO_CALL(init_state(c, m));
 
   const char *forcing = c->cfg.run.forcing;
@@ -332,6 +342,7 @@ static int seaice_create(cryo_component *c) {
     }
   }
   if (!m->analytic) {
+    cryo_startup_lap(c, CRYO_S_STATE);
     cryo_exchange_config xc = {0};
     char start[32];
     cryo_date_format(c->clock.start, start, sizeof start);
@@ -367,6 +378,7 @@ static int seaice_create(cryo_component *c) {
         cryo_exchange_create(&c->exchange, forcing, CRYO_MODEL_SEAICE, &c->grid, &xc, &c->err);
     free(area);
     CRYO_CALL(status);
+    cryo_startup_lap(c, CRYO_S_EXCHANGE);
   }
   return CRYO_OK;
 }

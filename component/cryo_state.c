@@ -95,3 +95,11 @@ int cryo_status_agree(cryo_component *c, int status) {
 int cryo_status_from_root(cryo_component *c, int status) {
   return share_error(c, 0, status);
 }
+
+void cryo_startup_lap(cryo_component *c, int row) {
+  cryo_device_wait();
+  const double t = MPI_Wtime();
+  c->startup[row].seconds += t - c->lap_start;
+  c->startup[row].calls++;
+  c->lap_start = t;
+}

@@ -74,4 +74,10 @@ int cryo_status_from_root(cryo_component *c, int status);
 /* Every rank's status: the first failing rank's status and message (collective). */
 int cryo_status_agree(cryo_component *c, int status);
 
+/* Add the wall time since the last lap (or the start of init) to start-up
+ * part `row` (CRYO_S_* of cryo_impl.h), after waiting for queued device work
+ * so that a kernel's time goes to the part that launched it. Only during
+ * init: here, below the lifecycle and the cores, so that both can call it. */
+void cryo_startup_lap(cryo_component *c, int row);
+
 #endif

@@ -343,12 +343,13 @@ static int pack_cells(const cryo_block *b, const cryo_exchange_config *cfg, doub
   for (int j = 0; j < b->ny; ++j)
     for (int i = 0; i < b->nx; ++i) {
       const long q = CRYO_CELL(b, i, j);
+      /* the corners as the reader keeps them (cryo_gridfile.h) */
+      const long r = (gf->corner_first + (long)j * gf->corner_row + i) * CRYO_OASIS_NCORNER;
       double *v = out + ((long)j * b->nx + i) * CELL_NVAL;
       CRYO_CALL(file_point(gf, gf->cell_x[q], gf->cell_y[q], &v[CELL_LON], &v[CELL_LAT], err));
       for (int k = 0; k < CRYO_OASIS_NCORNER; ++k) {
         double *lon = &v[CELL_CLON + k], *lat = &v[CELL_CLAT + k];
-        CRYO_CALL(file_point(gf, gf->corner_x[q * CRYO_OASIS_NCORNER + k],
-                             gf->corner_y[q * CRYO_OASIS_NCORNER + k], lon, lat, err));
+        CRYO_CALL(file_point(gf, gf->corner_x[r + k], gf->corner_y[r + k], lon, lat, err));
         *lon = lon_near(*lon, v[CELL_LON]);
       }
       v[CELL_AREA] = isfinite(gf->area[q]) ? gf->area[q] : cfg->cell_area[q];

@@ -198,18 +198,21 @@ static long local_index(const cryo_block *b, cryo_location loc, int i, int j) {
   return loc == CRYO_AT_CELL ? CRYO_CELL(b, i, j) : CRYO_NODE(b, i, j);
 }
 
-/* Copy this rank's owned points of `local` (block layout) into `out`, rows
- * of `row` points starting at point (i0, j0) of out. */
-static void copy_owned(const cryo_block *b, cryo_location loc, int nlev, int ni, int nj,
-                       const double *local, double *out, long row, int i0, int j0) {
+/* Copy this rank's owned points of `local`, point (i, j) at
+ * [first + j * row + i], into `out`, rows of `out_row` points starting at
+ * point (i0, j0) of out. A row of either layout is contiguous along i: one
+ * copy a row (a copy a point made 14 million calls a field at the 2 km
+ * Arctic). */
+static void copy_owned(int nlev, int ni, int nj, const double *local, long first, long row,
+                       double *out, long out_row, int i0, int j0) {
   for (int j = 0; j < nj; ++j)
-    for (int i = 0; i < ni; ++i)
-      memcpy(out + (((long)j0 + j) * row + i0 + i) * nlev, local + local_index(b, loc, i, j) * nlev,
-             (size_t)nlev * sizeof *out);
+    memcpy(out + (((long)j0 + j) * out_row + i0) * nlev, local + (first + j * row) * nlev,
+           (size_t)ni * nlev * sizeof *out);
 }
 
-int cryo_grid_gather(const cryo_grid *g, cryo_location loc, int nlev, const double *local,
-                     double *global, cryo_err *err) {
+/* cryo_grid_gather of points laid out as copy_owned's `local`. */
+static int gather(const cryo_grid *g, cryo_location loc, int nlev, const double *local, long first,
+                  long row, double *global, cryo_err *err) {
   const cryo_block *b = &g->block;
   int i0, ni, j0, nj;
   owned_extent(g, loc, g->px, g->py, &i0, &ni, &j0, &nj);
@@ -217,12 +220,12 @@ int cryo_grid_gather(const cryo_grid *g, cryo_location loc, int nlev, const doub
   /* rank 0 copies its own points straight into global and takes no part of
    * the message: no send or receive buffer for them (a 1-rank run of the
    * 2 km Arctic gathered 1.4 GB of grid coordinates through two fresh copies) */
-  if (g->rank == 0) copy_owned(b, loc, nlev, ni, nj, local, global, gnx, i0, j0);
+  if (g->rank == 0) copy_owned(nlev, ni, nj, local, first, row, global, gnx, i0, j0);
   if (g->size == 1) return CRYO_OK;
   long nsend = g->rank == 0 ? 0 : (long)ni * nj * nlev;
   double *send = malloc((size_t)(nsend > 0 ? nsend : 1) * sizeof *send);
   CRYO_CHECK(send, err, CRYO_ERR_MEMORY, "out of memory gathering a field");
-  if (nsend > 0) copy_owned(b, loc, nlev, ni, nj, local, send, ni, 0, 0);
+  if (nsend > 0) copy_owned(nlev, ni, nj, local, first, row, send, ni, 0, 0);
 
   int *counts = NULL, *displs = NULL;
   double *recv = NULL;
@@ -259,6 +262,17 @@ int cryo_grid_gather(const cryo_grid *g, cryo_location loc, int nlev, const doub
   return status;
 }
 
+int cryo_grid_gather(const cryo_grid *g, cryo_location loc, int nlev, const double *local,
+                     double *global, cryo_err *err) {
+  const long first = local_index(&g->block, loc, 0, 0);
+  return gather(g, loc, nlev, local, first, local_index(&g->block, loc, 0, 1) - first, global, err);
+}
+
+int cryo_grid_gather_cells(const cryo_grid *g, int nlev, const double *local, long first, long row,
+                           double *global, cryo_err *err) {
+  return gather(g, CRYO_AT_CELL, nlev, local, first, row, global, err);
+}
+
 int cryo_grid_scatter(const cryo_grid *g, cryo_location loc, int nlev, const double *global,
                       double *local, cryo_err *err) {
   const cryo_block *b = &g->block;
@@ -293,11 +307,11 @@ int cryo_grid_scatter(const cryo_grid *g, cryo_location loc, int nlev, const dou
     status = cryo_mpi_check(
         MPI_Recv(recv, (int)ncount, MPI_DOUBLE, 0, 7, g->comm, MPI_STATUS_IGNORE), "MPI_Recv", err);
   }
+  /* a row at a time, as copy_owned */
   if (status == CRYO_OK)
     for (int j = 0; j < nj; ++j)
-      for (int i = 0; i < ni; ++i)
-        memcpy(local + local_index(b, loc, i, j) * nlev, recv + ((long)j * ni + i) * nlev,
-               (size_t)nlev * sizeof *local);
+      memcpy(local + local_index(b, loc, 0, j) * nlev, recv + (long)j * ni * nlev,
+             (size_t)ni * nlev * sizeof *local);
   free(recv);
   return status;
 }

@@ -139,7 +139,12 @@ void cryo_halo_stats(const cryo_halo *h, double *seconds, long *exchanges, long 
  * array in block layout (with halo). `global` is used on rank 0 only. */
 int cryo_grid_gather(const cryo_grid *g, cryo_location loc, int nlev, const double *local,
                      double *global, cryo_err *err);
-/* The inverse: rank 0's global array distributed into every rank's block
+/* cryo_grid_gather of cells held in another layout than the block's:
+ * owned cell (i, j) of this rank at local[(first + j * row + i) * nlev]
+ * (the grid file's corners, kept as read: cryo_gridfile.h). */
+int cryo_grid_gather_cells(const cryo_grid *g, int nlev, const double *local, long first, long row,
+                           double *global, cryo_err *err);
+/* The inverse of cryo_grid_gather: rank 0's global array distributed into every rank's block
  * layout (owned points only; halos are left to a halo exchange). */
 int cryo_grid_scatter(const cryo_grid *g, cryo_location loc, int nlev, const double *global,
                       double *local, cryo_err *err);

@@ -33,9 +33,14 @@ typedef struct cryo_gridfile {
   unsigned char *node_ok;
   double *cell_x, *cell_y; /* centres, block layout (CRYO_CELL), halo ring included */
   unsigned char *cell_ok;
-  double *corner_x, *corner_y; /* cells, 4 values each, counterclockwise from (i, j) as in CF */
-  double *mask;                /* the file's mask variable (1 ocean, 0 land), 1 where it has none */
-  double *area;                /* the file's cell area, m2, NAN where it has none */
+  /* corners of the cells read, 4 values each, counterclockwise from (i, j) as in CF: owned cell
+   * (i, j) at [(corner_first + j * corner_row + i) * 4] (cryo_grid_gather_cells) */
+  double *corner_x, *corner_y;
+  long corner_first, corner_row;
+  double *mask;          /* the file's mask variable (1 ocean, 0 land), 1 where it has none */
+  double *area;          /* the file's cell area, m2, NAN where it has none */
+  double check_seconds;  /* wall time of the checks of what was read, s */
+  double layout_seconds; /* wall time of filling the block layouts above, s */
 } cryo_gridfile;
 
 /* Read and check this rank's part of the grid file `path` for block b (whose

@@ -201,6 +201,15 @@ static void test_banner(void) {
   CU_ASSERT_EQUAL(cryo_timer_report(c, buf, (int)sizeof buf), CRYO_OK);
   CU_ASSERT_PTR_NOT_NULL(strstr(buf, "\nhalo "));
   CU_ASSERT_PTR_NOT_NULL(strstr(buf, "\ndynamics "));
+  /* and the sub-phases of start-up, indented under init (a box: no grid file) */
+  static const char *const startup[] = {"namelist", "device start", "decomposition", "allocation",
+                                        "initial state"};
+  for (int k = 0; k < 5; ++k) {
+    char row[64];
+    snprintf(row, sizeof row, "\n  %s ", startup[k]);
+    CU_ASSERT_PTR_NOT_NULL(strstr(buf, row));
+  }
+  CU_ASSERT_PTR_NULL(strstr(buf, "\n  grid read "));
   /* a run without a GPU copies nothing between host and device */
   CU_ASSERT_PTR_NULL(strstr(buf, "to device"));
   CU_ASSERT_PTR_NOT_NULL(strstr(buf, "\ntransfers  none (no GPU in use"));

@@ -5,9 +5,9 @@
  *
  * What is asserted:
  * - a 8 x 6 longitude-latitude sector of 5 x 3 degree cells: every node of
- *   every rank's two rings, every cell of its halo ring and every corner
- *   equal the formula lon = -20 + 5 i, lat = 60 + 3 j exactly (==); node_ok
- *   and cell_ok are 1 exactly on the domain; mask is 1 and area NaN where the
+ *   every rank's two rings, every cell of its halo ring and every corner of
+ *   its owned cells (kept in the layout read) equal the formula lon = -20 + 5 i, lat = 60 + 3 j
+ * exactly (==); node_ok and cell_ok are 1 exactly on the domain; mask is 1 and area NaN where the
  *   file has none; outside the domain everything is 0;
  * - on 4 ranks (a 2 x 2 decomposition) the nodes and cells that several
  *   ranks hold are bit-identical on all of them, even where the file's two
@@ -280,9 +280,11 @@ static void test_latlon(void) {
       int gi = b.i0 + i, gj = b.j0 + j;
       bad += gf.cell_x[c] != -20.0 + 5.0 * (gi + 0.5) || gf.cell_y[c] != 60.0 + 3.0 * (gj + 0.5);
       bad += gf.mask[c] != 1.0 || !isnan(gf.area[c]);
-      for (int k = 0; k < 4; ++k)
-        bad += gf.corner_x[c * 4 + k] != node_of(&g, g.node_x, gi, gj, k) ||
-               gf.corner_y[c * 4 + k] != node_of(&g, g.node_y, gi, gj, k);
+      /* the corners of the owned cells, kept in the layout read */
+      const long r = (gf.corner_first + (long)j * gf.corner_row + i) * 4;
+      for (int k = 0; i >= 0 && i < b.nx && j >= 0 && j < b.ny && k < 4; ++k)
+        bad += gf.corner_x[r + k] != node_of(&g, g.node_x, gi, gj, k) ||
+               gf.corner_y[r + k] != node_of(&g, g.node_y, gi, gj, k);
     }
   CU_ASSERT_EQUAL(bad, 0);
   check_flags(&b, &gf);
