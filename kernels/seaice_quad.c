@@ -36,14 +36,6 @@
 #include "seaice_quad_cell.h"
 #include "seaice_store.h"
 
-/* Launch arguments on the device (kernels/cryo_acc.h, no-map launches). */
-typedef struct {
-  quad_stress_consts k;
-  long nxc, ncell; /* cells per row and in all, halo ring included */
-  const double *u, *v, *h, *a, *ice_mask, *geom;
-  seaice_store *s11, *s12, *s22, *alpha_evp;
-} quad_stress_args;
-
 static quad_stress_args quad_stress_dev;
 CRYO_DEVICE_ARGS(quad_stress_dev)
 
@@ -54,10 +46,9 @@ CRYO_DEVICE_ARGS(quad_stress_dev)
     CRYO_DEVICE_LOOP_NOMAP                                                                         \
     for (long e = 0; e < quad_stress_dev.ncell; ++e) {                                             \
       const quad_stress_args *g = &quad_stress_dev;                                                \
+      CRYO_OPAQUE(g);                                                                              \
       if (g->ice_mask[e] == 2.0)                                                                   \
-        quad_stress_cell(e, e + (int)e / (int)g->nxc, g->nxc + 1, g->k,                            \
-                         g->geom + e * CRYO_SEAICE_NGEOM, g->u, g->v, g->h, g->a, na, ad, g->s11,  \
-                         g->s12, g->s22, g->alpha_evp);                                            \
+        quad_stress_cell(e, e + (int)e / (int)g->nxc, g->nxc + 1, g, NULL, na, ad);                \
     }                                                                                              \
   }
 QUAD_STRESS_LOOP(quad_stress_dg0, 1, 0)
