@@ -27,14 +27,15 @@ ptxas=${PTXAS:-$(command -v ptxas || echo /usr/local/cuda/bin/ptxas)}
 arch=${PTX_ARCH:-sm_90}
 
 # automake's own compile command of the build directory, with its paths
-compile=$(make -s --no-print-directory -C "$build" -f Makefile -f - ptx-registers-print <<'EOF'
+# (prefixed: make may first regenerate an out-of-date Makefile and say so)
+out=$(make -s --no-print-directory -C "$build" -f Makefile -f - ptx-registers-print <<'EOF'
 ptx-registers-print:
-	@echo '$(COMPILE)'
-	@echo '$(abs_top_srcdir)'
+	@echo 'ptx-registers-compile: $(COMPILE)'
+	@echo 'ptx-registers-srcdir: $(abs_top_srcdir)'
 EOF
-)
-src=$(printf '%s\n' "$compile" | sed -n 2p)
-compile=$(printf '%s\n' "$compile" | sed -n 1p)
+) || { echo "$0: make could not read $build/Makefile" >&2; exit 2; }
+compile=$(printf '%s\n' "$out" | sed -n 's/^ptx-registers-compile: //p')
+src=$(printf '%s\n' "$out" | sed -n 's/^ptx-registers-srcdir: //p')
 case $compile in
   *-foffload=nvptx-none*) ;;
   *) echo "$0: $build is not configured with --enable-openacc=gcc" >&2; exit 2 ;;
