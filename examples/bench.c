@@ -929,10 +929,8 @@ typedef struct {
  * per cell): the alternative the product's stored geometry is measured
  * against (docs/performance.md, "Curvilinear geometry: stored or computed"). */
 typedef struct {
-  quad_stress_consts k;
-  long nxc, ncell;
-  const double *u, *v, *h, *a, *mask, *pos, *e1;
-  double *s11, *s12, *s22;
+  quad_stress_args q;     /* the product's stress arguments (geom unused) */
+  const double *pos, *e1; /* node positions and grid directions */
 } fly_args;
 
 static fly_args fly_dev;
@@ -940,10 +938,10 @@ CRYO_DEVICE_ARGS(fly_dev)
 
 static void fly_stress_dg0(void) {
   CRYO_DEVICE_LOOP_NOMAP
-  for (long e = 0; e < fly_dev.ncell; ++e) {
+  for (long e = 0; e < fly_dev.q.ncell; ++e) {
     const fly_args *g = &fly_dev;
-    if (g->mask[e] == 0.0) continue;
-    const long n00 = e + (int)e / (int)g->nxc, nxn = g->nxc + 1;
+    if (g->q.ice_mask[e] == 0.0) continue;
+    const long n00 = e + (int)e / (int)g->q.nxc, nxn = g->q.nxc + 1;
     const long nk[4] = {n00, n00 + 1, n00 + nxn, n00 + nxn + 1};
     double r[12], f[12], geo[CRYO_SEAICE_NGEOM];
     for (int k = 0; k < 4; ++k)
@@ -952,8 +950,7 @@ static void fly_stress_dg0(void) {
         f[3 * k + x] = g->e1[3 * nk[k] + x];
       }
     quad_cell_geometry(r, f, geo, NULL);
-    quad_stress_cell(e, n00, nxn, g->k, geo, g->u, g->v, g->h, g->a, 1, 0, g->s11, g->s12, g->s22,
-                     NULL);
+    quad_stress_cell(e, n00, nxn, &g->q, geo, 1, 0);
   }
 }
 
@@ -961,21 +958,23 @@ static void run_quad_stress_fly(void *vc) {
   quad_ctx *c = vc;
   const cryo_seaice_params *p = &c->p;
   const double re2 = 1.0 / (p->ecc * p->ecc);
-  const fly_args fresh = {{p->pstar, p->c_strength, 1.0 + re2, 1.0 - re2, re2,
-                           p->delta_min * p->delta_min, 1.0 / p->alpha, 1.0 + p->tensile_k,
-                           1.0 - p->tensile_k, 0.0, p->h_min, p->aevp_alpha_min},
-                          c->b.nx + 2,
-                          CRYO_NCELL(&c->b),
-                          c->s.u,
-                          c->s.v,
-                          c->s.h,
-                          c->s.a,
-                          c->s.mask,
-                          c->pos,
-                          c->e1,
-                          c->s.s11,
-                          c->s.s12,
-                          c->s.s22};
+  const fly_args fresh = {
+      {{p->pstar, p->c_strength, 1.0 + re2, 1.0 - re2, re2, p->delta_min * p->delta_min,
+        1.0 / p->alpha, 1.0 + p->tensile_k, 1.0 - p->tensile_k, 0.0, p->h_min, p->aevp_alpha_min},
+       c->b.nx + 2,
+       CRYO_NCELL(&c->b),
+       c->s.u,
+       c->s.v,
+       c->s.h,
+       c->s.a,
+       c->s.mask,
+       NULL,
+       c->s.s11,
+       c->s.s12,
+       c->s.s22,
+       NULL},
+      c->pos,
+      c->e1};
   cryo_device_args_acquire(&fly_dev, &fresh, sizeof fresh);
   fly_stress_dg0();
   cryo_device_args_release();

@@ -127,6 +127,22 @@ static inline void cryo_device_args_set(void *dev, const void *fresh, size_t byt
 #define CRYO_SEQ_LOOP
 #endif
 
+/* CRYO_OPAQUE(p): p keeps its value, but GCC can no longer tell, so loads
+ * through it happen where the source reads them, once per CRYO_OPAQUE,
+ * instead of being hoisted out of the loop or merged with earlier loads of
+ * the same member (volatile: two of them on the same p are not merged). A
+ * kernel reading its launch arguments (above) this way keeps fewer values
+ * live: the mEVP stress kernels 102-168 -> 48-88 registers on the GPU, the
+ * velocity kernels 128-164 -> 72-96 (docs/performance.md, "Stress kernel
+ * registers"). Only in GCC's OpenACC build, where it was measured: on the
+ * CPU the hoisted values cost nothing worth having, and the empty asm is
+ * GCC's syntax. */
+#if defined(_OPENACC) && defined(__GNUC__) && !defined(__NVCOMPILER)
+#define CRYO_OPAQUE(p) __asm__ volatile("" : "+r"(p))
+#else
+#define CRYO_OPAQUE(p) ((void)0)
+#endif
+
 #if !defined(_OPENACC)
 #define CRYO_DEVICE_ARGS(var)
 static inline void cryo_device_args_set(void *dev, const void *fresh, size_t bytes) {

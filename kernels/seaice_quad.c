@@ -36,14 +36,6 @@
 #include "seaice_quad_cell.h"
 #include "seaice_store.h"
 
-/* Launch arguments on the device (kernels/cryo_acc.h, no-map launches). */
-typedef struct {
-  quad_stress_consts k;
-  long nxc, ncell; /* cells per row and in all, halo ring included */
-  const double *u, *v, *h, *a, *ice_mask, *geom;
-  seaice_store *s11, *s12, *s22, *alpha_evp;
-} quad_stress_args;
-
 static quad_stress_args quad_stress_dev;
 CRYO_DEVICE_ARGS(quad_stress_dev)
 
@@ -54,10 +46,9 @@ CRYO_DEVICE_ARGS(quad_stress_dev)
     CRYO_DEVICE_LOOP_NOMAP                                                                         \
     for (long e = 0; e < quad_stress_dev.ncell; ++e) {                                             \
       const quad_stress_args *g = &quad_stress_dev;                                                \
+      CRYO_OPAQUE(g);                                                                              \
       if (g->ice_mask[e] == 2.0)                                                                   \
-        quad_stress_cell(e, e + (int)e / (int)g->nxc, g->nxc + 1, g->k,                            \
-                         g->geom + e * CRYO_SEAICE_NGEOM, g->u, g->v, g->h, g->a, na, ad, g->s11,  \
-                         g->s12, g->s22, g->alpha_evp);                                            \
+        quad_stress_cell(e, e + (int)e / (int)g->nxc, g->nxc + 1, g, NULL, na, ad);                \
     }                                                                                              \
   }
 QUAD_STRESS_LOOP(quad_stress_dg0, 1, 0)
@@ -98,6 +89,18 @@ typedef struct {
   double drag_o;     /* rho_o C_o, kg m-3 */
   double cosw, sinw; /* cos, sin of the turning angle theta (its sign follows f per node) */
 } quad_velocity_consts;
+
+/* Launch arguments of the velocity update (kernels/cryo_acc.h, no-map launches), one
+ * struct per node set as in seaice_velocity.c. */
+typedef struct {
+  quad_velocity_consts k;
+  long nx; /* owned cells per row */
+  cryo_seaice_node_set nodes;
+  const seaice_store *s11, *s12, *s22;
+  const double *h, *a, *ice_mask, *geom, *fcor, *uair, *vair, *uocn, *vocn, *u_n, *v_n;
+  const seaice_store *alpha_evp; /* NULL without the adaptive EVP */
+  double *u, *v;
+} quad_velocity_args;
 
 /* Force, area and area-weighted tracers of cell q at its corner k = (Xk, Yk). */
 #if defined(_OPENACC)
@@ -144,73 +147,70 @@ quad_corner(long q, int k, double Xk, double Yk, int na, const double *geom,
   *aa += ak * ac;
 }
 
+/* The update of node n (upper-right cell cur, rows of nxc cells) with launch
+ * arguments g, read where they are used: through a copy of g made opaque
+ * (CRYO_OPAQUE, kernels/cryo_acc.h) for each cell's gather and again for the
+ * solve, so that GCC neither hoists them out of the node loop nor keeps them
+ * live across the node: 130 -> 96 registers on the GPU (dG0; dG1 164 -> 94;
+ * docs/performance.md, "Stress kernel registers"), every value computed by
+ * the same operations in the same order. */
 #if defined(_OPENACC)
 #pragma acc routine seq
 #endif
 static inline __attribute__((always_inline)) void
-quad_velocity_node(long n, long cur, long nxc, quad_velocity_consts k, int na, const double *geom,
-                   const seaice_store *s11, const seaice_store *s12, const seaice_store *s22,
-                   const double *h, const double *a, const double *ice_mask, const double *fcor,
-                   const double *uair, const double *vair, const double *uocn, const double *vocn,
-                   const double *u_n, const double *v_n, const seaice_store *alpha_evp, double *u,
-                   double *v) {
+quad_velocity_node(long n, long cur, long nxc, const quad_velocity_args *g, int na) {
   const long cul = cur - 1, clr = cur - nxc, cll = clr - 1;
   /* 0 next to land, 1 with open water all around (ice_mask values 0, 1, 2) */
-  const double kind = ice_mask[cll] * ice_mask[clr] * ice_mask[cul] * ice_mask[cur];
+  const double kind = g->ice_mask[cll] * g->ice_mask[clr] * g->ice_mask[cul] * g->ice_mask[cur];
   if (kind == 0.0 || kind == 1.0) {
-    u[n] = 0.0;
-    v[n] = 0.0;
+    g->u[n] = 0.0;
+    g->v[n] = 0.0;
     return;
   }
   double fx = 0.0, fy = 0.0, area = 0.0, ha = 0.0, aa = 0.0;
   /* the node is corner 3 of (i-1,j-1), 2 of (i,j-1), 1 of (i-1,j), 0 of (i,j) */
-  quad_corner(cll, 3, 1.0, 1.0, na, geom, s11, s12, s22, h, a, &fx, &fy, &area, &ha, &aa);
-  quad_corner(clr, 2, -1.0, 1.0, na, geom, s11, s12, s22, h, a, &fx, &fy, &area, &ha, &aa);
-  quad_corner(cul, 1, 1.0, -1.0, na, geom, s11, s12, s22, h, a, &fx, &fy, &area, &ha, &aa);
-  quad_corner(cur, 0, -1.0, -1.0, na, geom, s11, s12, s22, h, a, &fx, &fy, &area, &ha, &aa);
+  const long cells[4] = {cll, clr, cul, cur};
+#pragma GCC unroll 4
+  for (int q = 0; q < 4; ++q) {
+    const quad_velocity_args *gq = g;
+    CRYO_OPAQUE(gq);
+    quad_corner(cells[q], 3 - q, (q & 1) ? -1.0 : 1.0, (q & 2) ? -1.0 : 1.0, na, gq->geom, gq->s11,
+                gq->s12, gq->s22, gq->h, gq->a, &fx, &fy, &area, &ha, &aa);
+  }
+  const quad_velocity_args *gf = g;
+  CRYO_OPAQUE(gf);
   const double ra = 1.0 / area;
   fx *= ra;
   fy *= ra;
   const double ac = cryo_min(cryo_max(aa * ra, 0.0), 1.0);
-  const double m = k.rho_ice * cryo_max(ha * ra, k.h_min);
-  const double ua = uair[n], va = vair[n], uo = uocn[n], vo = vocn[n];
-  const double up = u[n], vp = v[n];
-  const double tau = ac * k.tau_air * sqrt(ua * ua + va * va);
-  const double c = ac * k.drag_o * sqrt((uo - up) * (uo - up) + (vo - vp) * (vo - vp));
-  double beta = k.beta;
-  if (alpha_evp) {
+  const double m = gf->k.rho_ice * cryo_max(ha * ra, gf->k.h_min);
+  const double ua = gf->uair[n], va = gf->vair[n], uo = gf->uocn[n], vo = gf->vocn[n];
+  const double up = gf->u[n], vp = gf->v[n];
+  const double tau = ac * gf->k.tau_air * sqrt(ua * ua + va * va);
+  const double c = ac * gf->k.drag_o * sqrt((uo - up) * (uo - up) + (vo - vp) * (vo - vp));
+  double beta = gf->k.beta;
+  if (gf->alpha_evp) {
     /* adaptive EVP: the mean alpha of the node's cells with ice (seaice_velocity.c) */
     const long cells[4] = {cll, clr, cul, cur};
     double sum = 0.0, count = 0.0;
 #pragma GCC unroll 4
     for (int q = 0; q < 4; ++q)
-      if (ice_mask[cells[q]] == 2.0) sum += alpha_evp[cells[q]], count += 1.0;
+      if (gf->ice_mask[cells[q]] == 2.0) sum += gf->alpha_evp[cells[q]], count += 1.0;
     beta = sum / count;
   }
-  const double gc = k.dt * m * fcor[n];
+  const double gc = gf->k.dt * m * gf->fcor[n];
   /* turning angle as on the rectangles (seaice_velocity.c), theta' = theta sign(f) */
-  const double sinw = fcor[n] < 0.0 ? -k.sinw : k.sinw;
-  const double d = (1.0 + beta) * m + k.dt * c * k.cosw;
-  const double gt = gc + k.dt * c * sinw;
-  const double ru =
-      m * (beta * up + u_n[n]) + k.dt * (fx + tau * ua + c * (k.cosw * uo - sinw * vo)) - gc * vo;
-  const double rv =
-      m * (beta * vp + v_n[n]) + k.dt * (fy + tau * va + c * (sinw * uo + k.cosw * vo)) + gc * uo;
+  const double sinw = gf->fcor[n] < 0.0 ? -gf->k.sinw : gf->k.sinw;
+  const double d = (1.0 + beta) * m + gf->k.dt * c * gf->k.cosw;
+  const double gt = gc + gf->k.dt * c * sinw;
+  const double ru = m * (beta * up + gf->u_n[n]) +
+                    gf->k.dt * (fx + tau * ua + c * (gf->k.cosw * uo - sinw * vo)) - gc * vo;
+  const double rv = m * (beta * vp + gf->v_n[n]) +
+                    gf->k.dt * (fy + tau * va + c * (sinw * uo + gf->k.cosw * vo)) + gc * uo;
   const double rdet = 1.0 / (d * d + gt * gt);
-  u[n] = (d * ru + gt * rv) * rdet;
-  v[n] = (d * rv - gt * ru) * rdet;
+  gf->u[n] = (d * ru + gt * rv) * rdet;
+  gf->v[n] = (d * rv - gt * ru) * rdet;
 }
-
-/* One struct per node set, as in seaice_velocity.c. */
-typedef struct {
-  quad_velocity_consts k;
-  long nx; /* owned cells per row */
-  cryo_seaice_node_set nodes;
-  const seaice_store *s11, *s12, *s22;
-  const double *h, *a, *ice_mask, *geom, *fcor, *uair, *vair, *uocn, *vocn, *u_n, *v_n;
-  const seaice_store *alpha_evp; /* NULL without the adaptive EVP */
-  double *u, *v;
-} quad_velocity_args;
 
 static quad_velocity_args quad_velocity_dev[3];
 CRYO_DEVICE_ARGS(quad_velocity_dev)
@@ -220,13 +220,12 @@ CRYO_DEVICE_ARGS(quad_velocity_dev)
     CRYO_DEVICE_LOOP_NOMAP_N(quad_velocity_dev[which].nodes.count)                                 \
     for (long e = 0; e < quad_velocity_dev[which].nodes.count; ++e) {                              \
       const quad_velocity_args *g = &quad_velocity_dev[which];                                     \
+      CRYO_OPAQUE(g);                                                                              \
       const int nx = (int)g->nx;                                                                   \
       int i, j;                                                                                    \
       cryo_seaice_node_ij(&g->nodes, which, e, &i, &j);                                            \
       quad_velocity_node((long)(j + 1) * (nx + 3) + i + 1, (long)(j + 1) * (nx + 2) + i + 1,       \
-                         nx + 2, g->k, na, g->geom, g->s11, g->s12, g->s22, g->h, g->a,            \
-                         g->ice_mask, g->fcor, g->uair, g->vair, g->uocn, g->vocn, g->u_n, g->v_n, \
-                         g->alpha_evp, g->u, g->v);                                                \
+                         nx + 2, g, na);                                                           \
     }                                                                                              \
   }
 QUAD_VELOCITY_LOOP(quad_velocity_dg0_all, 1, CRYO_SEAICE_NODES_ALL)

@@ -9,6 +9,7 @@
 
 #include <math.h>
 
+#include "cryo_acc.h"
 #include "cryo_math.h"
 #include "seaice.h"
 #include "seaice_store.h"
@@ -154,33 +155,50 @@ static inline __attribute__((always_inline)) double quad_strength(double hq, dou
   return pstar * cryo_max(hq, 0.0) * cryo_exp(-cstr * (1.0 - cryo_min(cryo_max(aq, 0.0), 1.0)));
 }
 
+/* Launch arguments of the stress update (kernels/seaice_quad.c; kernels/cryo_acc.h,
+ * no-map launches). */
+typedef struct {
+  quad_stress_consts k;
+  long nxc, ncell; /* cells per row and in all, halo ring included */
+  const double *u, *v, *h, *a, *ice_mask, *geom;
+  seaice_store *s11, *s12, *s22, *alpha_evp;
+} quad_stress_args;
+
 /* The stress update of cell c with lower-left node n00 (rows of nxn nodes)
- * and geometry g (kernels/seaice_quad.c); with adaptive = 1 alpha is the
- * cell's own, from its area 4 d0 (kernels/seaice_stress.c), and stored in
- * alpha_evp[c]. */
+ * and launch arguments g (kernels/seaice_quad.c); with adaptive = 1 alpha is
+ * the cell's own, from its area 4 d0 (kernels/seaice_stress.c), and stored in
+ * alpha_evp[c]. The cell's geometry is geo, or with geo NULL the stored
+ * g->geom of cell c. The arguments are read where they are used, through
+ * copies of g made opaque (CRYO_OPAQUE, kernels/cryo_acc.h): the parameters,
+ * the stored geometry and the dG1 tracers once per Gauss point, the stress
+ * arrays at the end. GCC then neither hoists them out of the cell loop nor
+ * keeps them live across the cell: 124 -> 84 registers on the GPU (dG0;
+ * docs/performance.md, "Stress kernel registers"), every value computed by
+ * the same operations in the same order. */
 #if defined(_OPENACC)
 #pragma acc routine seq
 #endif
-static inline __attribute__((always_inline)) void
-quad_stress_cell(long c, long n00, long nxn, quad_stress_consts k, const double *g, const double *u,
-                 const double *v, const double *h, const double *a, int na, int adaptive,
-                 seaice_store *s11, seaice_store *s12, seaice_store *s22, seaice_store *alpha_evp) {
+static inline __attribute__((always_inline)) void quad_stress_cell(long c, long n00, long nxn,
+                                                                   const quad_stress_args *g,
+                                                                   const double *geo, int na,
+                                                                   int adaptive) {
   const long nk[4] = {n00, n00 + 1, n00 + nxn, n00 + nxn + 1};
+  const double *gc = geo ? geo : g->geom + c * CRYO_SEAICE_NGEOM;
   double uc[4], vc[4];
 #pragma GCC unroll 4
   for (int m = 0; m < 4; ++m)
-    quad_to_cell(g, m, u[nk[m]], v[nk[m]], &uc[m], &vc[m]);
-  double d0, d1, d2, xc = 0.0, yc = 0.0;
-  quad_det_coeffs(g, &d0, &d1, &d2);
-  if (na == 3) quad_centroid(d0, d1, d2, &xc, &yc);
-  const double pc = na == 1 ? quad_strength(h[c], a[c], k.pstar, k.cstr) : 0.0;
+    quad_to_cell(gc, m, g->u[nk[m]], g->v[nk[m]], &uc[m], &vc[m]);
+  const double pc = na == 1 ? quad_strength(g->h[c], g->a[c], g->k.pstar, g->k.cstr) : 0.0;
   double p11[3] = {0, 0, 0}, p12[3] = {0, 0, 0}, p22[3] = {0, 0, 0};
   double zsum = 0.0; /* adaptive EVP: sum of zeta over the Gauss points */
 #pragma GCC unroll 4
   for (int q = 0; q < 4; ++q) {
+    const quad_stress_args *gq = g;
+    CRYO_OPAQUE(gq);
+    const double *gg = geo ? geo : gq->geom + c * CRYO_SEAICE_NGEOM;
     const double X = (q & 1) ? QUAD_GAUSS : -QUAD_GAUSS;
     const double Y = (q & 2) ? QUAD_GAUSS : -QUAD_GAUSS;
-    const quad_jac J = quad_jacobian(g, X, Y);
+    const quad_jac J = quad_jacobian(gg, X, Y);
     const double rdet = 1.0 / (J.xX * J.yY - J.xY * J.yX);
     const double uX = 0.25 * ((uc[1] - uc[0]) * (1.0 - Y) + (uc[3] - uc[2]) * (1.0 + Y));
     const double uY = 0.25 * ((uc[2] - uc[0]) * (1.0 - X) + (uc[3] - uc[1]) * (1.0 + X));
@@ -189,17 +207,23 @@ quad_stress_cell(long c, long n00, long nxn, quad_stress_consts k, const double 
     const double e11 = (uX * J.yY - uY * J.yX) * rdet;
     const double e22 = (vY * J.xX - vX * J.xY) * rdet;
     const double e12 = 0.5 * ((uY * J.xX - uX * J.xY) + (vX * J.yY - vY * J.yX)) * rdet;
-    const double pg =
-        na == 1 ? pc
-                : quad_strength(h[c * 3] + h[c * 3 + 1] * (X - xc) + h[c * 3 + 2] * (Y - yc),
-                                a[c * 3] + a[c * 3 + 1] * (X - xc) + a[c * 3 + 2] * (Y - yc),
-                                k.pstar, k.cstr);
-    const double delta = sqrt(k.dmin2 + k.k1 * (e11 * e11 + e22 * e22) + 2.0 * k.k2 * e11 * e22 +
-                              4.0 * k.k3 * e12 * e12);
-    const double zeta = pg * k.tens_p / (2.0 * delta);
-    const double t11 = zeta * (k.k1 * e11 + k.k2 * e22) - 0.5 * pg * k.tens_m;
-    const double t22 = zeta * (k.k1 * e22 + k.k2 * e11) - 0.5 * pg * k.tens_m;
-    const double t12 = 2.0 * zeta * k.k3 * e12;
+    double pg = pc;
+    if (na == 3) {
+      double d0, d1, d2, xc, yc;
+      quad_det_coeffs(gg, &d0, &d1, &d2);
+      quad_centroid(d0, d1, d2, &xc, &yc);
+      const double *h = gq->h, *a = gq->a;
+      pg = quad_strength(h[c * 3] + h[c * 3 + 1] * (X - xc) + h[c * 3 + 2] * (Y - yc),
+                         a[c * 3] + a[c * 3 + 1] * (X - xc) + a[c * 3 + 2] * (Y - yc), gq->k.pstar,
+                         gq->k.cstr);
+    }
+    const quad_stress_consts *k = &gq->k;
+    const double delta = sqrt(k->dmin2 + k->k1 * (e11 * e11 + e22 * e22) + 2.0 * k->k2 * e11 * e22 +
+                              4.0 * k->k3 * e12 * e12);
+    const double zeta = pg * k->tens_p / (2.0 * delta);
+    const double t11 = zeta * (k->k1 * e11 + k->k2 * e22) - 0.5 * pg * k->tens_m;
+    const double t22 = zeta * (k->k1 * e22 + k->k2 * e11) - 0.5 * pg * k->tens_m;
+    const double t12 = 2.0 * zeta * k->k3 * e12;
     zsum += zeta;
     const double phi[3] = {1.0, X, Y};
 #pragma GCC unroll 3
@@ -209,15 +233,20 @@ quad_stress_cell(long c, long n00, long nxn, quad_stress_consts k, const double 
       p22[m] += phi[m] * t22;
     }
   }
+  const quad_stress_args *ge = g;
+  CRYO_OPAQUE(ge);
   const double wk[3] = {0.25, 0.75, 0.75};
-  double ralpha = k.ralpha;
+  double ralpha = ge->k.ralpha;
   if (adaptive) {
-    const double hm = cryo_max(h[c * na], k.h_min);
-    const double alpha = sqrt(k.aevp_fac * (0.25 * zsum) / (4.0 * d0 * hm));
-    const double alpha_c = cryo_max(alpha, k.alpha_min);
-    alpha_evp[c] = alpha_c;
+    double d0, d1, d2;
+    quad_det_coeffs(geo ? geo : ge->geom + c * CRYO_SEAICE_NGEOM, &d0, &d1, &d2);
+    const double hm = cryo_max(ge->h[c * na], ge->k.h_min);
+    const double alpha = sqrt(ge->k.aevp_fac * (0.25 * zsum) / (4.0 * d0 * hm));
+    const double alpha_c = cryo_max(alpha, ge->k.alpha_min);
+    ge->alpha_evp[c] = alpha_c;
     ralpha = 1.0 / alpha_c;
   }
+  seaice_store *s11 = ge->s11, *s12 = ge->s12, *s22 = ge->s22;
 #pragma GCC unroll 3
   for (int m = 0; m < 3; ++m) {
     const long i = c * 3 + m;

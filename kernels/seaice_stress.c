@@ -42,6 +42,16 @@ typedef struct {
   double h_min, alpha_min;
 } stress_consts;
 
+/* Everything a launch needs, in one struct that lives on the device too, so
+ * that the launch maps nothing (kernels/cryo_acc.h; docs/performance.md,
+ * "No-map launches"). 8-byte members only. */
+typedef struct {
+  stress_consts k;
+  long nxc, ncell; /* cells per row and in all, halo ring included */
+  const double *u, *v, *h, *a, *ice_mask;
+  seaice_store *s11, *s12, *s22, *alpha_evp;
+} stress_args;
+
 #define STRESS_REAL   double
 #define STRESS_SUFFIX double
 #define STRESS_EXP    cryo_exp
@@ -77,16 +87,6 @@ static stress_consts stress_consts_make(const cryo_seaice_params *p, const cryo_
   return k;
 }
 
-/* Everything a launch needs, in one struct that lives on the device too, so
- * that the launch maps nothing (kernels/cryo_acc.h; docs/performance.md,
- * "No-map launches"). 8-byte members only. */
-typedef struct {
-  stress_consts k;
-  long nxc, ncell; /* cells per row and in all, halo ring included */
-  const double *u, *v, *h, *a, *ice_mask;
-  seaice_store *s11, *s12, *s22, *alpha_evp;
-} stress_args;
-
 static stress_args stress_dev;
 CRYO_DEVICE_ARGS(stress_dev)
 
@@ -100,9 +100,8 @@ CRYO_DEVICE_ARGS(stress_dev)
     CRYO_DEVICE_LOOP_NOMAP                                                                         \
     for (long e = 0; e < stress_dev.ncell; ++e) {                                                  \
       const stress_args *g = &stress_dev;                                                          \
-      if (g->ice_mask[e] == 2.0)                                                                   \
-        cell(e, e + (int)e / (int)g->nxc, g->nxc + 1, g->k, g->u, g->v, g->h, g->a, na, ad,        \
-             g->s11, g->s12, g->s22, g->alpha_evp);                                                \
+      CRYO_OPAQUE(g);                                                                              \
+      if (g->ice_mask[e] == 2.0) cell(e, e + (int)e / (int)g->nxc, g->nxc + 1, g, na, ad);         \
     }                                                                                              \
   }
 STRESS_LOOP(stress_dg0, stress_cell_double, 1, 0)

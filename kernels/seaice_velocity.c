@@ -66,6 +66,21 @@ typedef struct {
   const double *bathymetry;      /* cell water depth, m */
 } velocity_options;
 
+/* Everything a launch needs, in one struct that lives on the device too, so
+ * that the launch maps nothing (kernels/cryo_acc.h; docs/performance.md,
+ * "No-map launches"). 8-byte members only. One struct per node set
+ * (cryo_seaice_nodes): the ring and inner launches of a sub-step then keep
+ * their arguments from one sub-step to the next, and none is copied again. */
+typedef struct {
+  velocity_consts k;
+  long nx; /* owned cells per row */
+  cryo_seaice_node_set nodes;
+  const seaice_store *s11, *s12, *s22;
+  const double *h, *a, *ice_mask, *uair, *vair, *uocn, *vocn, *u_n, *v_n;
+  velocity_options o;
+  double *u, *v;
+} velocity_args;
+
 #define THIRD (1.0 / 3.0)
 
 /* Accumulate the weak divergence of cell c at its corner (sa, sb). */
@@ -92,100 +107,92 @@ static inline __attribute__((always_inline)) double corner_tracer(const double *
   return q[c * 3] + THIRD * (sa * q[c * 3 + 1] + sb * q[c * 3 + 2]);
 }
 
+/* The update of node n (upper-right cell cur, rows of nxc cells) with launch
+ * arguments g. They are read where they are used, and after the cell
+ * gathers through a copy of g made opaque (CRYO_OPAQUE, kernels/cryo_acc.h),
+ * so that GCC neither hoists them out of the node loop nor keeps the
+ * parameters read for the gathers live until the solve: 130 -> 72 registers
+ * on the GPU (dG0; docs/performance.md, "Stress kernel registers"), every
+ * value computed by the same operations in the same order. */
 #if defined(_OPENACC)
 #pragma acc routine seq
 #endif
-static inline __attribute__((always_inline)) void
-velocity_node(long n, long cur, long nxc, velocity_consts k, int na, const seaice_store *s11,
-              const seaice_store *s12, const seaice_store *s22, const double *h, const double *a,
-              const double *ice_mask, const double *uair, const double *vair, const double *uocn,
-              const double *vocn, const double *u_n, const double *v_n, velocity_options o,
-              double *u, double *v) {
+static inline __attribute__((always_inline)) void velocity_node(long n, long cur, long nxc,
+                                                                const velocity_args *g, int na) {
   /* the node's cells (i-1,j-1), (i,j-1), (i-1,j), (i,j); the product of their
    * ice_mask values (0, 1, 2) is 0 next to land and 1 in open water */
   const long cul = cur - 1, clr = cur - nxc, cll = clr - 1;
-  const double kind = ice_mask[cll] * ice_mask[clr] * ice_mask[cul] * ice_mask[cur];
+  const double kind = g->ice_mask[cll] * g->ice_mask[clr] * g->ice_mask[cul] * g->ice_mask[cur];
   if (kind == 0.0 || kind == 1.0) {
-    u[n] = 0.0;
-    v[n] = 0.0;
+    g->u[n] = 0.0;
+    g->v[n] = 0.0;
     return;
   }
   double fx = 0.0, fy = 0.0;
-  corner_force(cll, 1.0, 1.0, k.rdx2, k.rdy2, s11, s12, s22, &fx, &fy);
-  corner_force(clr, -1.0, 1.0, k.rdx2, k.rdy2, s11, s12, s22, &fx, &fy);
-  corner_force(cul, 1.0, -1.0, k.rdx2, k.rdy2, s11, s12, s22, &fx, &fy);
-  corner_force(cur, -1.0, -1.0, k.rdx2, k.rdy2, s11, s12, s22, &fx, &fy);
+  corner_force(cll, 1.0, 1.0, g->k.rdx2, g->k.rdy2, g->s11, g->s12, g->s22, &fx, &fy);
+  corner_force(clr, -1.0, 1.0, g->k.rdx2, g->k.rdy2, g->s11, g->s12, g->s22, &fx, &fy);
+  corner_force(cul, 1.0, -1.0, g->k.rdx2, g->k.rdy2, g->s11, g->s12, g->s22, &fx, &fy);
+  corner_force(cur, -1.0, -1.0, g->k.rdx2, g->k.rdy2, g->s11, g->s12, g->s22, &fx, &fy);
   const double hn =
-      0.25 * (corner_tracer(h, cll, 1.0, 1.0, na) + corner_tracer(h, clr, -1.0, 1.0, na) +
-              corner_tracer(h, cul, 1.0, -1.0, na) + corner_tracer(h, cur, -1.0, -1.0, na));
+      0.25 * (corner_tracer(g->h, cll, 1.0, 1.0, na) + corner_tracer(g->h, clr, -1.0, 1.0, na) +
+              corner_tracer(g->h, cul, 1.0, -1.0, na) + corner_tracer(g->h, cur, -1.0, -1.0, na));
   const double an =
-      0.25 * (corner_tracer(a, cll, 1.0, 1.0, na) + corner_tracer(a, clr, -1.0, 1.0, na) +
-              corner_tracer(a, cul, 1.0, -1.0, na) + corner_tracer(a, cur, -1.0, -1.0, na));
+      0.25 * (corner_tracer(g->a, cll, 1.0, 1.0, na) + corner_tracer(g->a, clr, -1.0, 1.0, na) +
+              corner_tracer(g->a, cul, 1.0, -1.0, na) + corner_tracer(g->a, cur, -1.0, -1.0, na));
+  const velocity_args *gf = g;
+  CRYO_OPAQUE(gf);
   const double ac = cryo_min(cryo_max(an, 0.0), 1.0);
-  const double m = k.rho_ice * cryo_max(hn, k.h_min);
-  const double ua = uair[n], va = vair[n], uo = uocn[n], vo = vocn[n];
-  const double up = u[n], vp = v[n];
-  const double tau = ac * k.tau_air * sqrt(ua * ua + va * va);
-  const double c = ac * k.drag_o * sqrt((uo - up) * (uo - up) + (vo - vp) * (vo - vp));
-  double beta = k.beta;
-  if (o.alpha_evp) {
+  const double m = gf->k.rho_ice * cryo_max(hn, gf->k.h_min);
+  const double ua = gf->uair[n], va = gf->vair[n], uo = gf->uocn[n], vo = gf->vocn[n];
+  const double up = gf->u[n], vp = gf->v[n];
+  const double tau = ac * gf->k.tau_air * sqrt(ua * ua + va * va);
+  const double c = ac * gf->k.drag_o * sqrt((uo - up) * (uo - up) + (vo - vp) * (vo - vp));
+  double beta = gf->k.beta;
+  if (gf->o.alpha_evp) {
     /* cells with ice only: the others' alpha is not computed */
     const long cells[4] = {cll, clr, cul, cur};
     double sum = 0.0, count = 0.0;
 #pragma GCC unroll 4
     for (int q = 0; q < 4; ++q)
-      if (ice_mask[cells[q]] == 2.0) sum += o.alpha_evp[cells[q]], count += 1.0;
+      if (gf->ice_mask[cells[q]] == 2.0) sum += gf->o.alpha_evp[cells[q]], count += 1.0;
     beta = sum / count;
   }
   double cb = 0.0; /* basal stress coefficient C_b, kg m-2 s-1 */
-  if (o.bathymetry) {
+  if (gf->o.bathymetry) {
     const long cells[4] = {cll, clr, cul, cur};
     double hmax = 0.0, amax = 0.0, hw = INFINITY;
 #pragma GCC unroll 4
     for (int q = 0; q < 4; ++q) {
-      hmax = cryo_max(hmax, h[cells[q] * na]);
-      amax = cryo_max(amax, cryo_min(a[cells[q] * na], 1.0));
-      hw = cryo_min(hw, o.bathymetry[cells[q]]);
+      hmax = cryo_max(hmax, gf->h[cells[q] * na]);
+      amax = cryo_max(amax, cryo_min(gf->a[cells[q] * na], 1.0));
+      hw = cryo_min(hw, gf->o.bathymetry[cells[q]]);
     }
-    const double tb =
-        k.k2 * cryo_max(hmax - amax * hw / k.k1, 0.0) * cryo_exp(-k.alphab * (1.0 - amax));
-    cb = tb / (sqrt(up * up + vp * vp) + k.u0);
+    const double tb = gf->k.k2 * cryo_max(hmax - amax * hw / gf->k.k1, 0.0) *
+                      cryo_exp(-gf->k.alphab * (1.0 - amax));
+    cb = tb / (sqrt(up * up + vp * vp) + gf->k.u0);
   }
-  const double g = k.dt * m * k.f;
+  const double fm = gf->k.dt * m * gf->k.f;
   /* the rotated ocean drag couples u and v like Coriolis does */
-  const double d = (1.0 + beta) * m + k.dt * c * k.cosw + k.dt * cb;
-  const double gt = g + k.dt * c * k.sinw;
-  double tilt_u = -g * vo, tilt_v = g * uo; /* -m f k x u_o, geostrophic */
-  if (o.ssh) {
-    const double gx = ((o.ssh[clr] + o.ssh[cur]) - (o.ssh[cll] + o.ssh[cul])) * k.rdx2;
-    const double gy = ((o.ssh[cul] + o.ssh[cur]) - (o.ssh[cll] + o.ssh[clr])) * k.rdy2;
-    tilt_u = -k.dt * m * k.grav * gx;
-    tilt_v = -k.dt * m * k.grav * gy;
+  const double d = (1.0 + beta) * m + gf->k.dt * c * gf->k.cosw + gf->k.dt * cb;
+  const double gt = fm + gf->k.dt * c * gf->k.sinw;
+  double tilt_u = -fm * vo, tilt_v = fm * uo; /* -m f k x u_o, geostrophic */
+  if (gf->o.ssh) {
+    const double gx =
+        ((gf->o.ssh[clr] + gf->o.ssh[cur]) - (gf->o.ssh[cll] + gf->o.ssh[cul])) * gf->k.rdx2;
+    const double gy =
+        ((gf->o.ssh[cul] + gf->o.ssh[cur]) - (gf->o.ssh[cll] + gf->o.ssh[clr])) * gf->k.rdy2;
+    tilt_u = -gf->k.dt * m * gf->k.grav * gx;
+    tilt_v = -gf->k.dt * m * gf->k.grav * gy;
   }
-  /* -m f k x (v - u_o) = m f (v - v_o, -(u - u_o)): u-row has -g v, v-row +g u */
-  const double ru =
-      m * (beta * up + u_n[n]) + k.dt * (fx + tau * ua + c * (k.cosw * uo - k.sinw * vo)) + tilt_u;
-  const double rv =
-      m * (beta * vp + v_n[n]) + k.dt * (fy + tau * va + c * (k.sinw * uo + k.cosw * vo)) + tilt_v;
+  /* -m f k x (v - u_o) = m f (v - v_o, -(u - u_o)): u-row has -fm v, v-row +fm u (fm = dt m f) */
+  const double ru = m * (beta * up + gf->u_n[n]) +
+                    gf->k.dt * (fx + tau * ua + c * (gf->k.cosw * uo - gf->k.sinw * vo)) + tilt_u;
+  const double rv = m * (beta * vp + gf->v_n[n]) +
+                    gf->k.dt * (fy + tau * va + c * (gf->k.sinw * uo + gf->k.cosw * vo)) + tilt_v;
   const double rdet = 1.0 / (d * d + gt * gt);
-  u[n] = (d * ru + gt * rv) * rdet;
-  v[n] = (d * rv - gt * ru) * rdet;
+  gf->u[n] = (d * ru + gt * rv) * rdet;
+  gf->v[n] = (d * rv - gt * ru) * rdet;
 }
-
-/* Everything a launch needs, in one struct that lives on the device too, so
- * that the launch maps nothing (kernels/cryo_acc.h; docs/performance.md,
- * "No-map launches"). 8-byte members only. One struct per node set
- * (cryo_seaice_nodes): the ring and inner launches of a sub-step then keep
- * their arguments from one sub-step to the next, and none is copied again. */
-typedef struct {
-  velocity_consts k;
-  long nx; /* owned cells per row */
-  cryo_seaice_node_set nodes;
-  const seaice_store *s11, *s12, *s22;
-  const double *h, *a, *ice_mask, *uair, *vair, *uocn, *vocn, *u_n, *v_n;
-  velocity_options o;
-  double *u, *v;
-} velocity_args;
 
 static velocity_args velocity_dev[3];
 CRYO_DEVICE_ARGS(velocity_dev)
@@ -198,12 +205,12 @@ CRYO_DEVICE_ARGS(velocity_dev)
     CRYO_DEVICE_LOOP_NOMAP_N(velocity_dev[which].nodes.count)                                      \
     for (long e = 0; e < velocity_dev[which].nodes.count; ++e) {                                   \
       const velocity_args *g = &velocity_dev[which];                                               \
+      CRYO_OPAQUE(g);                                                                              \
       const int nx = (int)g->nx;                                                                   \
       int i, j;                                                                                    \
       cryo_seaice_node_ij(&g->nodes, which, e, &i, &j);                                            \
-      velocity_node((long)(j + 1) * (nx + 3) + i + 1, (long)(j + 1) * (nx + 2) + i + 1, nx + 2,    \
-                    g->k, na, g->s11, g->s12, g->s22, g->h, g->a, g->ice_mask, g->uair, g->vair,   \
-                    g->uocn, g->vocn, g->u_n, g->v_n, g->o, g->u, g->v);                           \
+      velocity_node((long)(j + 1) * (nx + 3) + i + 1, (long)(j + 1) * (nx + 2) + i + 1, nx + 2, g, \
+                    na);                                                                           \
     }                                                                                              \
   }
 VELOCITY_LOOP(velocity_dg0_all, 1, CRYO_SEAICE_NODES_ALL)
