@@ -73,7 +73,7 @@ void cryo_config_defaults(cryo_config *cfg) {
   strcpy(r->forcing_vars[3], "vocean");
   strcpy(r->device, "auto");
   strcpy(r->halo_device_buffers, "auto");
-  strcpy(r->halo_overlap, "yes");
+  strcpy(r->halo_overlap, "no");
   strcpy(r->output_grid, "copy");
   cryo_grid_config *g = &cfg->grid;
   g->nx = 64;

@@ -159,13 +159,13 @@ static void test_halo_device_buffers(void) {
   CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "always"));
 }
 
-/* &cryo_run halo_overlap: 'yes' by default, 'yes' and 'no' parse, anything
+/* &cryo_run halo_overlap: 'no' by default, 'yes' and 'no' parse, anything
  * else names the key and the value. */
 static void test_halo_overlap(void) {
   cryo_config cfg;
   cryo_err err = {0};
   CU_ASSERT_EQUAL_FATAL(cryo_config_read_string(&cfg, good, "good.nml", &err), CRYO_OK);
-  CU_ASSERT_STRING_EQUAL(cfg.run.halo_overlap, "yes");
+  CU_ASSERT_STRING_EQUAL(cfg.run.halo_overlap, "no");
   static const char *const choices[] = {"yes", "no"};
   for (int k = 0; k < 2; ++k) {
     char text[512];
