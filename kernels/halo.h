@@ -18,14 +18,30 @@ static inline long cryo_halo_line_base(const cryo_block *b, cryo_location loc, i
   return axis == 0 ? (long)(first + 1) * row + (index + 1) : (long)(index + 1) * row + (first + 1);
 }
 
-/* Copy one line of points of up to CRYO_HALO_MAX_FIELDS fields (unused ones
- * NULL) into buf, or back (unpack = 1). axis 0: the column i = index, rows
- * j in [first, first + count); axis 1: the row j = index, columns i in
- * [first, first + count). buf holds field f, point p, level k at
- * (f * count + p) * nlev + k. */
-void cryo_halo_line_copy(const cryo_block *b, cryo_location loc, int axis, int index, int first,
-                         int count, int nlev, double *f0, double *f1, double *f2, double *f3,
-                         double *buf, int unpack);
+/* The lines of one axis that a halo exchange copies before its messages
+ * (stage 0: pack the lines sent, copy those of a periodic wrap onto this
+ * rank) or after them (stage 1: unpack the lines received, repeat the
+ * nearest owned line at a clamped edge), both directions in one launch.
+ * Line d is count points of up to CRYO_HALO_MAX_FIELDS fields (unused ones
+ * NULL) from point from[d] to point to[d] (cryo_halo_line_base) with stride
+ * step; -1 names the buffer instead of a field, line d's values at
+ * buf + d * nfield * count * nlev, field f, point p, level k at
+ * (f * count + p) * nlev + k; both -1: line d is not copied. 8-byte members
+ * only (they live on the device too: kernels/cryo_acc.h, no-map launches). */
+typedef struct cryo_halo_lines {
+  double *f[CRYO_HALO_MAX_FIELDS];
+  double *buf;
+  long nfield, nlev, count, step;
+  long from[2], to[2];
+  long values; /* values the launch visits: set by cryo_halo_lines_copy */
+} cryo_halo_lines;
+
+/* Queue the copies of a on the device (a CPU build copies at once); stage
+ * (0 or 1) and axis (0 or 1) pick one of four argument sets kept on the
+ * device, so that an exchange repeated with the same fields, the mEVP
+ * sub-step's, sends no arguments. Whoever hands the buffer to MPI or to the
+ * host waits first (services/cryo_device.c waits before any copy). */
+void cryo_halo_lines_copy(const cryo_halo_lines *a, int axis, int stage);
 
 /* The north fold (cryo_fold, docs/design.md, Folded grids) on a grid of
  * nxg x nyg cells (nxg even), in global indices with i wrapped to [0, nxg):

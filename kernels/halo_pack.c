@@ -1,24 +1,55 @@
-/* Halo line pack/unpack: one launch per line for up to four fields.
- * Bytes: 2 x 8 x count x nlev per field (read the line, write the buffer). */
-#include "halo.h"
+/* Halo lines of one axis, both directions in one launch that maps nothing
+ * (kernels/cryo_acc.h), queued behind the kernels that wrote the fields.
+ * A launch with data clauses cost 17-100 us in GCC 12 (docs/performance.md,
+ * "No-map launches"), and an exchange between two ranks made four of them;
+ * a queued no-map launch costs about 5 us (docs/performance.md, "Halo
+ * launches"). Each of the four (axis, stage) pairs keeps its own argument
+ * set on the device, so the mEVP sub-step's exchange, the same lines of the
+ * same fields every time, sends none. Bytes: 2 x 8 per value copied. */
 #include "cryo_acc.h"
+#include "halo.h"
 
-void cryo_halo_line_copy(const cryo_block *b, cryo_location loc, int axis, int index, int first,
-                         int count, int nlev, double *f0, double *f1, double *f2, double *f3,
-                         double *buf, int unpack) {
-  const long base = cryo_halo_line_base(b, loc, axis, index, first);
-  const long step = cryo_halo_line_step(b, loc, axis);
-  const long n = (long)count * nlev;
-  const int nfield = f3 ? 4 : f2 ? 3 : f1 ? 2 : 1;
-  CRYO_DEVICE_LOOP((f0, f1, f2, f3, buf))
-  for (long q = 0; q < nfield * n; ++q) {
-    long f = q / n, r = q - f * n;
-    long p = r / nlev, k = r - p * nlev;
-    double *a = f == 0 ? f0 : f == 1 ? f1 : f == 2 ? f2 : f3;
-    long at = (base + p * step) * nlev + k;
-    if (unpack)
-      a[at] = buf[q];
-    else
-      buf[q] = a[at];
+static cryo_halo_lines lines_dev[4];
+CRYO_DEVICE_ARGS(lines_dev)
+
+/* Value q of the launch: line d = q / n, then field, point, level. */
+#if defined(_OPENACC)
+#pragma acc routine seq
+#endif
+static inline void lines_value(const cryo_halo_lines *a, long q) {
+  const long n = a->nfield * a->count * a->nlev, d = q >= n;
+  const long r = q - d * n, f = r / (a->count * a->nlev), rest = r - f * a->count * a->nlev;
+  const long p = rest / a->nlev, k = rest - p * a->nlev;
+  const long from = a->from[d], to = a->to[d];
+  if (from < 0 && to < 0) return;
+  double *field = a->f[f];
+  const double v = from < 0 ? a->buf[q] : field[(from + p * a->step) * a->nlev + k];
+  if (to < 0)
+    a->buf[q] = v;
+  else
+    field[(to + p * a->step) * a->nlev + k] = v;
+}
+
+/* One launch per slot: the loop names its argument set by a constant, so the
+ * region reads no host variable. */
+#define LINES_LOOP(name, slot)                                                                     \
+  static void name(void) {                                                                         \
+    CRYO_DEVICE_LOOP_NOMAP_N(lines_dev[slot].values)                                               \
+    for (long q = 0; q < lines_dev[slot].values; ++q)                                              \
+      lines_value(&lines_dev[slot], q);                                                            \
   }
+LINES_LOOP(lines_x_before, 0)
+LINES_LOOP(lines_x_after, 1)
+LINES_LOOP(lines_y_before, 2)
+LINES_LOOP(lines_y_after, 3)
+
+void cryo_halo_lines_copy(const cryo_halo_lines *a, int axis, int stage) {
+  static void (*const launch[4])(void) = {lines_x_before, lines_x_after, lines_y_before,
+                                          lines_y_after};
+  const int slot = 2 * (axis != 0) + (stage != 0);
+  cryo_halo_lines fresh = *a;
+  fresh.values = 2 * a->nfield * a->count * a->nlev;
+  cryo_device_args_acquire(&lines_dev[slot], &fresh, sizeof fresh);
+  launch[slot]();
+  cryo_device_args_release();
 }

@@ -258,28 +258,46 @@ void cryo_halo_stats(const cryo_halo *h, double *seconds, long *exchanges, long 
   *bytes_sent = h->bytes_sent;
 }
 
-/* cryo_halo_line_copy (kernels/halo.h) for host arrays: the same points in
+/* cryo_halo_lines_copy (kernels/halo.h) for host arrays: the same values in
  * the same buffer order, one point's levels at a time. */
-static void copy_line_host(const cryo_block *b, cryo_location loc, int axis, int index, int first,
-                           int count, int nlev, double *const *q, double *buf, int unpack) {
-  const long base = cryo_halo_line_base(b, loc, axis, index, first);
-  const long step = cryo_halo_line_step(b, loc, axis);
-  const size_t bytes = sizeof(double) * (size_t)nlev;
-  for (int f = 0; f < CRYO_HALO_MAX_FIELDS && q[f]; ++f)
-    for (long p = 0; p < count; ++p) {
-      double *field = q[f] + (base + p * step) * nlev, *line = buf + ((long)f * count + p) * nlev;
-      memcpy(unpack ? field : line, unpack ? line : field, bytes);
-    }
+static void lines_copy_host(const cryo_halo_lines *a) {
+  const size_t bytes = sizeof(double) * (size_t)a->nlev;
+  for (int d = 0; d < 2; ++d) {
+    if (a->from[d] < 0 && a->to[d] < 0) continue;
+    for (long f = 0; f < a->nfield; ++f)
+      for (long p = 0; p < a->count; ++p) {
+        double *line = a->buf + ((d * a->nfield + f) * a->count + p) * a->nlev;
+        const double *from = a->from[d] < 0 ? line : a->f[f] + (a->from[d] + p * a->step) * a->nlev;
+        double *to = a->to[d] < 0 ? line : a->f[f] + (a->to[d] + p * a->step) * a->nlev;
+        memcpy(to, from, bytes);
+      }
+  }
 }
 
-static void copy_line(const cryo_halo *h, const cryo_block *b, cryo_location loc, int axis,
-                      int index, int first, int count, int nlev, double *const *q, double *buf,
-                      int unpack) {
+/* The lines of axis fl->axis with nothing to copy yet; buf: the buffer of
+ * the stage, send (0) or receive (1). */
+static cryo_halo_lines lines_make(const cryo_block *b, cryo_location loc, const halo_flight *fl,
+                                  int nlev, int nfield, double *const *q, double *buf) {
+  cryo_halo_lines a = {.buf = buf, .nfield = nfield, .nlev = nlev, .count = fl->count};
+  a.step = cryo_halo_line_step(b, loc, fl->axis);
+  for (int f = 0; f < nfield; ++f)
+    a.f[f] = q[f];
+  a.from[0] = a.from[1] = a.to[0] = a.to[1] = -1;
+  return a;
+}
+
+/* Where line `index` of the flight starts in its fields (points). */
+static long line_at(const cryo_block *b, cryo_location loc, const halo_flight *fl, int index) {
+  return cryo_halo_line_base(b, loc, fl->axis, index, fl->first);
+}
+
+/* Copy the lines of a stage: one queued launch on the device. */
+static void lines_copy(const cryo_halo *h, const cryo_halo_lines *a, int axis, int stage) {
+  if (a->from[0] < 0 && a->to[0] < 0 && a->from[1] < 0 && a->to[1] < 0) return;
   if (h->dev)
-    cryo_halo_line_copy(b, loc, axis, index, first, count, nlev, q[0], q[1], q[2], q[3], buf,
-                        unpack);
+    cryo_halo_lines_copy(a, axis, stage);
   else
-    copy_line_host(b, loc, axis, index, first, count, nlev, q, buf, unpack);
+    lines_copy_host(a);
 }
 
 /* Values [offset, offset + count) of the lines d = 0, 1 that are active (a
@@ -304,14 +322,15 @@ static int axis_start(cryo_halo *h, const cryo_block *b, cryo_location loc, int 
   int sending[2] = {0, 0};
   fl->receiving[0] = fl->receiving[1] = 0;
   fl->nreq = 0;
+  /* MPI writes the device buffer itself: an unpack still queued may read it */
+  if (h->dev && h->device_buffers) cryo_device_wait();
+  cryo_halo_lines pack = lines_make(b, loc, fl, nlev, nfield, q, h->send_d);
   for (int d = 0; d < 2; ++d) {
     const halo_dir *r = &fl->dir[d];
     if (r->to == g->rank && r->from == g->rank) {
       /* periodic wrap onto this rank: the line never reaches MPI */
-      copy_line(h, b, loc, axis, r->send_index, fl->first, fl->count, nlev, q, h->send_d + d * n,
-                0);
-      copy_line(h, b, loc, axis, r->recv_index, fl->first, fl->count, nlev, q, h->send_d + d * n,
-                1);
+      pack.from[d] = line_at(b, loc, fl, r->send_index);
+      pack.to[d] = line_at(b, loc, fl, r->recv_index);
       continue;
     }
     sending[d] = r->to != MPI_PROC_NULL;
@@ -320,13 +339,14 @@ static int axis_start(cryo_halo *h, const cryo_block *b, cryo_location loc, int 
       CRYO_CALL(cryo_mpi_check(MPI_Irecv(recv + d * n, (int)n, MPI_DOUBLE, r->from,
                                          100 + 2 * axis + d, g->comm, &fl->req[fl->nreq++]),
                                "halo MPI_Irecv", err));
-    if (sending[d])
-      copy_line(h, b, loc, axis, r->send_index, fl->first, fl->count, nlev, q, h->send_d + d * n,
-                0);
+    if (sending[d]) pack.from[d] = line_at(b, loc, fl, r->send_index);
   }
+  lines_copy(h, &pack, axis, 0);
   long offset, values;
   active_range(sending, n, &offset, &values);
   if (h->dev && !h->device_buffers) cryo_device_to_host(h->dev, h->send_h, offset, values);
+  /* MPI reads what the launch packs */
+  if (h->dev && h->device_buffers && values > 0) cryo_device_wait();
   for (int d = 0; d < 2; ++d)
     if (sending[d]) {
       CRYO_CALL(cryo_mpi_check(MPI_Isend(send + d * n, (int)n, MPI_DOUBLE, fl->dir[d].to,
@@ -350,17 +370,17 @@ static void axis_unpack(cryo_halo *h, const cryo_block *b, cryo_location loc, in
   long offset, values;
   active_range(fl->receiving, n, &offset, &values);
   if (h->dev && !h->device_buffers) cryo_device_to_device(h->dev, h->recv_h, offset, values);
-  for (int d = 0; d < 2; ++d)
-    if (fl->receiving[d])
-      copy_line(h, b, loc, fl->axis, fl->dir[d].recv_index, fl->first, fl->count, nlev, q,
-                h->recv_d + d * n, 1);
-  for (int d = 0; d < 2 && h->clamp; ++d)
-    if (fl->dir[d].from == MPI_PROC_NULL) {
-      const int owned = fl->dir[d].recv_index < 0 ? 0 : fl->dir[d].recv_index - 1;
-      copy_line(h, b, loc, fl->axis, owned, fl->first, fl->count, nlev, q, h->send_d + d * n, 0);
-      copy_line(h, b, loc, fl->axis, fl->dir[d].recv_index, fl->first, fl->count, nlev, q,
-                h->send_d + d * n, 1);
+  cryo_halo_lines unpack = lines_make(b, loc, fl, nlev, nfield, q, h->recv_d);
+  for (int d = 0; d < 2; ++d) {
+    const halo_dir *r = &fl->dir[d];
+    if (fl->receiving[d]) {
+      unpack.to[d] = line_at(b, loc, fl, r->recv_index);
+    } else if (h->clamp && r->from == MPI_PROC_NULL) {
+      unpack.from[d] = line_at(b, loc, fl, r->recv_index < 0 ? 0 : r->recv_index - 1);
+      unpack.to[d] = line_at(b, loc, fl, r->recv_index);
     }
+  }
+  lines_copy(h, &unpack, fl->axis, 1);
 }
 
 /* The lines and neighbours of an axis: x over the owned rows, y over whole
@@ -440,10 +460,12 @@ static int exchange_fold(cryo_halo *h, const cryo_block *b, cryo_location loc, i
   const cryo_grid *g = h->grid;
   if (g->fold_comm == MPI_COMM_NULL) return CRYO_OK;
   const long per_column = 2L * nfield * nlev, n = b->nx * per_column;
-  if (h->dev)
+  if (h->dev) {
+    cryo_device_wait(); /* the y lines' unpack is queued; this launch is not */
     cryo_halo_fold_pack(b, loc, nlev, q[0], q[1], q[2], q[3], h->fold_d);
-  else
+  } else {
     fold_pack_host(b, loc, nlev, nfield, q, h->fold_h);
+  }
   const double *rows = h->fold_d;
   if (g->px_count > 1) {
     for (int p = 0; p < g->px_count; ++p) {
