@@ -13,6 +13,10 @@
 #include <string.h>
 
 #if defined(_OPENACC)
+#include <dlfcn.h>
+#endif
+
+#if defined(_OPENACC)
 #include <openacc.h>
 #endif
 #if defined(_OPENMP)
@@ -160,6 +164,57 @@ void cryo_device_free_float(cryo_device *d, float **host, long n) {
   void *h = *host;
   device_free(d, &h, n, sizeof **host);
   *host = h;
+}
+
+#if defined(_OPENACC)
+/* A CUDA driver call of the library already loaded (RTLD_NOLOAD: never a
+ * second driver), or NULL. */
+static void *driver_call(const char *name) {
+  void *lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD);
+  if (!lib) return NULL;
+  void *fn = dlsym(lib, name);
+  dlclose(lib); /* the offload plugin keeps it loaded */
+  return fn;
+}
+#endif
+
+int cryo_device_pin(cryo_device *d, double *host, long n, char *why, int len) {
+#if defined(_OPENACC)
+  if (!d->offload) {
+    snprintf(why, (size_t)len, "no GPU in use");
+    return 0;
+  }
+  /* CUresult cuMemHostRegister(void *, size_t, unsigned), flag PORTABLE */
+  int (*reg)(void *, size_t, unsigned) =
+      (int (*)(void *, size_t, unsigned))driver_call("cuMemHostRegister_v2");
+  if (!reg) {
+    snprintf(why, (size_t)len, "the CUDA driver library has no cuMemHostRegister_v2");
+    return 0;
+  }
+  const int status = reg(host, (size_t)n * sizeof *host, 1u);
+  if (status != 0) {
+    snprintf(why, (size_t)len, "cuMemHostRegister returned CUresult %d", status);
+    return 0;
+  }
+  snprintf(why, (size_t)len, "page-locked");
+  return 1;
+#else
+  (void)d;
+  (void)host;
+  (void)n;
+  snprintf(why, (size_t)len, "no GPU in use");
+  return 0;
+#endif
+}
+
+void cryo_device_unpin(cryo_device *d, double *host) {
+#if defined(_OPENACC)
+  int (*unreg)(void *) = (int (*)(void *))driver_call("cuMemHostUnregister");
+  if (d->offload && host && unreg) unreg(host);
+#else
+  (void)d;
+  (void)host;
+#endif
 }
 
 void cryo_device_to_device(cryo_device *d, double *host, long offset, long n) {

@@ -48,6 +48,16 @@ void cryo_device_free(cryo_device *d, double **host, long n);
 int cryo_device_alloc_float(cryo_device *d, long n, float **host, float **dev, cryo_err *err);
 void cryo_device_free_float(cryo_device *d, float **host, long n);
 
+/* Page-lock the host copy of n doubles from cryo_device_alloc, for arrays
+ * that cross between host and device in every iteration (the staged halo
+ * lines): a copy from pageable memory goes through the driver's bounce
+ * buffer. The CUDA driver's cuMemHostRegister, looked up in the driver
+ * library that GCC's offload plugin has loaded. Returns 1 when locked; 0
+ * (no GPU in use, or the call is missing or fails) with the reason in why.
+ * cryo_device_unpin before cryo_device_free. */
+int cryo_device_pin(cryo_device *d, double *host, long n, char *why, int len);
+void cryo_device_unpin(cryo_device *d, double *host);
+
 /* Copy host[offset, offset + n) to the device copy, or back. */
 void cryo_device_to_device(cryo_device *d, double *host, long offset, long n);
 void cryo_device_to_host(cryo_device *d, double *host, long offset, long n);

@@ -87,6 +87,8 @@ struct cryo_halo {
   int device_buffers; /* 1: MPI gets send_d / recv_d */
   int clamp;          /* 1: the halo at a closed domain edge repeats the nearest owned line */
   int general;        /* 1: a halo this rank fills alone goes through the steps all the same */
+  int pinned;         /* 1: send_h and recv_h are page-locked (cryo_device_pin) */
+  char pin_why[96];   /* why not, when not */
   char path[CRYO_HALO_PATH_LEN];
   double seconds;       /* in cryo_halo_exchange, after the wait for queued kernels (none
                            when this rank fills the halo alone: the time to queue it) */
@@ -157,6 +159,14 @@ int cryo_halo_create(cryo_halo **hp, const cryo_grid *g, cryo_device *dev, int m
     cryo_halo_destroy(&h);
     return status;
   }
+  /* the staged lines cross in every iteration: page-locked, they go by DMA
+   * instead of through the driver's bounce buffer */
+  h->pinned = cryo_device_pin(dev, h->send_h, 2 * h->capacity, h->pin_why, sizeof h->pin_why);
+  if (h->pinned &&
+      !cryo_device_pin(dev, h->recv_h, 2 * h->capacity, h->pin_why, sizeof h->pin_why)) {
+    cryo_device_unpin(dev, h->send_h);
+    h->pinned = 0;
+  }
   *hp = h;
   return CRYO_OK;
 }
@@ -165,6 +175,10 @@ void cryo_halo_destroy(cryo_halo **hp) {
   cryo_halo *h = *hp;
   if (!h) return;
   if (h->dev) {
+    if (h->pinned) {
+      cryo_device_unpin(h->dev, h->send_h);
+      cryo_device_unpin(h->dev, h->recv_h);
+    }
     cryo_device_free(h->dev, &h->send_h, 2 * h->capacity);
     cryo_device_free(h->dev, &h->recv_h, 2 * h->capacity);
     cryo_device_free(h->dev, &h->fold_h, h->fold_capacity);
@@ -245,7 +259,12 @@ void cryo_halo_set_general(cryo_halo *h, int general) {
 
 void cryo_halo_set_path(cryo_halo *h, int device_buffers, const char *why) {
   h->device_buffers = device_buffers;
-  snprintf(h->path, sizeof h->path, "%s", why);
+  if (device_buffers || !h->dev || !h->dev->offload)
+    snprintf(h->path, sizeof h->path, "%s", why);
+  else
+    snprintf(h->path, sizeof h->path, "%s; host buffers %s%s%s", why,
+             h->pinned ? "page-locked" : "pageable (", h->pinned ? "" : h->pin_why,
+             h->pinned ? "" : ")");
 }
 
 const char *cryo_halo_path(const cryo_halo *h) {
