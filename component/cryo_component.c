@@ -133,7 +133,7 @@ static int select_halo_path(cryo_component *c) {
                              c->dev.description, aware, aware_why, &device_buffers, why,
                              (int)sizeof why, &c->err));
   cryo_halo_set_path(c->halo, device_buffers, why);
-  return CRYO_OK;
+  return cryo_halo_connect_peers(c->halo, !strcmp(c->cfg.run.halo_peer, "auto"), &c->err);
 }
 
 static double now(void) {

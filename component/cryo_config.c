@@ -42,6 +42,7 @@ static const char *const calendars[] = {
 static const char *const devices[] = {"auto", "cpu", "gpu", NULL};
 static const char *const halo_paths[] = {"auto", "yes", "no", NULL};
 static const char *const yes_no[] = {"yes", "no", NULL};
+static const char *const auto_no[] = {"auto", "no", NULL};
 static const char *const si_inits[] = {"cyclone", "uniform", "file", NULL};
 static const char *const precisions[] = {"double", "single", NULL};
 static const char *const rheologies[] = {"vp", "bbm", NULL};
@@ -74,6 +75,7 @@ void cryo_config_defaults(cryo_config *cfg) {
   strcpy(r->device, "auto");
   strcpy(r->halo_device_buffers, "auto");
   strcpy(r->halo_overlap, "no");
+  strcpy(r->halo_peer, "auto");
   strcpy(r->output_grid, "copy");
   cryo_grid_config *g = &cfg->grid;
   g->nx = 64;
@@ -669,6 +671,7 @@ static int read_config(cryo_config *cfg, const char *text, const char *path, cry
       STR_KEY("device", r->device, devices),
       STR_KEY("halo_device_buffers", r->halo_device_buffers, halo_paths),
       STR_KEY("halo_overlap", r->halo_overlap, yes_no),
+      STR_KEY("halo_peer", r->halo_peer, auto_no),
   };
   const cryo_nml_key grid_keys[] = {
       /* required without grid_file (check_grid) */

@@ -37,6 +37,9 @@ typedef struct cryo_run_config {
   /* 'yes' | 'no': the sea-ice sub-steps' node halo exchange travels while
    * the inner nodes are updated (docs/multi-gpu.md, Overlap) */
   char halo_overlap[CRYO_NAME_LEN];
+  /* 'auto' | 'no': neighbours whose GPUs share a node write their halo lines
+   * into each other's device memory (CUDA IPC) instead of staging them */
+  char halo_peer[CRYO_NAME_LEN];
 } cryo_run_config;
 
 typedef struct cryo_grid_config {

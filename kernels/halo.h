@@ -24,24 +24,27 @@ static inline long cryo_halo_line_base(const cryo_block *b, cryo_location loc, i
  * nearest owned line at a clamped edge), both directions in one launch.
  * Line d is count points of up to CRYO_HALO_MAX_FIELDS fields (unused ones
  * NULL) from point from[d] to point to[d] (cryo_halo_line_base) with stride
- * step; -1 names the buffer instead of a field, line d's values at
- * buf + d * nfield * count * nlev, field f, point p, level k at
- * (f * count + p) * nlev + k; both -1: line d is not copied. 8-byte members
- * only (they live on the device too: kernels/cryo_acc.h, no-map launches). */
+ * step; -1 names line d's buffer buf[d] instead of a field (field f, point
+ * p, level k at (f * count + p) * nlev + k; a buffer of this rank, or the
+ * receive buffer of a rank of the same node, mapped here); both -1: line d
+ * is not copied. 8-byte members only (they live on the device too:
+ * kernels/cryo_acc.h, no-map launches). */
 typedef struct cryo_halo_lines {
   double *f[CRYO_HALO_MAX_FIELDS];
-  double *buf;
+  double *buf[2];
   long nfield, nlev, count, step;
   long from[2], to[2];
   long values; /* values the launch visits: set by cryo_halo_lines_copy */
 } cryo_halo_lines;
 
-/* Queue the copies of a on the device (a CPU build copies at once); stage
- * (0 or 1) and axis (0 or 1) pick one of four argument sets kept on the
- * device, so that an exchange repeated with the same fields, the mEVP
- * sub-step's, sends no arguments. Whoever hands the buffer to MPI or to the
- * host waits first (services/cryo_device.c waits before any copy). */
-void cryo_halo_lines_copy(const cryo_halo_lines *a, int axis, int stage);
+/* Queue the copies of a on the device (a CPU build copies at once). axis,
+ * stage and parity (each 0 or 1; the parity of the exchange, whose lines
+ * between ranks of one node alternate between two buffers) pick one of
+ * eight argument sets kept on the device, so that an exchange repeated with
+ * the same fields, the mEVP sub-step's, sends no arguments. Whoever hands a
+ * buffer to MPI, to the host or to another rank waits first
+ * (services/cryo_device.c waits before any copy). */
+void cryo_halo_lines_copy(const cryo_halo_lines *a, int axis, int stage, int parity);
 
 /* The north fold (cryo_fold, docs/design.md, Folded grids) on a grid of
  * nxg x nyg cells (nxg even), in global indices with i wrapped to [0, nxg):

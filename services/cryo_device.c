@@ -217,6 +217,90 @@ void cryo_device_unpin(cryo_device *d, double *host) {
 #endif
 }
 
+#if defined(_OPENACC)
+/* The driver API's types as the ABI has them: CUdeviceptr, CUipcMemHandle. */
+typedef unsigned long long driver_ptr;
+typedef struct driver_ipc_handle {
+  char reserved[64];
+} driver_ipc_handle;
+#endif
+
+int cryo_device_ipc_export(cryo_device *d, double *dev, cryo_device_ipc *out, char *why, int len) {
+  memset(out, 0, sizeof *out);
+#if defined(_OPENACC)
+  int (*range)(driver_ptr *, size_t *, driver_ptr) =
+      (int (*)(driver_ptr *, size_t *, driver_ptr))driver_call("cuMemGetAddressRange_v2");
+  int (*get)(driver_ipc_handle *, driver_ptr) =
+      (int (*)(driver_ipc_handle *, driver_ptr))driver_call("cuIpcGetMemHandle");
+  if (!d->offload || !range || !get) {
+    snprintf(why, (size_t)len, "%s",
+             !d->offload ? "no GPU in use"
+                         : "the CUDA driver library lacks cuMemGetAddressRange_v2 or "
+                           "cuIpcGetMemHandle");
+    return 0;
+  }
+  driver_ptr base = 0;
+  size_t size = 0;
+  driver_ipc_handle handle;
+  int status = range(&base, &size, (driver_ptr)(size_t)dev);
+  if (status == 0) status = get(&handle, base);
+  if (status != 0) {
+    snprintf(why, (size_t)len, "cuIpcGetMemHandle returned CUresult %d", status);
+    return 0;
+  }
+  memcpy(out->handle, &handle, sizeof out->handle);
+  out->offset = (long)((driver_ptr)(size_t)dev - base);
+  return 1;
+#else
+  (void)d;
+  (void)dev;
+  snprintf(why, (size_t)len, "no GPU in use");
+  return 0;
+#endif
+}
+
+int cryo_device_ipc_open(cryo_device *d, const cryo_device_ipc *in, void **base, double **peer,
+                         char *why, int len) {
+  *base = NULL;
+  *peer = NULL;
+#if defined(_OPENACC)
+  int (*open)(driver_ptr *, driver_ipc_handle, unsigned) =
+      (int (*)(driver_ptr *, driver_ipc_handle, unsigned))driver_call("cuIpcOpenMemHandle_v2");
+  if (!d->offload || !open) {
+    snprintf(why, (size_t)len, "%s",
+             !d->offload ? "no GPU in use" : "the CUDA driver library lacks cuIpcOpenMemHandle_v2");
+    return 0;
+  }
+  driver_ipc_handle handle;
+  memcpy(&handle, in->handle, sizeof handle);
+  driver_ptr mapped = 0;
+  /* flag CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS: kernels here write there */
+  const int status = open(&mapped, handle, 1u);
+  if (status != 0) {
+    snprintf(why, (size_t)len, "cuIpcOpenMemHandle returned CUresult %d", status);
+    return 0;
+  }
+  *base = (void *)(size_t)mapped;
+  *peer = (double *)(void *)((char *)*base + in->offset);
+  return 1;
+#else
+  (void)d;
+  (void)in;
+  snprintf(why, (size_t)len, "no GPU in use");
+  return 0;
+#endif
+}
+
+void cryo_device_ipc_close(cryo_device *d, void *base) {
+#if defined(_OPENACC)
+  int (*close)(driver_ptr) = (int (*)(driver_ptr))driver_call("cuIpcCloseMemHandle");
+  if (d->offload && base && close) close((driver_ptr)(size_t)base);
+#else
+  (void)d;
+  (void)base;
+#endif
+}
+
 void cryo_device_to_device(cryo_device *d, double *host, long offset, long n) {
   if (n <= 0) return;
 #if defined(_OPENACC)

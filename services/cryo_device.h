@@ -58,6 +58,21 @@ void cryo_device_free_float(cryo_device *d, float **host, long n);
 int cryo_device_pin(cryo_device *d, double *host, long n, char *why, int len);
 void cryo_device_unpin(cryo_device *d, double *host);
 
+/* Device memory shared with another process of the same node (CUDA IPC,
+ * through the driver library the offload plugin has loaded, looked up at run
+ * time). Export: the handle of the allocation holding the device array dev
+ * and dev's offset in it. Open, in the other process: map it, *base to pass
+ * to close, *peer = the array. Each returns 1, or 0 with the reason in why
+ * (no GPU in use, a call missing, or the CUresult it returned). */
+typedef struct cryo_device_ipc {
+  unsigned char handle[64]; /* CU_IPC_HANDLE_SIZE */
+  long offset;              /* bytes */
+} cryo_device_ipc;
+int cryo_device_ipc_export(cryo_device *d, double *dev, cryo_device_ipc *out, char *why, int len);
+int cryo_device_ipc_open(cryo_device *d, const cryo_device_ipc *in, void **base, double **peer,
+                         char *why, int len);
+void cryo_device_ipc_close(cryo_device *d, void *base);
+
 /* Copy host[offset, offset + n) to the device copy, or back. */
 void cryo_device_to_device(cryo_device *d, double *host, long offset, long n);
 void cryo_device_to_host(cryo_device *d, double *host, long offset, long n);

@@ -128,6 +128,15 @@ void cryo_halo_set_general(cryo_halo *h, int general);
  * for cryo_halo_path). */
 void cryo_halo_set_path(cryo_halo *h, int device_buffers, const char *why);
 const char *cryo_halo_path(const cryo_halo *h);
+/* Collective over the grid's communicator, after cryo_halo_set_path: where
+ * wanted, this rank's GPU and its neighbour's are on one node, and the lines
+ * are staged through the host, the neighbour packs the lines it sends here
+ * straight into this rank's device receive buffer (CUDA IPC, services/
+ * cryo_device.c) and an empty message says they are there: no host copies
+ * and no data through MPI. Both ranks of a pair must map the other's buffer,
+ * or neither uses it; the path (cryo_halo_path) says how many neighbours do,
+ * or why none. Without a GPU nothing changes. */
+int cryo_halo_connect_peers(cryo_halo *h, int wanted, cryo_err *err);
 /* Wall time spent in exchanges (s; pack, MPI and unpack, after the wait for
  * queued kernels), exchanges that moved something, bytes sent through MPI. */
 void cryo_halo_stats(const cryo_halo *h, double *seconds, long *exchanges, long long *bytes_sent);

@@ -63,6 +63,8 @@ typedef struct halo_flight {
   int axis, first, count; /* the lines (copy_line) */
   halo_dir dir[2];
   int receiving[2];
+  int peer[2]; /* 1: line d arrives written by a rank of this node (peers) */
+  int parity;  /* of this axis's exchange: which half of the receive buffer peers write */
   MPI_Request req[4];
   int nreq;
 } halo_flight;
@@ -89,6 +91,13 @@ struct cryo_halo {
   int general;        /* 1: a halo this rank fills alone goes through the steps all the same */
   int pinned;         /* 1: send_h and recv_h are page-locked (cryo_device_pin) */
   char pin_why[96];   /* why not, when not */
+  /* neighbours of this node that write their lines straight into recv_d
+   * (cryo_halo_connect_peers): their rank, their recv_d mapped here, the
+   * mapping to close */
+  int npeer, peer_rank[4];
+  double *peer_recv[4];
+  void *peer_base[4];
+  long axis_count[2]; /* axis exchanges so far: their parity picks the half peers write */
   char path[CRYO_HALO_PATH_LEN];
   double seconds;       /* in cryo_halo_exchange, after the wait for queued kernels (none
                            when this rank fills the halo alone: the time to queue it) */
@@ -154,7 +163,7 @@ int cryo_halo_create(cryo_halo **hp, const cryo_grid *g, cryo_device *dev, int m
   snprintf(h->path, sizeof h->path, "staged through host buffers");
   int status = cryo_device_alloc(dev, 2 * h->capacity, &h->send_h, &h->send_d, err);
   if (status == CRYO_OK)
-    status = cryo_device_alloc(dev, 2 * h->capacity, &h->recv_h, &h->recv_d, err);
+    status = cryo_device_alloc(dev, 4 * h->capacity, &h->recv_h, &h->recv_d, err);
   if (status != CRYO_OK) {
     cryo_halo_destroy(&h);
     return status;
@@ -163,7 +172,7 @@ int cryo_halo_create(cryo_halo **hp, const cryo_grid *g, cryo_device *dev, int m
    * instead of through the driver's bounce buffer */
   h->pinned = cryo_device_pin(dev, h->send_h, 2 * h->capacity, h->pin_why, sizeof h->pin_why);
   if (h->pinned &&
-      !cryo_device_pin(dev, h->recv_h, 2 * h->capacity, h->pin_why, sizeof h->pin_why)) {
+      !cryo_device_pin(dev, h->recv_h, 4 * h->capacity, h->pin_why, sizeof h->pin_why)) {
     cryo_device_unpin(dev, h->send_h);
     h->pinned = 0;
   }
@@ -180,7 +189,9 @@ void cryo_halo_destroy(cryo_halo **hp) {
       cryo_device_unpin(h->dev, h->recv_h);
     }
     cryo_device_free(h->dev, &h->send_h, 2 * h->capacity);
-    cryo_device_free(h->dev, &h->recv_h, 2 * h->capacity);
+    for (int k = 0; k < h->npeer; ++k)
+      cryo_device_ipc_close(h->dev, h->peer_base[k]);
+    cryo_device_free(h->dev, &h->recv_h, 4 * h->capacity);
     cryo_device_free(h->dev, &h->fold_h, h->fold_capacity);
     cryo_device_free(h->dev, &h->rows_h, h->rows_capacity);
   } else {
@@ -267,6 +278,85 @@ void cryo_halo_set_path(cryo_halo *h, int device_buffers, const char *why) {
              h->pinned ? "" : ")");
 }
 
+/* The smallest rank of comm on this rank's node. */
+static int node_leader(MPI_Comm comm, int rank, int *leader, cryo_err *err) {
+  MPI_Comm node;
+  CRYO_MPI(MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node),
+           "MPI_Comm_split_type", err);
+  int status =
+      cryo_mpi_check(MPI_Allreduce(&rank, leader, 1, MPI_INT, MPI_MIN, node), "MPI_Allreduce", err);
+  int freed = MPI_Comm_free(&node);
+  CRYO_CALL(status);
+  return cryo_mpi_check(freed, "MPI_Comm_free", err);
+}
+
+/* Exchange n bytes with each of the k ranks: mine + j stride to rank[j]
+ * (stride 0: the same to all), theirs + j n from rank[j]. Non-blocking, so
+ * that no order of the neighbours can wait in a circle. */
+static int trade(const cryo_grid *g, const void *mine, int stride, void *theirs, int n,
+                 const int *rank, int k, int tag, cryo_err *err) {
+  MPI_Request req[8];
+  int nreq = 0;
+  for (int j = 0; j < k; ++j)
+    CRYO_MPI(MPI_Irecv((char *)theirs + (size_t)j * (size_t)n, n, MPI_BYTE, rank[j], tag, g->comm,
+                       &req[nreq++]),
+             "MPI_Irecv (halo peers)", err);
+  for (int j = 0; j < k; ++j)
+    CRYO_MPI(MPI_Isend((const char *)mine + (size_t)j * (size_t)stride, n, MPI_BYTE, rank[j], tag,
+                       g->comm, &req[nreq++]),
+             "MPI_Isend (halo peers)", err);
+  return cryo_mpi_check(MPI_Waitall(nreq, req, MPI_STATUSES_IGNORE), "MPI_Waitall (halo peers)",
+                        err);
+}
+
+int cryo_halo_connect_peers(cryo_halo *h, int wanted, cryo_err *err) {
+  const cryo_grid *g = h->grid;
+  const int side[4] = {g->west, g->east, g->south, g->north};
+  int rank[4], k = 0;
+  for (int s = 0; s < 4; ++s) {
+    int seen = side[s] == MPI_PROC_NULL || side[s] == g->rank;
+    for (int j = 0; j < k && !seen; ++j)
+      seen = rank[j] == side[s];
+    if (!seen) rank[k++] = side[s];
+  }
+  struct offer {
+    cryo_device_ipc ipc;
+    int node, able;
+  } mine, theirs[4];
+  memset(&mine, 0, sizeof mine);
+  char why[160] = "not wanted (halo_peer = 'no')";
+  mine.able = wanted && h->dev && h->dev->offload && !h->device_buffers;
+  if (wanted && !mine.able) snprintf(why, sizeof why, "no GPU in use, or MPI takes device buffers");
+  if (mine.able) mine.able = cryo_device_ipc_export(h->dev, h->recv_d, &mine.ipc, why, sizeof why);
+  /* every rank takes part in both trades, whatever it can do */
+  CRYO_CALL(node_leader(g->comm, g->rank, &mine.node, err));
+  CRYO_CALL(trade(g, &mine, 0, theirs, (int)sizeof mine, rank, k, 300, err));
+  int opened[4] = {0}, agreed[4] = {0};
+  void *base[4] = {0};
+  double *peer[4] = {0};
+  for (int j = 0; j < k; ++j)
+    if (mine.able && theirs[j].able && theirs[j].node == mine.node)
+      opened[j] = cryo_device_ipc_open(h->dev, &theirs[j].ipc, &base[j], &peer[j], why, sizeof why);
+  CRYO_CALL(trade(g, opened, (int)sizeof *opened, agreed, (int)sizeof *agreed, rank, k, 301, err));
+  for (int j = 0; j < k; ++j) {
+    if (opened[j] && agreed[j]) {
+      h->peer_rank[h->npeer] = rank[j];
+      h->peer_recv[h->npeer] = peer[j];
+      h->peer_base[h->npeer++] = base[j];
+    } else if (opened[j]) {
+      cryo_device_ipc_close(h->dev, base[j]);
+    }
+  }
+  const size_t used = strlen(h->path);
+  if (h->npeer > 0)
+    snprintf(h->path + used, sizeof h->path - used,
+             "; %d neighbour(s) of this node write their lines into its GPU memory (CUDA IPC)",
+             h->npeer);
+  else if (k > 0 && wanted && h->dev && h->dev->offload && !h->device_buffers)
+    snprintf(h->path + used, sizeof h->path - used, "; no neighbour writes by CUDA IPC (%s)", why);
+  return CRYO_OK;
+}
+
 const char *cryo_halo_path(const cryo_halo *h) {
   return h->path;
 }
@@ -285,7 +375,7 @@ static void lines_copy_host(const cryo_halo_lines *a) {
     if (a->from[d] < 0 && a->to[d] < 0) continue;
     for (long f = 0; f < a->nfield; ++f)
       for (long p = 0; p < a->count; ++p) {
-        double *line = a->buf + ((d * a->nfield + f) * a->count + p) * a->nlev;
+        double *line = a->buf[d] + (f * a->count + p) * a->nlev;
         const double *from = a->from[d] < 0 ? line : a->f[f] + (a->from[d] + p * a->step) * a->nlev;
         double *to = a->to[d] < 0 ? line : a->f[f] + (a->to[d] + p * a->step) * a->nlev;
         memcpy(to, from, bytes);
@@ -294,10 +384,11 @@ static void lines_copy_host(const cryo_halo_lines *a) {
 }
 
 /* The lines of axis fl->axis with nothing to copy yet; buf: the buffer of
- * the stage, send (0) or receive (1). */
+ * the stage, send (0) or receive (1), line d at buf + d * n. */
 static cryo_halo_lines lines_make(const cryo_block *b, cryo_location loc, const halo_flight *fl,
                                   int nlev, int nfield, double *const *q, double *buf) {
-  cryo_halo_lines a = {.buf = buf, .nfield = nfield, .nlev = nlev, .count = fl->count};
+  const long n = (long)fl->count * nlev * nfield;
+  cryo_halo_lines a = {.buf = {buf, buf + n}, .nfield = nfield, .nlev = nlev, .count = fl->count};
   a.step = cryo_halo_line_step(b, loc, fl->axis);
   for (int f = 0; f < nfield; ++f)
     a.f[f] = q[f];
@@ -311,10 +402,11 @@ static long line_at(const cryo_block *b, cryo_location loc, const halo_flight *f
 }
 
 /* Copy the lines of a stage: one queued launch on the device. */
-static void lines_copy(const cryo_halo *h, const cryo_halo_lines *a, int axis, int stage) {
+static void lines_copy(const cryo_halo *h, const cryo_halo_lines *a, const halo_flight *fl,
+                       int stage) {
   if (a->from[0] < 0 && a->to[0] < 0 && a->from[1] < 0 && a->to[1] < 0) return;
   if (h->dev)
-    cryo_halo_lines_copy(a, axis, stage);
+    cryo_halo_lines_copy(a, fl->axis, stage, fl->parity);
   else
     lines_copy_host(a);
 }
@@ -326,11 +418,25 @@ static void active_range(const int active[2], long n, long *offset, long *count)
   *count = (long)(active[0] + active[1]) * n;
 }
 
+/* Rank r's receive buffer mapped here, when r is a peer. */
+static double *peer_of(const cryo_halo *h, int r) {
+  for (int k = 0; k < h->npeer; ++k)
+    if (h->peer_rank[k] == r) return h->peer_recv[k];
+  return NULL;
+}
+
 /* Start both directions of one axis at once: post the receives, pack and
  * send the lines (the lines of a periodic wrap onto this rank are copied on
  * the spot). Direction d's message carries tag 100 + 2 axis + d, so that two
  * ranks that are each other's west and east neighbours (periodic, two
- * blocks) tell the lines apart. */
+ * blocks) tell the lines apart. A line for a peer is packed straight into
+ * the peer's receive buffer, line d of the exchange's parity at
+ * (2 parity + d) n (both ranks count the axis's exchanges alike: every rank
+ * takes part in each), and an empty message with tag 200 + 2 axis + d says
+ * it is there once the pack has finished. The peer unpacks that half only
+ * after this message; this rank writes the same half again two exchanges
+ * later, after the peer's message of the exchange between, which the peer
+ * sends after waiting for its device, so after its unpack. */
 static int axis_start(cryo_halo *h, const cryo_block *b, cryo_location loc, int nlev, int nfield,
                       double *const *q, halo_flight *fl, cryo_err *err) {
   const cryo_grid *g = h->grid;
@@ -338,8 +444,10 @@ static int axis_start(cryo_halo *h, const cryo_block *b, cryo_location loc, int 
   const long n = (long)fl->count * nlev * nfield;
   double *send = h->device_buffers ? h->send_d : h->send_h;
   double *recv = h->device_buffers ? h->recv_d : h->recv_h;
-  int sending[2] = {0, 0};
+  int sending[2] = {0, 0}, staged[2] = {0, 0}, to_peer[2] = {0, 0};
   fl->receiving[0] = fl->receiving[1] = 0;
+  fl->peer[0] = fl->peer[1] = 0;
+  fl->parity = (int)(h->axis_count[axis]++ & 1);
   fl->nreq = 0;
   /* MPI writes the device buffer itself: an unpack still queued may read it */
   if (h->dev && h->device_buffers) cryo_device_wait();
@@ -354,20 +462,35 @@ static int axis_start(cryo_halo *h, const cryo_block *b, cryo_location loc, int 
     }
     sending[d] = r->to != MPI_PROC_NULL;
     fl->receiving[d] = r->from != MPI_PROC_NULL;
-    if (fl->receiving[d])
+    fl->peer[d] = fl->receiving[d] && peer_of(h, r->from);
+    if (fl->peer[d])
+      CRYO_CALL(cryo_mpi_check(
+          MPI_Irecv(NULL, 0, MPI_BYTE, r->from, 200 + 2 * axis + d, g->comm, &fl->req[fl->nreq++]),
+          "halo MPI_Irecv", err));
+    else if (fl->receiving[d])
       CRYO_CALL(cryo_mpi_check(MPI_Irecv(recv + d * n, (int)n, MPI_DOUBLE, r->from,
                                          100 + 2 * axis + d, g->comm, &fl->req[fl->nreq++]),
                                "halo MPI_Irecv", err));
-    if (sending[d]) pack.from[d] = line_at(b, loc, fl, r->send_index);
+    if (!sending[d]) continue;
+    pack.from[d] = line_at(b, loc, fl, r->send_index);
+    double *peer = peer_of(h, r->to);
+    to_peer[d] = peer != NULL;
+    staged[d] = !to_peer[d];
+    if (peer) pack.buf[d] = peer + (2 * fl->parity + d) * n;
   }
-  lines_copy(h, &pack, axis, 0);
+  lines_copy(h, &pack, fl, 0);
   long offset, values;
-  active_range(sending, n, &offset, &values);
+  active_range(staged, n, &offset, &values);
   if (h->dev && !h->device_buffers) cryo_device_to_host(h->dev, h->send_h, offset, values);
-  /* MPI reads what the launch packs */
-  if (h->dev && h->device_buffers && values > 0) cryo_device_wait();
+  /* MPI, or a peer, reads what the launch packs */
+  const int peers = to_peer[0] || to_peer[1];
+  if (h->dev && (h->device_buffers ? values > 0 : peers && values == 0)) cryo_device_wait();
   for (int d = 0; d < 2; ++d)
-    if (sending[d]) {
+    if (to_peer[d])
+      CRYO_CALL(cryo_mpi_check(MPI_Isend(NULL, 0, MPI_BYTE, fl->dir[d].to, 200 + 2 * axis + d,
+                                         g->comm, &fl->req[fl->nreq++]),
+                               "halo MPI_Isend", err));
+    else if (staged[d]) {
       CRYO_CALL(cryo_mpi_check(MPI_Isend(send + d * n, (int)n, MPI_DOUBLE, fl->dir[d].to,
                                          100 + 2 * axis + d, g->comm, &fl->req[fl->nreq++]),
                                "halo MPI_Isend", err));
@@ -386,20 +509,22 @@ static int axis_wait(halo_flight *fl, cryo_err *err) {
 static void axis_unpack(cryo_halo *h, const cryo_block *b, cryo_location loc, int nlev, int nfield,
                         double *const *q, const halo_flight *fl) {
   const long n = (long)fl->count * nlev * nfield;
+  const int staged[2] = {fl->receiving[0] && !fl->peer[0], fl->receiving[1] && !fl->peer[1]};
   long offset, values;
-  active_range(fl->receiving, n, &offset, &values);
+  active_range(staged, n, &offset, &values);
   if (h->dev && !h->device_buffers) cryo_device_to_device(h->dev, h->recv_h, offset, values);
   cryo_halo_lines unpack = lines_make(b, loc, fl, nlev, nfield, q, h->recv_d);
   for (int d = 0; d < 2; ++d) {
     const halo_dir *r = &fl->dir[d];
     if (fl->receiving[d]) {
       unpack.to[d] = line_at(b, loc, fl, r->recv_index);
+      if (fl->peer[d]) unpack.buf[d] = h->recv_d + (2 * fl->parity + d) * n;
     } else if (h->clamp && r->from == MPI_PROC_NULL) {
       unpack.from[d] = line_at(b, loc, fl, r->recv_index < 0 ? 0 : r->recv_index - 1);
       unpack.to[d] = line_at(b, loc, fl, r->recv_index);
     }
   }
-  lines_copy(h, &unpack, fl->axis, 1);
+  lines_copy(h, &unpack, fl, 1);
 }
 
 /* The lines and neighbours of an axis: x over the owned rows, y over whole

@@ -184,6 +184,31 @@ static void test_halo_overlap(void) {
   CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "maybe"));
 }
 
+/* &cryo_run halo_peer: 'auto' by default, 'auto' and 'no' parse, anything
+ * else names the key and the value. */
+static void test_halo_peer(void) {
+  cryo_config cfg;
+  cryo_err err = {0};
+  CU_ASSERT_EQUAL_FATAL(cryo_config_read_string(&cfg, good, "good.nml", &err), CRYO_OK);
+  CU_ASSERT_STRING_EQUAL(cfg.run.halo_peer, "auto");
+  static const char *const choices[] = {"auto", "no"};
+  for (int k = 0; k < 2; ++k) {
+    char text[512];
+    snprintf(text, sizeof text,
+             "&cryo_run model = 'seaice', run_length = 7200, coupling_interval = 3600,\n"
+             "  halo_peer = '%s' /\n&cryo_grid nx = 8, ny = 8 /\n",
+             choices[k]);
+    CU_ASSERT_EQUAL(cryo_config_read_string(&cfg, text, "peer.nml", &err), CRYO_OK);
+    CU_ASSERT_STRING_EQUAL(cfg.run.halo_peer, choices[k]);
+  }
+  const char *bad = "&cryo_run model = 'seaice', run_length = 7200, coupling_interval = 3600,\n"
+                    "  halo_peer = 'maybe' /\n&cryo_grid nx = 8, ny = 8 /\n";
+  CU_ASSERT_NOT_EQUAL(cryo_config_read_string(&cfg, bad, "peer.nml", &err), CRYO_OK);
+  CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "peer.nml"));
+  CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "halo_peer"));
+  CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "maybe"));
+}
+
 static void test_missing_file(void) {
   cryo_config cfg;
   cryo_err err = {0};
@@ -258,6 +283,7 @@ int main(int argc, char **argv) {
                          {"missing file", test_missing_file},
                          {"halo_device_buffers", test_halo_device_buffers},
                          {"halo_overlap", test_halo_overlap},
+                         {"halo_peer", test_halo_peer},
                          CU_TEST_INFO_NULL};
   cryo_test_suite("config", tests);
   return cryo_test_run();
