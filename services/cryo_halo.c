@@ -96,6 +96,7 @@ struct cryo_halo {
    * mapping to close */
   int npeer, peer_rank[4];
   double *peer_recv[4];
+  long peer_capacity[4]; /* values per line of the peer's buffers */
   void *peer_base[4];
   long axis_count[2]; /* axis exchanges so far: their parity picks the half peers write */
   char path[CRYO_HALO_PATH_LEN];
@@ -321,10 +322,12 @@ int cryo_halo_connect_peers(cryo_halo *h, int wanted, cryo_err *err) {
   }
   struct offer {
     cryo_device_ipc ipc;
+    long capacity;
     int node, able;
   } mine, theirs[4];
   memset(&mine, 0, sizeof mine);
   char why[160] = "not wanted (halo_peer = 'no')";
+  mine.capacity = h->capacity;
   mine.able = wanted && h->dev && h->dev->offload && !h->device_buffers;
   if (wanted && !mine.able) snprintf(why, sizeof why, "no GPU in use, or MPI takes device buffers");
   if (mine.able) mine.able = cryo_device_ipc_export(h->dev, h->recv_d, &mine.ipc, why, sizeof why);
@@ -342,6 +345,7 @@ int cryo_halo_connect_peers(cryo_halo *h, int wanted, cryo_err *err) {
     if (opened[j] && agreed[j]) {
       h->peer_rank[h->npeer] = rank[j];
       h->peer_recv[h->npeer] = peer[j];
+      h->peer_capacity[h->npeer] = theirs[j].capacity;
       h->peer_base[h->npeer++] = base[j];
     } else if (opened[j]) {
       cryo_device_ipc_close(h->dev, base[j]);
@@ -350,7 +354,7 @@ int cryo_halo_connect_peers(cryo_halo *h, int wanted, cryo_err *err) {
   const size_t used = strlen(h->path);
   if (h->npeer > 0)
     snprintf(h->path + used, sizeof h->path - used,
-             "; %d neighbour(s) of this node write their lines into its GPU memory (CUDA IPC)",
+             "; but %d neighbour(s) of this node write their lines GPU to GPU (CUDA IPC)",
              h->npeer);
   else if (k > 0 && wanted && h->dev && h->dev->offload && !h->device_buffers)
     snprintf(h->path + used, sizeof h->path - used, "; no neighbour writes by CUDA IPC (%s)", why);
@@ -418,10 +422,13 @@ static void active_range(const int active[2], long n, long *offset, long *count)
   *count = (long)(active[0] + active[1]) * n;
 }
 
-/* Rank r's receive buffer mapped here, when r is a peer. */
-static double *peer_of(const cryo_halo *h, int r) {
+/* Rank r's receive buffer mapped here and its capacity, when r is a peer. */
+static double *peer_of(const cryo_halo *h, int r, long *capacity) {
   for (int k = 0; k < h->npeer; ++k)
-    if (h->peer_rank[k] == r) return h->peer_recv[k];
+    if (h->peer_rank[k] == r) {
+      if (capacity) *capacity = h->peer_capacity[k];
+      return h->peer_recv[k];
+    }
   return NULL;
 }
 
@@ -431,12 +438,12 @@ static double *peer_of(const cryo_halo *h, int r) {
  * ranks that are each other's west and east neighbours (periodic, two
  * blocks) tell the lines apart. A line for a peer is packed straight into
  * the peer's receive buffer, line d of the exchange's parity at
- * (2 parity + d) n (both ranks count the axis's exchanges alike: every rank
- * takes part in each), and an empty message with tag 200 + 2 axis + d says
- * it is there once the pack has finished. The peer unpacks that half only
- * after this message; this rank writes the same half again two exchanges
- * later, after the peer's message of the exchange between, which the peer
- * sends after waiting for its device, so after its unpack. */
+ * (2 parity + d) times the peer's capacity (fixed: the lines of consecutive
+ * exchanges differ in length, and must not overlap; both ranks count the
+ * axis's exchanges alike, every rank taking part in each), and an empty message with tag 200 + 2
+ * axis + d says it is there once the pack has finished. The peer unpacks that half only after this
+ * message; this rank writes the same half again two exchanges later, after the peer's message of
+ * the exchange between, which the peer sends after waiting for its device, so after its unpack. */
 static int axis_start(cryo_halo *h, const cryo_block *b, cryo_location loc, int nlev, int nfield,
                       double *const *q, halo_flight *fl, cryo_err *err) {
   const cryo_grid *g = h->grid;
@@ -462,7 +469,7 @@ static int axis_start(cryo_halo *h, const cryo_block *b, cryo_location loc, int 
     }
     sending[d] = r->to != MPI_PROC_NULL;
     fl->receiving[d] = r->from != MPI_PROC_NULL;
-    fl->peer[d] = fl->receiving[d] && peer_of(h, r->from);
+    fl->peer[d] = fl->receiving[d] && peer_of(h, r->from, NULL);
     if (fl->peer[d])
       CRYO_CALL(cryo_mpi_check(
           MPI_Irecv(NULL, 0, MPI_BYTE, r->from, 200 + 2 * axis + d, g->comm, &fl->req[fl->nreq++]),
@@ -473,10 +480,15 @@ static int axis_start(cryo_halo *h, const cryo_block *b, cryo_location loc, int 
                                "halo MPI_Irecv", err));
     if (!sending[d]) continue;
     pack.from[d] = line_at(b, loc, fl, r->send_index);
-    double *peer = peer_of(h, r->to);
+    long capacity = 0;
+    double *peer = peer_of(h, r->to, &capacity);
     to_peer[d] = peer != NULL;
     staged[d] = !to_peer[d];
-    if (peer) pack.buf[d] = peer + (2 * fl->parity + d) * n;
+    if (!peer) continue;
+    CRYO_CHECK(n <= capacity, err, CRYO_ERR_ARG,
+               "halo exchange of %ld values per line exceeds rank %d's buffers (%ld)", n, r->to,
+               capacity);
+    pack.buf[d] = peer + (2 * fl->parity + d) * capacity;
   }
   lines_copy(h, &pack, fl, 0);
   long offset, values;
@@ -518,7 +530,7 @@ static void axis_unpack(cryo_halo *h, const cryo_block *b, cryo_location loc, in
     const halo_dir *r = &fl->dir[d];
     if (fl->receiving[d]) {
       unpack.to[d] = line_at(b, loc, fl, r->recv_index);
-      if (fl->peer[d]) unpack.buf[d] = h->recv_d + (2 * fl->parity + d) * n;
+      if (fl->peer[d]) unpack.buf[d] = h->recv_d + (2 * fl->parity + d) * h->capacity;
     } else if (h->clamp && r->from == MPI_PROC_NULL) {
       unpack.from[d] = line_at(b, loc, fl, r->recv_index < 0 ? 0 : r->recv_index - 1);
       unpack.to[d] = line_at(b, loc, fl, r->recv_index);
