@@ -32,7 +32,14 @@
  * top edge is their bottom edge reversed): they are not checked for shape,
  * area or angle, and must be land. Unknown values, a fold without periodic_x and an odd nx with a
  * fold are CRYO_ERR_FORMAT.
+ *
+ * The corner and shape checks of every cell, the bulk of the time on a large
+ * grid (some 2 s for the 14 million cells of the 2 km Arctic on one core),
+ * run on as many threads as this process may use (its CPU affinity), each
+ * over a band of rows; the error reported is the one a single pass in cell
+ * order meets first: that of the first band that fails.
  */
+#define _GNU_SOURCE /* sched_getaffinity */
 #include "cryo_gridfile.h"
 
 #include "cryo_ncvar.h"
@@ -40,6 +47,8 @@
 #include <math.h>
 #include <mpi.h>
 #include <netcdf.h>
+#include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -402,8 +411,10 @@ static int check_shared(const gf_file *f, const gf_window *w, long qa, int ka, l
   return check_same(f, w, qa, ka, w, qb, kb, NULL);
 }
 
-static int check_neighbours(const gf_file *f, const gf_window *w) {
-  for (int j = 0; j < w->nj; ++j)
+/* Rows [j0, j1) of the window: each cell's corners against its east and
+ * north neighbours'. */
+static int check_neighbours(const gf_file *f, const gf_window *w, int j0, int j1) {
+  for (int j = j0; j < j1; ++j)
     for (int i = 0; i < w->ni; ++i) {
       long q = (long)j * w->ni + i;
       if (i + 1 < w->ni) {
@@ -579,6 +590,90 @@ static int check_cell(const gf_file *f, const gf_window *w, long q, node_positio
   return CRYO_OK;
 }
 
+/* Rows [j0, j1) of the window: check_cell for every cell but a fold's
+ * pivots, in order. */
+static int check_cells(const gf_file *f, const gf_window *w, int j0, int j1) {
+  node_position *rows[2] = {calloc((size_t)w->ni + 1, sizeof(node_position)),
+                            calloc((size_t)w->ni + 1, sizeof(node_position))};
+  int status = rows[0] && rows[1]
+                   ? CRYO_OK
+                   : CRYO_ERROR(f->err, CRYO_ERR_MEMORY, "%s: out of memory", f->where);
+  for (long q = (long)j0 * w->ni; q < (long)j1 * w->ni && status == CRYO_OK; ++q)
+    if (!t_pivot_cell(f, w->gi0 + (int)(q % w->ni), w->gj0 + (int)(q / w->ni)))
+      status = check_cell(f, w, q, rows);
+  free(rows[0]);
+  free(rows[1]);
+  return status;
+}
+
+/* One band of rows of a check on a thread: the file with its own error. */
+typedef struct check_band {
+  gf_file f;
+  const gf_window *w;
+  int (*check)(const gf_file *, const gf_window *, int, int);
+  int j0, j1, status;
+  cryo_err err;
+} check_band;
+
+static void *check_band_run(void *arg) {
+  check_band *c = arg;
+  c->status = c->check(&c->f, c->w, c->j0, c->j1);
+  return NULL;
+}
+
+/* The CPUs this process may run on. */
+static int check_threads(void) {
+  cpu_set_t set;
+  if (sched_getaffinity(0, sizeof set, &set) != 0) return 1;
+  const int n = CPU_COUNT(&set);
+  return n < 1 ? 1 : n > 64 ? 64 : n;
+}
+
+/* check over the window's rows in bands, one thread each (a band whose
+ * thread cannot start runs here); the first band in row order that fails
+ * gives the error. */
+static int check_in_bands(const gf_file *f, const gf_window *w,
+                          int (*check)(const gf_file *, const gf_window *, int, int)) {
+  int nband = check_threads();
+  if (nband > w->nj / 2) nband = w->nj / 2;
+  if (nband <= 1) return check(f, w, 0, w->nj);
+  check_band *band = calloc((size_t)nband, sizeof *band);
+  pthread_t *thread = calloc((size_t)nband, sizeof *thread);
+  int *started = calloc((size_t)nband, sizeof *started);
+  if (!band || !thread || !started) {
+    free(band);
+    free(thread);
+    free(started);
+    return check(f, w, 0, w->nj);
+  }
+  for (int t = 0; t < nband; ++t) {
+    band[t].f = *f;
+    band[t].f.err = &band[t].err;
+    band[t].w = w;
+    band[t].check = check;
+    band[t].j0 = (int)((long)w->nj * t / nband);
+    band[t].j1 = (int)((long)w->nj * (t + 1) / nband);
+  }
+  for (int t = 1; t < nband; ++t)
+    started[t] = pthread_create(&thread[t], NULL, check_band_run, &band[t]) == 0;
+  check_band_run(&band[0]);
+  for (int t = 1; t < nband; ++t)
+    if (started[t])
+      pthread_join(thread[t], NULL);
+    else
+      check_band_run(&band[t]);
+  int status = CRYO_OK;
+  for (int t = 0; t < nband && status == CRYO_OK; ++t)
+    if (band[t].status != CRYO_OK) {
+      *f->err = band[t].err;
+      status = band[t].status;
+    }
+  free(band);
+  free(thread);
+  free(started);
+  return status;
+}
+
 /* The direction of the grid's i axis at the centre of cell q, radians
  * counterclockwise from east: from the middle of the cell's (i) edge to the
  * middle of its (i+1) edge. */
@@ -727,19 +822,9 @@ static int read_checked(const gf_file *f, gf_window *w, double radius) {
     CRYO_CALL(read_window(f, id, extras[v].name, 1, w, *extras[v].out));
   }
   t0 = MPI_Wtime();
-  CRYO_CALL(check_neighbours(f, w));
-  node_position *rows[2] = {calloc((size_t)w->ni + 1, sizeof(node_position)),
-                            calloc((size_t)w->ni + 1, sizeof(node_position))};
-  int status = rows[0] && rows[1]
-                   ? CRYO_OK
-                   : CRYO_ERROR(f->err, CRYO_ERR_MEMORY, "%s: out of memory", f->where);
-  for (long q = 0; q < n && status == CRYO_OK; ++q)
-    if (!t_pivot_cell(f, w->gi0 + (int)(q % w->ni), w->gj0 + (int)(q / w->ni)))
-      status = check_cell(f, w, q, rows);
-  free(rows[0]);
-  free(rows[1]);
-  CRYO_CALL(status);
-  status = check_optional(f, w, radius);
+  CRYO_CALL(check_in_bands(f, w, check_neighbours));
+  CRYO_CALL(check_in_bands(f, w, check_cells));
+  int status = check_optional(f, w, radius);
   w->check_seconds += MPI_Wtime() - t0;
   return status;
 }

@@ -487,6 +487,23 @@ static void test_bad_files(void) {
   poke(p, "lon", 3, 2, 0, g.cx[2 * NX + 3] + 5.0);
   expect(p, NX, NY, &outside);
 
+  /* two centres outside their cells, in rows that the checks' threads take
+   * in different bands (rows 0-2 and 3-5 on two threads): the first in cell
+   * order is named, and a later band's error alone comes back too */
+  static const bad_case first = {"first of two outside",
+                                 CRYO_ERR_DATA,
+                                 {"variables 'lon', 'lat'", "cell (i, j) = (3, 1)", "outside"}};
+  write_grid(p, &g, NULL, NULL, NULL);
+  poke(p, "lon", 3, 1, 0, g.cx[1 * NX + 3] + 5.0);
+  poke(p, "lon", 5, 4, 0, g.cx[4 * NX + 5] + 5.0);
+  expect(p, NX, NY, &first);
+  static const bad_case later = {"outside in a later band",
+                                 CRYO_ERR_DATA,
+                                 {"variables 'lon', 'lat'", "cell (i, j) = (5, 4)", "outside"}};
+  write_grid(p, &g, NULL, NULL, NULL);
+  poke(p, "lon", 5, 4, 0, g.cx[4 * NX + 5] + 5.0);
+  expect(p, NX, NY, &later);
+
   static const bad_case mask2 = {
       "mask 2", CRYO_ERR_DATA, {"variable 'mask'", "cell (i, j) = (3, 2)", "is 2"}};
   write_grid(p, &g, mask, NULL, NULL);
