@@ -39,16 +39,14 @@
  * over a band of rows; the error reported is the one a single pass in cell
  * order meets first: that of the first band that fails.
  */
-#define _GNU_SOURCE /* sched_getaffinity */
 #include "cryo_gridfile.h"
 
 #include "cryo_ncvar.h"
+#include "cryo_threads.h"
 
 #include <math.h>
 #include <mpi.h>
 #include <netcdf.h>
-#include <pthread.h>
-#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -606,7 +604,7 @@ static int check_cells(const gf_file *f, const gf_window *w, int j0, int j1) {
   return status;
 }
 
-/* One band of rows of a check on a thread: the file with its own error. */
+/* One band of rows of a check: the file with its own error. */
 typedef struct check_band {
   gf_file f;
   const gf_window *w;
@@ -615,37 +613,19 @@ typedef struct check_band {
   cryo_err err;
 } check_band;
 
-static void *check_band_run(void *arg) {
-  check_band *c = arg;
+static void check_band_run(void *arg, int band) {
+  check_band *c = (check_band *)arg + band;
   c->status = c->check(&c->f, c->w, c->j0, c->j1);
-  return NULL;
 }
 
-/* The CPUs this process may run on. */
-static int check_threads(void) {
-  cpu_set_t set;
-  if (sched_getaffinity(0, sizeof set, &set) != 0) return 1;
-  const int n = CPU_COUNT(&set);
-  return n < 1 ? 1 : n > 64 ? 64 : n;
-}
-
-/* check over the window's rows in bands, one thread each (a band whose
- * thread cannot start runs here); the first band in row order that fails
- * gives the error. */
+/* check over the window's rows in bands (cryo_threads_run); the first band in
+ * row order that fails gives the error. */
 static int check_in_bands(const gf_file *f, const gf_window *w,
                           int (*check)(const gf_file *, const gf_window *, int, int)) {
-  int nband = check_threads();
+  int nband = cryo_threads_available();
   if (nband > w->nj / 2) nband = w->nj / 2;
-  if (nband <= 1) return check(f, w, 0, w->nj);
-  check_band *band = calloc((size_t)nband, sizeof *band);
-  pthread_t *thread = calloc((size_t)nband, sizeof *thread);
-  int *started = calloc((size_t)nband, sizeof *started);
-  if (!band || !thread || !started) {
-    free(band);
-    free(thread);
-    free(started);
-    return check(f, w, 0, w->nj);
-  }
+  check_band *band = nband > 1 ? calloc((size_t)nband, sizeof *band) : NULL;
+  if (!band) return check(f, w, 0, w->nj);
   for (int t = 0; t < nband; ++t) {
     band[t].f = *f;
     band[t].f.err = &band[t].err;
@@ -654,14 +634,7 @@ static int check_in_bands(const gf_file *f, const gf_window *w,
     band[t].j0 = (int)((long)w->nj * t / nband);
     band[t].j1 = (int)((long)w->nj * (t + 1) / nband);
   }
-  for (int t = 1; t < nband; ++t)
-    started[t] = pthread_create(&thread[t], NULL, check_band_run, &band[t]) == 0;
-  check_band_run(&band[0]);
-  for (int t = 1; t < nband; ++t)
-    if (started[t])
-      pthread_join(thread[t], NULL);
-    else
-      check_band_run(&band[t]);
+  cryo_threads_run(nband, check_band_run, band);
   int status = CRYO_OK;
   for (int t = 0; t < nband && status == CRYO_OK; ++t)
     if (band[t].status != CRYO_OK) {
@@ -669,8 +642,6 @@ static int check_in_bands(const gf_file *f, const gf_window *w,
       status = band[t].status;
     }
   free(band);
-  free(thread);
-  free(started);
   return status;
 }
 

@@ -3,11 +3,13 @@
  * (packed data); NetCDF Users Guide, "Fill values" (default fill per type,
  * none assumed for byte types because every byte value is usually data). */
 #include "cryo_ncvar.h"
+#include "cryo_threads.h"
 
 #include <math.h>
 #include <netcdf.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 int cryo_nc_error(int nc_status, int status, cryo_err *err, const char *fmt, ...) {
   if (nc_status == NC_NOERR) return CRYO_OK;
@@ -96,8 +98,9 @@ int cryo_ncvar_open(cryo_ncvar *v, int ncid, int varid, const char *where, cryo_
   return CRYO_OK;
 }
 
-long cryo_ncvar_unpack(const cryo_ncvar *v, double *x, long n, const char **what) {
-  for (long q = 0; q < n; ++q) {
+/* cryo_ncvar_unpack over values [from, to). */
+static long unpack_range(const cryo_ncvar *v, double *x, long from, long to, const char **what) {
+  for (long q = from; q < to; ++q) {
     *what = NULL;
     if (!isfinite(x[q])) return q;
     for (int k = 0; k < v->nfill; ++k)
@@ -108,5 +111,41 @@ long cryo_ncvar_unpack(const cryo_ncvar *v, double *x, long n, const char **what
     /* Unpacked data pass unchanged, -0.0 included (bit-for-bit checks). */
     if (v->scale != 1.0 || v->offset != 0.0) x[q] = x[q] * v->scale + v->offset;
   }
+  *what = NULL;
   return -1;
+}
+
+/* A band of a long unpack: its range, and the first bad value found in it. */
+typedef struct unpack_band {
+  const cryo_ncvar *v;
+  double *x;
+  long from, to, bad;
+  const char *what;
+} unpack_band;
+
+static void unpack_band_run(void *arg, int band) {
+  unpack_band *u = (unpack_band *)arg + band;
+  u->bad = unpack_range(u->v, u->x, u->from, u->to, &u->what);
+}
+
+/* Values per band at least: shorter scans stay on one thread. */
+#define UNPACK_BAND (1L << 22)
+
+long cryo_ncvar_unpack(const cryo_ncvar *v, double *x, long n, const char **what) {
+  long nband = cryo_threads_available();
+  if (nband > n / UNPACK_BAND) nband = n / UNPACK_BAND;
+  unpack_band *u = nband > 1 ? calloc((size_t)nband, sizeof *u) : NULL;
+  if (!u) return unpack_range(v, x, 0, n, what);
+  for (long b = 0; b < nband; ++b)
+    u[b] = (unpack_band){v, x, n * b / nband, n * (b + 1) / nband, -1, NULL};
+  cryo_threads_run((int)nband, unpack_band_run, u);
+  long bad = -1;
+  *what = NULL;
+  for (long b = 0; b < nband && bad < 0; ++b)
+    if (u[b].bad >= 0) {
+      bad = u[b].bad;
+      *what = u[b].what;
+    }
+  free(u);
+  return bad;
 }

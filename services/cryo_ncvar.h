@@ -47,7 +47,9 @@ int cryo_ncvar_open(cryo_ncvar *v, int ncid, int varid, const char *where, cryo_
 /* Unpack n values read with nc_get_var*_double in place. Returns -1 when all
  * are present and finite; otherwise the index of the first that is missing
  * (*what: which attribute says so) or not finite (*what = NULL), left packed
- * as read, with the values before it unpacked. */
+ * as read, with the values before it unpacked (and others after it may be).
+ * Long arrays are scanned in bands on the process's CPUs
+ * (services/cryo_threads.h); the index is the first in order all the same. */
 long cryo_ncvar_unpack(const cryo_ncvar *v, double *x, long n, const char **what);
 
 #endif
