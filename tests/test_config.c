@@ -159,54 +159,53 @@ static void test_halo_device_buffers(void) {
   CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "always"));
 }
 
-/* &cryo_run halo_overlap: 'no' by default, 'yes' and 'no' parse, anything
- * else names the key and the value. */
-static void test_halo_overlap(void) {
+/* A two-choice string key of &cryo_run: `deflt` without it, each of
+ * choices parses to itself, anything else names the key and the value.
+ * value(cfg) is the member the key sets. */
+static void check_run_choice(const char *key, const char *deflt, const char *const choices[2],
+                             const char *(*value)(const cryo_config *)) {
   cryo_config cfg;
   cryo_err err = {0};
   CU_ASSERT_EQUAL_FATAL(cryo_config_read_string(&cfg, good, "good.nml", &err), CRYO_OK);
-  CU_ASSERT_STRING_EQUAL(cfg.run.halo_overlap, "no");
-  static const char *const choices[] = {"yes", "no"};
-  for (int k = 0; k < 2; ++k) {
+  CU_ASSERT_STRING_EQUAL(value(&cfg), deflt);
+  for (int k = 0; k < 3; ++k) {
+    const char *given = k < 2 ? choices[k] : "maybe";
     char text[512];
     snprintf(text, sizeof text,
              "&cryo_run model = 'seaice', run_length = 7200, coupling_interval = 3600,\n"
-             "  halo_overlap = '%s' /\n&cryo_grid nx = 8, ny = 8 /\n",
-             choices[k]);
-    CU_ASSERT_EQUAL(cryo_config_read_string(&cfg, text, "overlap.nml", &err), CRYO_OK);
-    CU_ASSERT_STRING_EQUAL(cfg.run.halo_overlap, choices[k]);
+             "  %s = '%s' /\n&cryo_grid nx = 8, ny = 8 /\n",
+             key, given);
+    const int status = cryo_config_read_string(&cfg, text, "choice.nml", &err);
+    if (k < 2) {
+      CU_ASSERT_EQUAL(status, CRYO_OK);
+      CU_ASSERT_STRING_EQUAL(value(&cfg), given);
+    } else {
+      CU_ASSERT_NOT_EQUAL(status, CRYO_OK);
+      CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "choice.nml"));
+      CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, key));
+      CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "maybe"));
+    }
   }
-  const char *bad = "&cryo_run model = 'seaice', run_length = 7200, coupling_interval = 3600,\n"
-                    "  halo_overlap = 'maybe' /\n&cryo_grid nx = 8, ny = 8 /\n";
-  CU_ASSERT_NOT_EQUAL(cryo_config_read_string(&cfg, bad, "overlap.nml", &err), CRYO_OK);
-  CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "overlap.nml"));
-  CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "halo_overlap"));
-  CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "maybe"));
 }
 
-/* &cryo_run halo_peer: 'auto' by default, 'auto' and 'no' parse, anything
- * else names the key and the value. */
+static const char *halo_overlap_of(const cryo_config *cfg) {
+  return cfg->run.halo_overlap;
+}
+
+static const char *halo_peer_of(const cryo_config *cfg) {
+  return cfg->run.halo_peer;
+}
+
+/* &cryo_run halo_overlap: 'no' by default, 'yes' or 'no'. */
+static void test_halo_overlap(void) {
+  static const char *const choices[2] = {"yes", "no"};
+  check_run_choice("halo_overlap", "no", choices, halo_overlap_of);
+}
+
+/* &cryo_run halo_peer: 'auto' by default, 'auto' or 'no'. */
 static void test_halo_peer(void) {
-  cryo_config cfg;
-  cryo_err err = {0};
-  CU_ASSERT_EQUAL_FATAL(cryo_config_read_string(&cfg, good, "good.nml", &err), CRYO_OK);
-  CU_ASSERT_STRING_EQUAL(cfg.run.halo_peer, "auto");
-  static const char *const choices[] = {"auto", "no"};
-  for (int k = 0; k < 2; ++k) {
-    char text[512];
-    snprintf(text, sizeof text,
-             "&cryo_run model = 'seaice', run_length = 7200, coupling_interval = 3600,\n"
-             "  halo_peer = '%s' /\n&cryo_grid nx = 8, ny = 8 /\n",
-             choices[k]);
-    CU_ASSERT_EQUAL(cryo_config_read_string(&cfg, text, "peer.nml", &err), CRYO_OK);
-    CU_ASSERT_STRING_EQUAL(cfg.run.halo_peer, choices[k]);
-  }
-  const char *bad = "&cryo_run model = 'seaice', run_length = 7200, coupling_interval = 3600,\n"
-                    "  halo_peer = 'maybe' /\n&cryo_grid nx = 8, ny = 8 /\n";
-  CU_ASSERT_NOT_EQUAL(cryo_config_read_string(&cfg, bad, "peer.nml", &err), CRYO_OK);
-  CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "peer.nml"));
-  CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "halo_peer"));
-  CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "maybe"));
+  static const char *const choices[2] = {"auto", "no"};
+  check_run_choice("halo_peer", "auto", choices, halo_peer_of);
 }
 
 static void test_missing_file(void) {
