@@ -29,22 +29,15 @@ int cryo_device_choose(int node_rank, int ndevices) {
 }
 
 /* This rank's place on its node: ranks of one shared-memory node, in
- * rank order, the first of them, and how many nodes the communicator
- * spans. */
-static int node_layout(MPI_Comm comm, int *node_rank, int *node_size, int *leader, int *nodes,
-                       cryo_err *err) {
+ * rank order, and how many nodes the communicator spans. */
+static int node_layout(MPI_Comm comm, int *node_rank, int *node_size, int *nodes, cryo_err *err) {
   MPI_Comm node;
-  int rank;
-  CRYO_MPI(MPI_Comm_rank(comm, &rank), "MPI_Comm_rank", err);
   CRYO_MPI(MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node),
            "MPI_Comm_split_type", err);
   /* the node communicator is freed whatever the queries return */
   int status = cryo_mpi_check(MPI_Comm_rank(node, node_rank), "MPI_Comm_rank", err);
   if (status == CRYO_OK)
     status = cryo_mpi_check(MPI_Comm_size(node, node_size), "MPI_Comm_size", err);
-  if (status == CRYO_OK)
-    status = cryo_mpi_check(MPI_Allreduce(&rank, leader, 1, MPI_INT, MPI_MIN, node),
-                            "MPI_Allreduce", err);
   int freed = MPI_Comm_free(&node);
   CRYO_CALL(status);
   CRYO_MPI(freed, "MPI_Comm_free", err);
@@ -66,7 +59,7 @@ static void describe_gpu(cryo_device *d, int num) {
 int cryo_device_init(cryo_device *d, MPI_Comm comm, int require_gpu, cryo_err *err) {
   memset(d, 0, sizeof *d);
   d->number = -1;
-  CRYO_CALL(node_layout(comm, &d->node_rank, &d->node_ranks, &d->node_leader, &d->nodes, err));
+  CRYO_CALL(node_layout(comm, &d->node_rank, &d->node_ranks, &d->nodes, err));
 #if defined(_OPENACC)
   d->node_devices = acc_get_num_devices(acc_device_nvidia);
   d->number = cryo_device_choose(d->node_rank, d->node_devices);

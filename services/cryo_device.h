@@ -18,7 +18,6 @@ typedef struct cryo_device {
   int node_rank;               /* this rank among the ranks of its node */
   int node_ranks;              /* ranks on this rank's node */
   int nodes;                   /* nodes the component's communicator spans */
-  int node_leader;             /* the communicator's rank of the first rank of this node */
   int devices_used;            /* GPUs used by all ranks together */
   char description[200];       /* which device runs the kernels, for the log */
   long long bytes_to_device;   /* bytes copied host -> device since the last reset */

@@ -279,6 +279,18 @@ void cryo_halo_set_path(cryo_halo *h, int device_buffers, const char *why) {
              h->pinned ? "" : ")");
 }
 
+/* The smallest rank of comm on this rank's node. */
+static int node_leader(MPI_Comm comm, int rank, int *leader, cryo_err *err) {
+  MPI_Comm node;
+  CRYO_MPI(MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node),
+           "MPI_Comm_split_type", err);
+  int status =
+      cryo_mpi_check(MPI_Allreduce(&rank, leader, 1, MPI_INT, MPI_MIN, node), "MPI_Allreduce", err);
+  int freed = MPI_Comm_free(&node);
+  CRYO_CALL(status);
+  return cryo_mpi_check(freed, "MPI_Comm_free", err);
+}
+
 /* Exchange n bytes with each of the k ranks: mine + j stride to rank[j]
  * (stride 0: the same to all), theirs + j n from rank[j]. Non-blocking, so
  * that no order of the neighbours can wait in a circle. */
@@ -319,10 +331,8 @@ int cryo_halo_connect_peers(cryo_halo *h, int wanted, cryo_err *err) {
   mine.able = wanted && h->dev && h->dev->offload && !h->device_buffers;
   if (wanted && !mine.able) snprintf(why, sizeof why, "no GPU in use, or MPI takes device buffers");
   if (mine.able) mine.able = cryo_device_ipc_export(h->dev, h->recv_d, &mine.ipc, why, sizeof why);
-  /* a rank of the same node, as the device layer found it (the component's
-   * communicator, the grid's); every rank takes part in both trades, whatever
-   * it can do */
-  mine.node = h->dev ? h->dev->node_leader : g->rank;
+  /* every rank takes part in both trades, whatever it can do */
+  CRYO_CALL(node_leader(g->comm, g->rank, &mine.node, err));
   CRYO_CALL(trade(g, &mine, 0, theirs, (int)sizeof mine, rank, k, 300, err));
   int opened[4] = {0}, agreed[4] = {0};
   void *base[4] = {0};
